@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ONC RPC client transport (RFC 5531): one connection to one (program,
+ * version) at one server, many calls in flight at once.
+ *
+ * Concurrency: any thread may call rpc_call(); it encodes its call, queues
+ * it and sleeps on its own condition only.  One receiver thread per client
+ * reads replies and matches them to calls by XID; a reply with an XID that
+ * nobody waits for is dropped and counted.  Send order on the socket is
+ * serialized by the client's send lock; calls never hold it while waiting
+ * for a reply.  Retransmissions keep the call's XID so that the server's
+ * duplicate request cache can recognise them; after a broken TCP connection
+ * the client reconnects, from the same local port when it can, and sends
+ * every outstanding call again.
+ */
+#ifndef NFSFUSE_RPC_H
+#define NFSFUSE_RPC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include "../../xdr/xdr.h"
+#include "../../xdr/rpc_msg.h"
+
+struct rpc_clnt;
+
+struct rpc_clnt_opts {
+	int proto;            /* IPPROTO_TCP (IPPROTO_UDP later) */
+	bool resvport;        /* bind a port < 1024 (needs privilege) */
+	unsigned timeo_ds;    /* first timeout, deciseconds (nfs(5) timeo=) */
+	unsigned retrans;     /* minor timeouts before a major one */
+	bool soft;            /* fail with -ETIMEDOUT after a major timeout */
+	const char *server;   /* for messages: "server 127.0.0.1" */
+	/* Procedure names for statistics and the trace, indexed by number;
+	 * may be NULL.  The array must outlive the client. */
+	const char *const *proc_names;
+	unsigned nprocs;
+};
+
+/* Statistics per procedure, for `nfsfusectl stats`. */
+struct rpc_proc_stats {
+	uint64_t calls;
+	uint64_t retrans;
+	uint64_t errors;     /* transport errors and RPC-level rejections */
+	uint64_t bytes_sent;
+	uint64_t bytes_recv;
+	uint64_t rtt_us_total;
+	uint64_t rtt_us_p99; /* from a log-scale histogram */
+};
+
+/* A trace hook, called after every reply (or failure) on the caller's
+ * thread: one line per RPC in debug mode. */
+typedef void (*rpc_trace_fn)(void *ctx, const char *server, uint32_t xid,
+			     const char *proc, size_t sent, size_t recvd,
+			     uint64_t usec, int err);
+
+int rpc_clnt_create(const struct sockaddr *addr, socklen_t addrlen,
+		    uint32_t prog, uint32_t vers,
+		    const struct rpc_clnt_opts *opts, struct rpc_clnt **out);
+void rpc_clnt_destroy(struct rpc_clnt *c);
+void rpc_clnt_set_trace(struct rpc_clnt *c, rpc_trace_fn fn, void *ctx);
+/* Copies the counters of procedure proc; -EINVAL when proc is out of range. */
+int rpc_clnt_get_stats(struct rpc_clnt *c, uint32_t proc,
+		       struct rpc_proc_stats *out);
+/* Local port of the connection (network order host port), for tests. */
+int rpc_clnt_local_port(struct rpc_clnt *c);
+
+typedef int (*rpc_enc_fn)(struct xdr_enc *e, const void *args);
+typedef int (*rpc_dec_fn)(struct xdr_dec *d, void *res);
+
+/* An owned reply buffer; decoded results may point into it. */
+struct rpc_reply {
+	uint8_t *buf;
+	size_t len;
+};
+void rpc_reply_release(struct rpc_reply *r);
+
+/*
+ * One call, waiting for its reply.  enc may be NULL (no arguments); dec may
+ * be NULL (results ignored).  On success the results are decoded into res
+ * and *reply owns the buffer they point into (release it with
+ * rpc_reply_release); reply may be NULL when the results hold no pointers.
+ *
+ * Returns 0, or:
+ *  -ETIMEDOUT   soft mount, no reply after the retries
+ *  -EINTR       *interrupted became true while waiting (may be NULL)
+ *  -EPROTONOSUPPORT / -EPROCUNAVAIL-like: mapped RPC accept errors, see
+ *               rpcmsg_reply_errno()
+ *  -EACCES      auth errors (AUTH_ERROR)
+ *  -EIO         malformed reply (counted and logged once)
+ */
+int rpc_call(struct rpc_clnt *c, uint32_t proc, const struct rpc_cred *cred,
+	     rpc_enc_fn enc, const void *args, rpc_dec_fn dec, void *res,
+	     struct rpc_reply *reply, volatile int *interrupted);
+
+#endif
