@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The FUSE low-level handlers.  Each kernel request becomes cache look-ups
+ * and NFS calls; each handler replies exactly once, and helpers return a
+ * negative errno for the handler to reply with.
+ */
+#ifndef NFSFUSE_FS_H
+#define NFSFUSE_FS_H
+
+#include <fuse_lowlevel.h>
+
+#include "cache/inode.h"
+#include "options.h"
+#include "proto/nfs.h"
+
+struct fs {
+	struct nfs_client *nfs;
+	struct inode_table *inodes;
+	const struct nfsfuse_opts *opts;
+	char machinename[256];
+	struct fuse_session *se;
+};
+
+extern const struct fuse_lowlevel_ops fs_ops;
+
+/* ---- shared by the fs_*.c files ---- */
+
+struct fs *fs_of(fuse_req_t req);
+/* The AUTH_SYS identity of the process behind the request. */
+void fs_req_cred(fuse_req_t req, struct rpc_cred *cred);
+struct inode *fs_inode(fuse_req_t req, fuse_ino_t ino);
+
+/* Call an NFS procedure on behalf of req; FUSE interrupts abort the wait. */
+int fs_call(fuse_req_t req, enum nfs3_proc proc, const void *args, void *res,
+	    struct rpc_reply *reply);
+
+void fs_fattr_to_stat(const struct fattr3 *a, struct stat *st);
+double fs_attr_timeout(struct fs *fs, const struct fattr3 *a);
+/* Learn from a post-op attribute of ino, if the server sent one. */
+void fs_learn(struct inode *ino, const struct post_op_attr *a);
+/* Learn from the wcc data of a change we made to ino. */
+void fs_learn_wcc(struct inode *ino, const struct wcc_data *w);
+/*
+ * Fill *e for a name that resolved to fh: remember the inode (one lookup
+ * the kernel now holds) and take attributes from a, or fetch them when the
+ * server sent none.  Returns 0 or a negative errno (nothing remembered).
+ */
+int fs_make_entry(fuse_req_t req, const struct nfs_fh3 *fh,
+		  const struct post_op_attr *a, struct fuse_entry_param *e);
+/* Reply to an entry-creating request from its diropres3. */
+void fs_reply_created(fuse_req_t req, struct inode *dir,
+		      const struct nfs3_diropres *r, const char *name,
+		      struct fuse_file_info *fi);
+/* Fresh attributes of ino from the server. */
+int fs_getattr_rpc(fuse_req_t req, struct inode *ino, struct fattr3 *a);
+
+/* fs_file.c */
+void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
+void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
+	       mode_t mode, struct fuse_file_info *fi);
+void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+	     struct fuse_file_info *fi);
+void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
+	      off_t off, struct fuse_file_info *fi);
+void fs_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
+void fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
+void fs_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
+	      struct fuse_file_info *fi);
+
+/* fs_dir.c */
+void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
+void fs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		struct fuse_file_info *fi);
+void fs_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		    struct fuse_file_info *fi);
+void fs_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
+void fs_fsyncdir(fuse_req_t req, fuse_ino_t ino, int datasync,
+		 struct fuse_file_info *fi);
+
+/* fs_ns.c: names in directories */
+void fs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
+	      mode_t mode, dev_t rdev);
+void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
+	      mode_t mode);
+void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
+		const char *name);
+void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name);
+void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name);
+void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
+	       fuse_ino_t newparent, const char *newname, unsigned int flags);
+void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
+	     const char *newname);
+
+#endif

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Directory listing.  The FUSE offset of an entry is the NFS cookie that
+ * resumes the listing after it.  A directory handle keeps the last reply
+ * and a cursor into it, so that a kernel buffer smaller than the reply is
+ * filled from what we already have instead of asking the server again.
+ */
+#include "fs.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "log.h"
+
+struct dir_handle {
+	pthread_mutex_t lock;
+	uint8_t cookieverf[NFS3_COOKIEVERFSIZE];
+	bool plus;               /* the buffered reply is READDIRPLUS */
+	bool have;               /* reply/it hold a reply */
+	bool eof;                /* the buffered reply ends the directory */
+	uint64_t pos;            /* cookie at which `it` stands */
+	struct rpc_reply reply;
+	struct xdr_dec it;
+};
+
+static struct dir_handle *dh_of(struct fuse_file_info *fi)
+{
+	return (struct dir_handle *)(uintptr_t)fi->fh;
+}
+
+static void dh_drop(struct dir_handle *dh)
+{
+	if (dh->have)
+		rpc_reply_release(&dh->reply);
+	dh->have = false;
+}
+
+void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct dir_handle *dh;
+
+	if (!fs_inode(req, ino)) {
+		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	dh = calloc(1, sizeof(*dh));
+	if (!dh) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	pthread_mutex_init(&dh->lock, NULL);
+	fi->fh = (uintptr_t)dh;
+	if (fuse_reply_open(req, fi)) {
+		pthread_mutex_destroy(&dh->lock);
+		free(dh);
+	}
+}
+
+void fs_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct dir_handle *dh = dh_of(fi);
+
+	(void)ino;
+	dh_drop(dh);
+	pthread_mutex_destroy(&dh->lock);
+	free(dh);
+	fuse_reply_err(req, 0);
+}
+
+void fs_fsyncdir(fuse_req_t req, fuse_ino_t ino, int datasync,
+		 struct fuse_file_info *fi)
+{
+	/* Directory operations are synchronous on an NFSv3 server. */
+	(void)ino;
+	(void)datasync;
+	(void)fi;
+	fuse_reply_err(req, 0);
+}
+
+/* Fetch the part of the directory that starts after `cookie`. */
+static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
+		    uint64_t cookie, bool plus)
+{
+	struct fs *fs = fs_of(req);
+	int ret;
+
+	dh_drop(dh);
+	if (cookie == 0)
+		memset(dh->cookieverf, 0, sizeof(dh->cookieverf));
+	if (plus) {
+		struct nfs3_readdirplus_args a = {
+			.dir = dir->fh, .cookie = cookie,
+			.dircount = fs->nfs->dsize, .maxcount = fs->nfs->dsize,
+		};
+		struct nfs3_readdirplus_res r;
+
+		memcpy(a.cookieverf, dh->cookieverf, sizeof(a.cookieverf));
+		ret = fs_call(req, NFS3PROC_READDIRPLUS, &a, &r, &dh->reply);
+		if (ret)
+			return ret;
+		fs_learn(dir, &r.dir_attributes);
+		if (r.status != NFS3_OK) {
+			rpc_reply_release(&dh->reply);
+			return nfs_stat_errno(r.status);
+		}
+		memcpy(dh->cookieverf, r.cookieverf, sizeof(dh->cookieverf));
+		dh->it = r.entries;
+		dh->eof = r.eof;
+	} else {
+		struct nfs3_readdir_args a = {
+			.dir = dir->fh, .cookie = cookie,
+			.count = fs->nfs->dsize,
+		};
+		struct nfs3_readdir_res r;
+
+		memcpy(a.cookieverf, dh->cookieverf, sizeof(a.cookieverf));
+		ret = fs_call(req, NFS3PROC_READDIR, &a, &r, &dh->reply);
+		if (ret)
+			return ret;
+		fs_learn(dir, &r.dir_attributes);
+		if (r.status != NFS3_OK) {
+			rpc_reply_release(&dh->reply);
+			return nfs_stat_errno(r.status);
+		}
+		memcpy(dh->cookieverf, r.cookieverf, sizeof(dh->cookieverf));
+		dh->it = r.entries;
+		dh->eof = r.eof;
+	}
+	dh->have = true;
+	dh->plus = plus;
+	dh->pos = cookie;
+	return 0;
+}
+
+static bool is_dot(const char *name, uint32_t len)
+{
+	return (len == 1 && name[0] == '.') ||
+	       (len == 2 && name[0] == '.' && name[1] == '.');
+}
+
+/* One entry, as both readdir flavours see it. */
+struct dent {
+	char name[NFS3_MAXNAMLEN + 1];
+	uint64_t fileid;
+	uint64_t cookie;
+	struct post_op_attr attr;
+	struct post_op_fh3 fh;
+};
+
+/* The next entry of the buffered reply: 1, or 0 at its end. */
+static int dh_next(struct dir_handle *dh, struct dent *d)
+{
+	int ret;
+
+	if (dh->plus) {
+		struct nfs3_entryplus e;
+
+		ret = nfs3_readdirplus_next(&dh->it, &e);
+		if (ret != 1)
+			return ret;
+		memcpy(d->name, e.name, e.namelen);
+		d->name[e.namelen] = '\0';
+		d->fileid = e.fileid;
+		d->cookie = e.cookie;
+		d->attr = e.name_attributes;
+		d->fh = e.name_handle;
+	} else {
+		struct nfs3_entry e;
+
+		ret = nfs3_readdir_next(&dh->it, &e);
+		if (ret != 1)
+			return ret;
+		memcpy(d->name, e.name, e.namelen);
+		d->name[e.namelen] = '\0';
+		d->fileid = e.fileid;
+		d->cookie = e.cookie;
+		d->attr.present = false;
+		d->fh.present = false;
+	}
+	return 1;
+}
+
+static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
+		       off_t off, struct fuse_file_info *fi, bool plus)
+{
+	struct fs *fs = fs_of(req);
+	struct inode *dir = fs_inode(req, ino);
+	struct dir_handle *dh = dh_of(fi);
+	uint64_t cookie = (uint64_t)off;
+	size_t used = 0;
+	char *buf;
+	int err = 0;
+
+	if (!dir) {
+		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	buf = malloc(size);
+	if (!buf) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	pthread_mutex_lock(&dh->lock);
+	if (!dh->have || dh->pos != cookie || dh->plus != plus) {
+		err = -dh_fetch(req, dir, dh, cookie, plus);
+		if (err)
+			goto out;
+	}
+	for (;;) {
+		struct xdr_dec saved = dh->it;
+		struct fuse_entry_param e;
+		struct dent d;
+		size_t sz;
+		int r = dh_next(dh, &d);
+
+		if (r == 0) {
+			if (dh->eof)
+				break;
+			/* dh->pos is the cookie of the last entry taken. */
+			err = -dh_fetch(req, dir, dh, dh->pos, plus);
+			if (err)
+				break;
+			continue;
+		}
+		memset(&e, 0, sizeof(e));
+		e.attr.st_ino = d.fileid;
+		if (d.attr.present) {
+			fs_fattr_to_stat(&d.attr.attr, &e.attr);
+			e.attr.st_ino = d.fileid;
+		}
+		if (!plus) {
+			sz = fuse_add_direntry(req, buf + used, size - used,
+					       d.name, &e.attr, (off_t)d.cookie);
+		} else {
+			/* Only names with a handle and attributes become
+			 * entries the kernel holds; the others it will
+			 * LOOKUP itself when it needs them. */
+			if (!is_dot(d.name, (uint32_t)strlen(d.name)) &&
+			    d.fh.present && d.attr.present &&
+			    fs_make_entry(req, &d.fh.fh, &d.attr, &e) != 0)
+				memset(&e, 0, sizeof(e));
+			if (e.ino == 0) {
+				e.attr.st_ino = d.fileid;
+				e.attr_timeout = e.entry_timeout = 0;
+			}
+			sz = fuse_add_direntry_plus(req, buf + used,
+						    size - used, d.name, &e,
+						    (off_t)d.cookie);
+		}
+		if (sz > size - used) {
+			if (plus && e.ino)
+				inode_forget(fs->inodes, e.ino, 1);
+			dh->it = saved;
+			break;
+		}
+		used += sz;
+		dh->pos = d.cookie;
+	}
+out:
+	pthread_mutex_unlock(&dh->lock);
+	if (err && used == 0)
+		fuse_reply_err(req, err);
+	else
+		fuse_reply_buf(req, buf, used);
+	free(buf);
+}
+
+void fs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		struct fuse_file_info *fi)
+{
+	do_readdir(req, ino, size, off, fi, false);
+}
+
+void fs_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		    struct fuse_file_info *fi)
+{
+	do_readdir(req, ino, size, off, fi, true);
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "nfs.h"
+
+#include <errno.h>
+
+#include "../log.h"
+
+int nfs_call(struct nfs_client *c, enum nfs3_proc proc,
+	     const struct rpc_cred *cred, const void *args, void *res,
+	     struct rpc_reply *reply, volatile int *interrupted)
+{
+	const struct nfs_proc *p;
+
+	if ((unsigned)proc >= NFS3PROC_COUNT)
+		return -EINVAL;
+	p = &c->v->procs[proc];
+	if (proc != NFS3PROC_NULL && !p->dec)
+		return -ENOTSUP;
+	return rpc_call(c->rpc, p->wire_proc, cred, p->enc, args, p->dec, res,
+			reply, interrupted);
+}
+
+static const struct {
+	uint32_t status;
+	int err;
+} stat_errno[] = {
+	{ NFS3_OK, 0 },
+	{ NFS3ERR_PERM, EPERM },
+	{ NFS3ERR_NOENT, ENOENT },
+	{ NFS3ERR_IO, EIO },
+	{ NFS3ERR_NXIO, ENXIO },
+	{ NFS3ERR_ACCES, EACCES },
+	{ NFS3ERR_EXIST, EEXIST },
+	{ NFS3ERR_XDEV, EXDEV },
+	{ NFS3ERR_NODEV, ENODEV },
+	{ NFS3ERR_NOTDIR, ENOTDIR },
+	{ NFS3ERR_ISDIR, EISDIR },
+	{ NFS3ERR_INVAL, EINVAL },
+	{ NFS3ERR_FBIG, EFBIG },
+	{ NFS3ERR_NOSPC, ENOSPC },
+	{ NFS3ERR_ROFS, EROFS },
+	{ NFS3ERR_MLINK, EMLINK },
+	{ NFS3ERR_NAMETOOLONG, ENAMETOOLONG },
+	{ NFS3ERR_NOTEMPTY, ENOTEMPTY },
+	{ NFS3ERR_DQUOT, EDQUOT },
+	{ NFS3ERR_STALE, ESTALE },
+	{ NFS3ERR_REMOTE, EREMOTE },
+	{ NFS3ERR_BADHANDLE, ESTALE },
+	{ NFS3ERR_NOT_SYNC, EIO },
+	{ NFS3ERR_BAD_COOKIE, EINVAL },
+	{ NFS3ERR_NOTSUPP, ENOTSUP },
+	{ NFS3ERR_TOOSMALL, EINVAL },
+	{ NFS3ERR_SERVERFAULT, EREMOTEIO },
+	{ NFS3ERR_BADTYPE, EOPNOTSUPP },
+	{ NFS3ERR_JUKEBOX, EAGAIN },
+};
+
+int nfs_stat_errno(uint32_t status)
+{
+	static int warned;
+
+	for (size_t i = 0; i < sizeof(stat_errno) / sizeof(stat_errno[0]); i++)
+		if (stat_errno[i].status == status)
+			return -stat_errno[i].err;
+	if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+		nf_log(NF_LOG_WARNING, "unknown NFS status %u from server, "
+		       "reported as EIO", status);
+	return -EIO;
+}

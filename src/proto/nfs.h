@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The version-neutral NFS client.  Upper layers speak in the NFSv3 types
+ * of xdr/nfs3.h (a superset of NFSv2's) and name procedures by their v3
+ * number; each protocol version supplies a table that says how to put a
+ * procedure on the wire and how to turn its reply back into the v3 result.
+ * A version that lacks a procedure (v2 has no ACCESS, READDIRPLUS, COMMIT)
+ * has no entry, and nfs_call() answers -ENOTSUP without a round trip.
+ *
+ * The NFS status is data in the result, not the return value: callers map
+ * it with nfs_stat_errno() after letting the caches learn from the
+ * attributes that even a failed reply carries.
+ */
+#ifndef NFSFUSE_PROTO_NFS_H
+#define NFSFUSE_PROTO_NFS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../../xdr/nfs3.h"
+#include "../rpc/rpc.h"
+
+struct nfs_proc {
+	uint32_t wire_proc;  /* procedure number on the wire */
+	rpc_enc_fn enc;
+	rpc_dec_fn dec;
+};
+
+struct nfs_version {
+	uint32_t vers;
+	const struct nfs_proc *procs; /* indexed by enum nfs3_proc */
+	const char *const *names;     /* for statistics, by wire number */
+	unsigned nnames;
+};
+
+extern const struct nfs_version nfs_version3;
+
+/* What FSINFO (or its NFSv2 stand-ins) told us about the server. */
+struct nfs_fsinfo {
+	uint32_t rtmax, rtpref;
+	uint32_t wtmax, wtpref;
+	uint32_t dtpref;
+	uint64_t maxfilesize;
+	struct nfstime3 time_delta;
+	uint32_t properties;
+};
+
+struct nfs_client {
+	struct rpc_clnt *rpc;
+	const struct nfs_version *v;
+	struct nfs_fh3 root;
+	struct nfs_fsinfo info;
+	uint32_t rsize;  /* negotiated: min(option, rtmax) */
+	uint32_t wsize;
+	uint32_t dsize;  /* READDIR(PLUS) reply size */
+};
+
+/*
+ * One procedure.  Returns 0 when a reply was decoded (look at res->status),
+ * or the transport's negative errno.  *reply owns the buffer that decoded
+ * names and data point into; it may be NULL for procedures whose results
+ * hold no pointers (everything but READLINK, READ, READDIR, READDIRPLUS).
+ */
+int nfs_call(struct nfs_client *c, enum nfs3_proc proc,
+	     const struct rpc_cred *cred, const void *args, void *res,
+	     struct rpc_reply *reply, volatile int *interrupted);
+
+/* The one table from nfsstat3 to errno; unknown statuses log once and give
+ * -EIO.  NFS3ERR_JUKEBOX gives -EAGAIN: the caller should retry later. */
+int nfs_stat_errno(uint32_t status);
+
+#endif
