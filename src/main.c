@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * nfsfuse: mount an NFS export through FUSE.
+ *
+ * main() is a ladder: each set-up step has its unwind label below, in the
+ * opposite order.  Every failure before the mount exists prints one line
+ * naming the cause and exits non-zero, before the daemon detaches.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fuse_lowlevel.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fs.h"
+#include "log.h"
+#include "options.h"
+#include "proto/mount_client.h"
+#include "proto/nfs.h"
+#include "proto/pmap_client.h"
+#include "session.h"
+
+#ifndef NFSFUSE_VERSION
+#define NFSFUSE_VERSION "unknown"
+#endif
+
+static int add_fsname(struct fuse_args *fa, const struct nfsfuse_opts *o)
+{
+	char *opt;
+	int ret;
+
+	/* /proc/mounts then says "server:/export /mnt fuse.nfsfuse", as a
+	 * kernel NFS mount would name its source. */
+	if (asprintf(&opt, "fsname=%s:%s,subtype=nfsfuse", o->host,
+		     o->export_path) < 0)
+		return -1;
+	ret = fuse_opt_add_arg(fa, "-o") || fuse_opt_add_arg(fa, opt);
+	free(opt);
+	return ret ? -1 : 0;
+}
+
+static int check_mountpoint(const char *mnt)
+{
+	struct stat st;
+
+	if (stat(mnt, &st) < 0) {
+		fprintf(stderr, "nfsfuse: mount point '%s': %s\n", mnt,
+			strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "nfsfuse: mount point '%s' is not a directory\n",
+			mnt);
+		return -1;
+	}
+	return 0;
+}
+
+static int run_session(struct fs *fs, struct fuse_args *fa,
+		       const struct nfsfuse_opts *o)
+{
+	struct fuse_loop_config *cfg;
+	struct fuse_session *se;
+	int ret = 1;
+
+	se = fuse_session_new(fa, &fs_ops, sizeof(fs_ops), fs);
+	if (!se)
+		return 1; /* libfuse has said why (e.g. an unknown option) */
+	fs->se = se;
+	if (fuse_set_signal_handlers(se))
+		goto out_session;
+	if (fuse_session_mount(se, o->mountpoint)) {
+		fprintf(stderr, "nfsfuse: cannot mount on '%s'\n",
+			o->mountpoint);
+		goto out_signals;
+	}
+	if (fuse_daemonize(o->foreground)) {
+		fprintf(stderr, "nfsfuse: cannot detach from the terminal\n");
+		goto out_unmount;
+	}
+	if (!o->foreground)
+		nf_log_to_syslog("nfsfuse");
+	cfg = fuse_loop_cfg_create();
+	if (!cfg)
+		goto out_unmount;
+	fuse_loop_cfg_set_max_threads(cfg, 16);
+	fuse_loop_cfg_set_idle_threads(cfg, 8);
+	ret = fuse_session_loop_mt(se, cfg) ? 1 : 0;
+	fuse_loop_cfg_destroy(cfg);
+out_unmount:
+	fuse_session_unmount(se);
+out_signals:
+	fuse_remove_signal_handlers(se);
+out_session:
+	fuse_session_destroy(se);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct fuse_args fa = FUSE_ARGS_INIT(0, NULL);
+	struct nfsfuse_opts o;
+	struct session s;
+	struct fs fs;
+	char err[512];
+	int ret = 1;
+
+	if (opts_parse(argc, argv, &o, &fa, err, sizeof(err))) {
+		fprintf(stderr, "nfsfuse: %s\n", err);
+		goto out_opts;
+	}
+	if (o.show_help) {
+		opts_usage(argv[0]);
+		ret = 0;
+		goto out_opts;
+	}
+	if (o.show_version) {
+		printf("nfsfuse %s\n", NFSFUSE_VERSION);
+		ret = 0;
+		goto out_opts;
+	}
+	if (o.debug)
+		nf_log_level = NF_LOG_DEBUG;
+	if (check_mountpoint(o.mountpoint) || add_fsname(&fa, &o))
+		goto out_opts;
+
+	if (session_open(&s, &o, err, sizeof(err))) {
+		fprintf(stderr, "nfsfuse: %s:%s: %s\n", o.host, o.export_path,
+			err);
+		goto out_opts;
+	}
+
+	memset(&fs, 0, sizeof(fs));
+	fs.nfs = &s.nfs;
+	fs.opts = &o;
+	snprintf(fs.machinename, sizeof(fs.machinename), "%s",
+		 s.machinename);
+	fs.inodes = inode_table_new(&s.nfs.root, FUSE_ROOT_ID);
+	if (!fs.inodes) {
+		fprintf(stderr, "nfsfuse: out of memory\n");
+		goto out_session;
+	}
+	ret = run_session(&fs, &fa, &o);
+	inode_table_free(fs.inodes);
+out_session:
+	session_close(&s);
+out_opts:
+	fuse_opt_free_args(&fa);
+	opts_free(&o);
+	return ret;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Everything between the command line and the first FUSE request: find
+ * the server, get the root handle from MOUNT, connect to NFS, learn the
+ * server's limits (FSINFO) and check the root handle works.  And the
+ * reverse at the end: UMNT and disconnect.
+ */
+#ifndef NFSFUSE_SESSION_H
+#define NFSFUSE_SESSION_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+
+#include "options.h"
+#include "proto/nfs.h"
+
+struct session {
+	const struct nfsfuse_opts *o;
+	struct sockaddr_in addr;
+	char machinename[256];
+	struct rpc_cred cred;   /* the daemon's own, for MNT, UMNT, FSINFO */
+	struct nfs_client nfs;
+	bool mounted;           /* MNT succeeded: UMNT at close */
+};
+
+/* On failure: -1, with one line of explanation in err. */
+int session_open(struct session *s, const struct nfsfuse_opts *o, char *err,
+		 size_t errlen);
+void session_close(struct session *s);
+
+#endif

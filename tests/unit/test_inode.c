@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Inode table arithmetic: lookup counts, identity by handle, the root. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../src/cache/inode.h"
+
+static struct nfs_fh3 mkfh(uint8_t tag, uint32_t len)
+{
+	struct nfs_fh3 fh = { .len = len };
+
+	memset(fh.data, tag, len);
+	return fh;
+}
+
+static void test_remember_forget(void **state)
+{
+	struct nfs_fh3 root = mkfh(1, 16), a = mkfh(2, 16), a_short = mkfh(2, 8);
+	struct inode_table *t = inode_table_new(&root, 1);
+	struct inode *x, *y, *z;
+
+	(void)state;
+	assert_non_null(t);
+	assert_int_equal(inode_count(t), 1);
+	assert_ptr_equal(inode_get(t, 1), inode_root(t));
+
+	x = inode_remember(t, &a);
+	y = inode_remember(t, &a);
+	assert_ptr_equal(x, y);              /* same handle, same node */
+	assert_int_equal(x->nlookup, 2);
+	z = inode_remember(t, &a_short);     /* a prefix is another handle */
+	assert_ptr_not_equal(x, z);
+	assert_int_not_equal(x->id, z->id);
+	assert_int_equal(inode_count(t), 3);
+
+	inode_forget(t, x->id, 1);
+	assert_ptr_equal(inode_get(t, x->id), x);
+	inode_forget(t, x->id, 1);
+	assert_null(inode_get(t, 2));        /* freed at zero */
+	assert_int_equal(inode_count(t), 2);
+
+	/* A node id is never handed out twice. */
+	x = inode_remember(t, &a);
+	assert_int_not_equal(x->id, 2);
+
+	/* The root is pinned whatever the kernel forgets. */
+	inode_forget(t, 1, 1);
+	assert_ptr_equal(inode_get(t, 1), inode_root(t));
+	inode_table_free(t);
+}
+
+static void test_root_handle_is_root(void **state)
+{
+	struct nfs_fh3 root = mkfh(9, 32);
+	struct inode_table *t = inode_table_new(&root, 1);
+
+	(void)state;
+	/* A LOOKUP of ".." at the top returns the root's handle: it must be
+	 * the root node, not a second node for the same file. */
+	assert_ptr_equal(inode_remember(t, &root), inode_root(t));
+	inode_table_free(t);
+}
+
+static void test_attr(void **state)
+{
+	struct nfs_fh3 root = mkfh(1, 4);
+	struct inode_table *t = inode_table_new(&root, 1);
+	struct fattr3 a = { .type = NF3REG, .size = 42 }, b;
+	struct inode *i = inode_root(t);
+
+	(void)state;
+	assert_false(inode_get_attr(i, &b));
+	inode_set_attr(i, &a);
+	assert_true(inode_get_attr(i, &b));
+	assert_int_equal(b.size, 42);
+	inode_invalidate_attr(i);
+	assert_false(inode_get_attr(i, &b));
+	inode_table_free(t);
+}
+
+static void test_over_forget_aborts(void **state)
+{
+	struct nfs_fh3 root = mkfh(1, 4), a = mkfh(3, 4);
+	struct inode_table *t = inode_table_new(&root, 1);
+	struct inode *x = inode_remember(t, &a);
+
+	int status;
+	pid_t pid;
+
+	(void)state;
+	/* A negative count means the accounting is broken: the table must
+	 * stop the daemon rather than free a node the kernel still names. */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		fclose(stderr);
+		inode_forget(t, x->id, 2);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), SIGABRT);
+	inode_table_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_remember_forget),
+		cmocka_unit_test(test_root_handle_is_root),
+		cmocka_unit_test(test_attr),
+		cmocka_unit_test(test_over_forget_aborts),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
