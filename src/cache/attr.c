@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "attr.h"
+
+static bool time_eq(const struct nfstime3 *a, const struct nfstime3 *b)
+{
+	return a->seconds == b->seconds && a->nseconds == b->nseconds;
+}
+
+static int64_t time_ns(const struct nfstime3 *t)
+{
+	return (int64_t)t->seconds * NS_PER_SEC + t->nseconds;
+}
+
+enum acache_change acache_compare(const struct fattr3 *old,
+				  const struct fattr3 *cur)
+{
+	if (old->size != cur->size || !time_eq(&old->mtime, &cur->mtime))
+		return ACACHE_DATA;
+	if (!time_eq(&old->ctime, &cur->ctime))
+		return ACACHE_META;
+	return ACACHE_SAME;
+}
+
+static void limits(const struct acache_params *p, uint32_t type,
+		   int64_t *min, int64_t *max)
+{
+	bool dir = type == NF3DIR;
+
+	*min = (int64_t)(dir ? p->dirmin : p->regmin) * NS_PER_SEC;
+	*max = (int64_t)(dir ? p->dirmax : p->regmax) * NS_PER_SEC;
+}
+
+enum acache_change acache_update(struct attr_state *s, const struct fattr3 *a,
+				 const struct acache_params *p,
+				 int64_t mono_now, int64_t real_now,
+				 int64_t *server_skew)
+{
+	enum acache_change change;
+	int64_t min, max, server_now, newest;
+
+	change = s->valid ? acache_compare(&s->attr, a) : ACACHE_NEW;
+	limits(p, a->type, &min, &max);
+
+	newest = time_ns(&a->ctime) - real_now;
+	if (newest > *server_skew)
+		*server_skew = newest;
+	server_now = real_now + *server_skew;
+
+	if (p->noac)
+		s->timeo = 0;
+	else if (change == ACACHE_SAME && s->timeo > 0)
+		s->timeo = s->timeo * 2 > max ? max : s->timeo * 2;
+	else
+		s->timeo = min;
+	/* Changed within the timestamp granularity of now: another change
+	 * in the same tick would leave mtime and ctime as they are. */
+	if (server_now - time_ns(&a->mtime) < p->time_delta_ns ||
+	    server_now - time_ns(&a->ctime) < p->time_delta_ns)
+		s->timeo = 0;
+
+	s->attr = *a;
+	s->valid = true;
+	s->fetched = mono_now;
+	return change;
+}
+
+bool acache_fresh(const struct attr_state *s, int64_t mono_now)
+{
+	return s->valid && mono_now - s->fetched < s->timeo;
+}
+
+double acache_remaining(const struct attr_state *s, int64_t mono_now)
+{
+	int64_t left;
+
+	if (!s->valid)
+		return 0.0;
+	left = s->fetched + s->timeo - mono_now;
+	return left > 0 ? (double)left / NS_PER_SEC : 0.0;
+}
+
+void acache_invalidate(struct attr_state *s)
+{
+	s->valid = false;
+	s->timeo = 0;
+}
+
+bool acache_wcc_matches(const struct attr_state *s, const struct wcc_attr *pre)
+{
+	return s->valid && s->attr.size == pre->size &&
+	       time_eq(&s->attr.mtime, &pre->mtime) &&
+	       time_eq(&s->attr.ctime, &pre->ctime);
+}

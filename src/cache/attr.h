@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Attribute cache rules, as the Linux client has them.
+ *
+ * Attributes are believed for a timeout that starts at acregmin (files) or
+ * acdirmin (directories) and doubles each time the server confirms that
+ * nothing changed, up to acregmax/acdirmax; any change starts it again at
+ * the minimum.  noac makes every timeout zero.
+ *
+ * A file whose mtime or ctime lies within the server's time_delta of the
+ * server's "now" may change again without its timestamps moving, so its
+ * attributes are not believed beyond this moment.  The server's clock is
+ * estimated from the newest ctime we have seen (no reply carries the
+ * server's time): the estimate can only be late, which errs toward asking
+ * again, never toward believing stale data.
+ *
+ * The functions are pure: the caller passes the clock, so tests can drive
+ * time.  Locking is the caller's (the inode lock).
+ */
+#ifndef NFSFUSE_CACHE_ATTR_H
+#define NFSFUSE_CACHE_ATTR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../../xdr/nfs3.h"
+
+#define NS_PER_SEC 1000000000ll
+
+struct acache_params {
+	unsigned regmin, regmax, dirmin, dirmax; /* seconds */
+	bool noac;
+	int64_t time_delta_ns;                   /* FSINFO time_delta */
+};
+
+struct attr_state {
+	struct fattr3 attr;
+	bool valid;
+	int64_t fetched;   /* monotonic ns: when the server last said so */
+	int64_t timeo;     /* ns the attributes are believed after fetched */
+};
+
+enum acache_change {
+	ACACHE_NEW,        /* nothing was cached */
+	ACACHE_SAME,       /* size, mtime and ctime as cached */
+	ACACHE_META,       /* ctime moved, size and mtime did not: metadata */
+	ACACHE_DATA        /* size or mtime moved: the data changed */
+};
+
+/* What changed between two sets of attributes of one file. */
+enum acache_change acache_compare(const struct fattr3 *old,
+				  const struct fattr3 *cur);
+
+/*
+ * Fresh attributes arrived.  mono_now is CLOCK_MONOTONIC, real_now the
+ * wall clock (for the time_delta rule), both in ns.  server_skew is the
+ * shared estimate of (server clock - our clock), updated here.
+ */
+enum acache_change acache_update(struct attr_state *s, const struct fattr3 *a,
+				 const struct acache_params *p,
+				 int64_t mono_now, int64_t real_now,
+				 int64_t *server_skew);
+
+/* Are the cached attributes still to be believed at mono_now? */
+bool acache_fresh(const struct attr_state *s, int64_t mono_now);
+
+/* Seconds left to believe them (for the kernel's attr_timeout), >= 0. */
+double acache_remaining(const struct attr_state *s, int64_t mono_now);
+
+/* Forget the attributes (the next use asks the server). */
+void acache_invalidate(struct attr_state *s);
+
+/* wcc: were the cached attributes exactly those the server had before
+ * our change?  Then the change was ours alone. */
+bool acache_wcc_matches(const struct attr_state *s, const struct wcc_attr *pre);
+
+#endif
