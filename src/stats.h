@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Counters of every cache decision, for `nfsfusectl stats`.  Each is a
+ * relaxed atomic: a reader may see them a moment apart, never torn.
+ * The list is an X-macro so that the control socket prints every counter
+ * by its name without a second list to keep in step.
+ */
+#ifndef NFSFUSE_STATS_H
+#define NFSFUSE_STATS_H
+
+#include <stdint.h>
+
+#define CACHE_COUNTERS(X)                                                   \
+	X(attr_hits)            /* attributes answered from the cache */    \
+	X(attr_misses)          /* no attributes cached: asked the server */\
+	X(attr_revalidations)   /* timed out or cto: asked the server */    \
+	X(attr_uncacheable)     /* reply not cached: a write was in flight */\
+	X(lookup_hits)                                                      \
+	X(lookup_misses)                                                    \
+	X(lookup_negative_hits)                                             \
+	X(lookup_negative_stored)                                           \
+	X(data_hits)            /* blocks read from the data cache */       \
+	X(data_misses)          /* blocks read from the server */           \
+	X(readahead_issued)                                                 \
+	X(readahead_used)                                                   \
+	X(readahead_wasted)                                                 \
+	X(purge_cto)            /* open found the file changed */           \
+	X(purge_timeout)        /* revalidation after timeout: changed */   \
+	X(purge_wcc)            /* wcc showed another client's change */    \
+	X(purge_drop)           /* nfsfusectl drop */                       \
+	X(purge_lock)           /* a lock grant found the file changed */   \
+	X(wcc_kept)                                                         \
+	X(wcc_lost)                                                         \
+	X(cto_keep)             /* open proved the data unchanged */        \
+	X(writebacks)           /* WRITE calls sent from dirty blocks */    \
+	X(writeback_bytes)                                                  \
+	X(commits)                                                          \
+	X(verifier_changes)     /* server restarted: data written again */  \
+	X(evictions)            /* clean blocks dropped for the size cap */ \
+	X(dir_hits)             /* READDIR(PLUS) served from a buffer */
+
+struct cache_stats {
+#define X(name) uint64_t name;
+	CACHE_COUNTERS(X)
+#undef X
+};
+
+extern struct cache_stats cache_stats;
+
+#define STAT_ADD(name, n) \
+	__atomic_fetch_add(&cache_stats.name, (uint64_t)(n), __ATOMIC_RELAXED)
+#define STAT_INC(name) STAT_ADD(name, 1)
+#define STAT_GET(name) __atomic_load_n(&cache_stats.name, __ATOMIC_RELAXED)
+
+#endif
