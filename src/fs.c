@@ -237,8 +237,9 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
 {
 	struct fs *fs = userdata;
 
+	/* max_read stays as the mount options left it: libfuse insists that
+	 * both agree, and fs_read() splits what exceeds rsize anyway. */
 	conn->max_write = fs->nfs->wsize;
-	conn->max_read = fs->nfs->rsize;
 	if (conn->max_readahead > fs->nfs->rsize * 4)
 		conn->max_readahead = fs->nfs->rsize * 4;
 	if (conn->capable & FUSE_CAP_READDIRPLUS && fs->opts->rdirplus)
