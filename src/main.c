@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "daemon.h"
 #include "fs.h"
 #include "log.h"
 #include "options.h"
@@ -79,12 +80,9 @@ static int run_session(struct fs *fs, struct fuse_args *fa,
 			o->mountpoint);
 		goto out_signals;
 	}
-	if (fuse_daemonize(o->foreground)) {
-		fprintf(stderr, "nfsfuse: cannot detach from the terminal\n");
-		goto out_unmount;
-	}
 	if (!o->foreground)
 		nf_log_to_syslog("nfsfuse");
+	daemon_ready(0);
 	cfg = fuse_loop_cfg_create();
 	if (!cfg)
 		goto out_unmount;
@@ -129,6 +127,11 @@ int main(int argc, char **argv)
 	if (check_mountpoint(o.mountpoint) || add_fsname(&fa, &o))
 		goto out_opts;
 
+	/* Before any thread exists: the RPC client starts one. */
+	if (!o.foreground && daemon_start()) {
+		fprintf(stderr, "nfsfuse: cannot fork: %m\n");
+		goto out_opts;
+	}
 	if (session_open(&s, &o, err, sizeof(err))) {
 		fprintf(stderr, "nfsfuse: %s:%s: %s\n", o.host, o.export_path,
 			err);
@@ -150,6 +153,7 @@ int main(int argc, char **argv)
 out_session:
 	session_close(&s);
 out_opts:
+	daemon_ready(ret);
 	fuse_opt_free_args(&fa);
 	opts_free(&o);
 	return ret;
