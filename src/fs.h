@@ -54,6 +54,15 @@ void fs_reply_created(fuse_req_t req, struct inode *dir,
 /* Fresh attributes of ino from the server. */
 int fs_getattr_rpc(fuse_req_t req, struct inode *ino, struct fattr3 *a);
 
+/*
+ * Cache rules for byte-range locks (implemented with the data cache):
+ * after the server grants a lock, revalidate the file and purge what
+ * changed elsewhere (ours and the kernel's page cache); before a lock is
+ * released, write back and COMMIT dirty data.  Both return 0 or -errno.
+ */
+int fs_lock_acquired(fuse_req_t req, struct inode *ino);
+int fs_lock_releasing(fuse_req_t req, struct inode *ino);
+
 /* fs_file.c */
 void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
 void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
