@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "data.h"
+
+#include <glib.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../stats.h"
+
+struct block {
+	struct dfile *file;
+	uint64_t index;
+	uint32_t vs, ve;   /* valid bytes [vs, ve) within the block */
+	GList lru;         /* link in dc->lru; data of the link is the block */
+	uint8_t data[DCACHE_BLOCK];
+};
+
+struct dfile {
+	GHashTable *blocks; /* uint64_t index → struct block */
+};
+
+struct dcache {
+	pthread_mutex_t lock;
+	GQueue lru;         /* head: most recently used */
+	size_t cap;
+	size_t bytes;       /* DCACHE_BLOCK per block held */
+};
+
+struct dcache *dcache_new(size_t cap)
+{
+	struct dcache *dc = calloc(1, sizeof(*dc));
+
+	if (!dc)
+		return NULL;
+	pthread_mutex_init(&dc->lock, NULL);
+	g_queue_init(&dc->lru);
+	dc->cap = cap;
+	return dc;
+}
+
+void dcache_free(struct dcache *dc)
+{
+	if (!dc)
+		return;
+	pthread_mutex_destroy(&dc->lock);
+	free(dc);
+}
+
+size_t dcache_bytes(struct dcache *dc)
+{
+	size_t n;
+
+	pthread_mutex_lock(&dc->lock);
+	n = dc->bytes;
+	pthread_mutex_unlock(&dc->lock);
+	return n;
+}
+
+struct dfile *dfile_new(struct dcache *dc)
+{
+	struct dfile *df = calloc(1, sizeof(*df));
+
+	(void)dc;
+	if (!df)
+		return NULL;
+	df->blocks = g_hash_table_new(g_int64_hash, g_int64_equal);
+	return df;
+}
+
+static void block_drop(struct dcache *dc, struct block *b)
+{
+	g_hash_table_remove(b->file->blocks, &b->index);
+	g_queue_unlink(&dc->lru, &b->lru);
+	dc->bytes -= DCACHE_BLOCK;
+	free(b);
+}
+
+static void evict(struct dcache *dc)
+{
+	while (dc->bytes > dc->cap && dc->lru.tail) {
+		block_drop(dc, dc->lru.tail->data);
+		STAT_INC(evictions);
+	}
+}
+
+void dcache_set_cap(struct dcache *dc, size_t cap)
+{
+	pthread_mutex_lock(&dc->lock);
+	dc->cap = cap;
+	evict(dc);
+	pthread_mutex_unlock(&dc->lock);
+}
+
+static unsigned purge_locked(struct dcache *dc, struct dfile *df)
+{
+	GHashTableIter it;
+	gpointer v;
+	unsigned n = 0;
+
+	g_hash_table_iter_init(&it, df->blocks);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		struct block *b = v;
+
+		g_hash_table_iter_remove(&it);
+		g_queue_unlink(&dc->lru, &b->lru);
+		dc->bytes -= DCACHE_BLOCK;
+		free(b);
+		n++;
+	}
+	return n;
+}
+
+void dfile_free(struct dcache *dc, struct dfile *df)
+{
+	if (!df)
+		return;
+	pthread_mutex_lock(&dc->lock);
+	purge_locked(dc, df);
+	pthread_mutex_unlock(&dc->lock);
+	g_hash_table_destroy(df->blocks);
+	free(df);
+}
+
+unsigned dcache_purge(struct dcache *dc, struct dfile *df)
+{
+	unsigned n;
+
+	pthread_mutex_lock(&dc->lock);
+	n = purge_locked(dc, df);
+	pthread_mutex_unlock(&dc->lock);
+	return n;
+}
+
+static void touch(struct dcache *dc, struct block *b)
+{
+	g_queue_unlink(&dc->lru, &b->lru);
+	g_queue_push_head_link(&dc->lru, &b->lru);
+}
+
+/* The block at index, created empty if absent; NULL without memory. */
+static struct block *block_get(struct dcache *dc, struct dfile *df,
+			       uint64_t index)
+{
+	struct block *b = g_hash_table_lookup(df->blocks, &index);
+
+	if (b) {
+		touch(dc, b);
+		return b;
+	}
+	b = malloc(sizeof(*b));
+	if (!b)
+		return NULL;
+	b->file = df;
+	b->index = index;
+	b->vs = b->ve = 0;
+	b->lru.data = b;
+	b->lru.prev = b->lru.next = NULL;
+	g_hash_table_insert(df->blocks, &b->index, b);
+	g_queue_push_head_link(&dc->lru, &b->lru);
+	dc->bytes += DCACHE_BLOCK;
+	return b;
+}
+
+/* Put bytes [s, e) of block b; keep one contiguous valid range. */
+static void block_put(struct block *b, uint32_t s, uint32_t e,
+		      const uint8_t *src)
+{
+	memcpy(b->data + s, src, e - s);
+	if (b->ve > b->vs && s <= b->ve && e >= b->vs) {
+		if (s < b->vs)
+			b->vs = s;
+		if (e > b->ve)
+			b->ve = e;
+	} else {
+		b->vs = s;
+		b->ve = e;
+	}
+}
+
+static void put_range(struct dcache *dc, struct dfile *df, uint64_t off,
+		      const uint8_t *data, size_t len)
+{
+	pthread_mutex_lock(&dc->lock);
+	while (len) {
+		uint64_t index = off / DCACHE_BLOCK;
+		uint32_t s = (uint32_t)(off % DCACHE_BLOCK);
+		uint32_t n = DCACHE_BLOCK - s;
+		struct block *b;
+
+		if (n > len)
+			n = (uint32_t)len;
+		b = block_get(dc, df, index);
+		if (!b)
+			break;
+		block_put(b, s, s + n, data);
+		off += n;
+		data += n;
+		len -= n;
+	}
+	evict(dc);
+	pthread_mutex_unlock(&dc->lock);
+}
+
+void dcache_write(struct dcache *dc, struct dfile *df, uint64_t off,
+		  const void *data, size_t len)
+{
+	put_range(dc, df, off, data, len);
+}
+
+void dcache_fill(struct dcache *dc, struct dfile *df, uint64_t off,
+		 const void *data, size_t len)
+{
+	put_range(dc, df, off, data, len);
+}
+
+long dcache_read(struct dcache *dc, struct dfile *df, uint64_t off,
+		 size_t len, uint64_t file_size, void *out)
+{
+	uint8_t *dst = out;
+	uint64_t pos;
+	size_t want;
+
+	if (off >= file_size)
+		return 0;
+	if (len > file_size - off)
+		len = (size_t)(file_size - off);
+	want = len;
+	pthread_mutex_lock(&dc->lock);
+	/* Check every block first so a miss copies nothing. */
+	for (pos = off; pos < off + len;) {
+		struct block *b;
+		uint64_t index = pos / DCACHE_BLOCK;
+		uint32_t s = (uint32_t)(pos % DCACHE_BLOCK);
+		uint64_t n = DCACHE_BLOCK - s;
+
+		if (n > off + len - pos)
+			n = off + len - pos;
+		b = g_hash_table_lookup(df->blocks, &index);
+		if (!b || s < b->vs || s + n > b->ve) {
+			pthread_mutex_unlock(&dc->lock);
+			return -1;
+		}
+		pos += n;
+	}
+	for (pos = off; pos < off + len;) {
+		uint64_t index = pos / DCACHE_BLOCK;
+		uint32_t s = (uint32_t)(pos % DCACHE_BLOCK);
+		uint64_t n = DCACHE_BLOCK - s;
+		struct block *b = g_hash_table_lookup(df->blocks, &index);
+
+		if (n > off + len - pos)
+			n = off + len - pos;
+		memcpy(dst, b->data + s, n);
+		touch(dc, b);
+		dst += n;
+		pos += n;
+	}
+	pthread_mutex_unlock(&dc->lock);
+	return (long)want;
+}
+
+void dcache_truncate(struct dcache *dc, struct dfile *df, uint64_t size)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	pthread_mutex_lock(&dc->lock);
+	g_hash_table_iter_init(&it, df->blocks);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		struct block *b = v;
+		uint64_t start = b->index * DCACHE_BLOCK;
+
+		if (start + b->vs >= size) {
+			g_hash_table_iter_remove(&it);
+			g_queue_unlink(&dc->lru, &b->lru);
+			dc->bytes -= DCACHE_BLOCK;
+			free(b);
+		} else if (start + b->ve > size) {
+			b->ve = (uint32_t)(size - start);
+		}
+	}
+	pthread_mutex_unlock(&dc->lock);
+}
+
+void dcache_describe(struct dcache *dc, struct dfile *df, unsigned *blocks,
+		     size_t *bytes)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	*blocks = 0;
+	*bytes = 0;
+	pthread_mutex_lock(&dc->lock);
+	g_hash_table_iter_init(&it, df->blocks);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		struct block *b = v;
+
+		(*blocks)++;
+		*bytes += b->ve - b->vs;
+	}
+	pthread_mutex_unlock(&dc->lock);
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The data-block cache: file contents the server has confirmed (READ
+ * replies) or that we sent it ourselves (WRITEs), in blocks of
+ * DCACHE_BLOCK bytes keyed by (file, block index).
+ *
+ * Each block holds one contiguous valid range.  A write that touches the
+ * range extends it; a write elsewhere in the block replaces it (the old
+ * bytes are on the server, so losing them costs a READ, never data).
+ * Blocks are never dirty: the write-back queue keeps the only copies of
+ * unsent bytes, so eviction may drop any block.  The cache as a whole is
+ * capped; the least recently used blocks go first.
+ *
+ * Whether the blocks still match the server is decided above, by the
+ * attribute rules (close-to-open, wcc, timeouts): they call dcache_purge().
+ *
+ * Locking: one lock for the whole cache, taken inside the inode lock if
+ * both are needed; never held across I/O.
+ */
+#ifndef NFSFUSE_CACHE_DATA_H
+#define NFSFUSE_CACHE_DATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DCACHE_BLOCK (64u << 10)
+
+struct dcache;
+struct dfile;
+
+struct dcache *dcache_new(size_t cap);
+void dcache_free(struct dcache *dc);
+void dcache_set_cap(struct dcache *dc, size_t cap);
+size_t dcache_bytes(struct dcache *dc);
+
+struct dfile *dfile_new(struct dcache *dc);
+/* Drops the file's blocks. */
+void dfile_free(struct dcache *dc, struct dfile *df);
+
+/* Bytes we wrote (or are writing) at off: now the file's contents. */
+void dcache_write(struct dcache *dc, struct dfile *df, uint64_t off,
+		  const void *data, size_t len);
+/* Bytes a READ returned; eof means the file ends at off + len. */
+void dcache_fill(struct dcache *dc, struct dfile *df, uint64_t off,
+		 const void *data, size_t len);
+/*
+ * Copy [off, off+len) into out if every byte of it is cached, with len
+ * cut at file_size first.  Returns the byte count (possibly 0 past EOF),
+ * or -1 when any part is missing (nothing is copied then).
+ */
+long dcache_read(struct dcache *dc, struct dfile *df, uint64_t off,
+		 size_t len, uint64_t file_size, void *out);
+/* Forget everything cached for the file; returns the blocks dropped. */
+unsigned dcache_purge(struct dcache *dc, struct dfile *df);
+/* The file was cut to size: drop or trim what lies beyond. */
+void dcache_truncate(struct dcache *dc, struct dfile *df, uint64_t size);
+/* For nfsfusectl cache: blocks and bytes held for the file. */
+void dcache_describe(struct dcache *dc, struct dfile *df, unsigned *blocks,
+		     size_t *bytes);
+
+#endif

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The data-block cache: ranges, misses, truncation, the size cap. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../src/cache/data.h"
+#include "../../src/stats.h"
+
+
+static uint8_t pattern(uint64_t off)
+{
+	return (uint8_t)(off * 7 + 3);
+}
+
+static void fill(uint8_t *buf, uint64_t off, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		buf[i] = pattern(off + i);
+}
+
+static void check(const uint8_t *buf, uint64_t off, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] != pattern(off + i))
+			fail_msg("byte %llu differs", (unsigned long long)(off + i));
+}
+
+static void test_appends_read_back(void **state)
+{
+	struct dcache *dc = dcache_new(64u << 20);
+	struct dfile *df = dfile_new(dc);
+	uint8_t buf[300000];
+	uint64_t off = 0;
+
+	(void)state;
+	/* 100 appends of odd sizes, across block boundaries. */
+	for (int i = 0; i < 100; i++) {
+		size_t n = 1000 + (size_t)i * 37;
+
+		fill(buf, off, n);
+		dcache_write(dc, df, off, buf, n);
+		off += n;
+	}
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(dcache_read(dc, df, 0, sizeof(buf), off, buf), off);
+	check(buf, 0, off);
+	/* Past EOF: nothing, not a miss. */
+	assert_int_equal(dcache_read(dc, df, off, 100, off, buf), 0);
+	dfile_free(dc, df);
+	dcache_free(dc);
+}
+
+static void test_holes_miss(void **state)
+{
+	struct dcache *dc = dcache_new(64u << 20);
+	struct dfile *df = dfile_new(dc);
+	uint8_t buf[8192];
+
+	(void)state;
+	fill(buf, 0, 4096);
+	dcache_fill(dc, df, 0, buf, 4096);
+	fill(buf, 8192, 4096);
+	dcache_write(dc, df, 8192, buf, 4096);  /* replaces [0,4096) */
+	memset(buf, 0xEE, sizeof(buf));
+	assert_int_equal(dcache_read(dc, df, 0, 100, 1 << 20, buf), -1);
+	assert_int_equal(buf[0], 0xEE);          /* a miss copies nothing */
+	assert_int_equal(dcache_read(dc, df, 8192, 4096, 1 << 20, buf), 4096);
+	check(buf, 8192, 4096);
+	/* A range spanning a cached and a missing block misses. */
+	assert_int_equal(dcache_read(dc, df, 8192, DCACHE_BLOCK, 1 << 20, buf),
+			 -1);
+	dfile_free(dc, df);
+	dcache_free(dc);
+}
+
+static void test_truncate_and_purge(void **state)
+{
+	struct dcache *dc = dcache_new(64u << 20);
+	struct dfile *df = dfile_new(dc);
+	static uint8_t buf[3 * DCACHE_BLOCK];
+	unsigned blocks;
+	size_t bytes;
+
+	(void)state;
+	fill(buf, 0, sizeof(buf));
+	dcache_fill(dc, df, 0, buf, sizeof(buf));
+	dcache_describe(dc, df, &blocks, &bytes);
+	assert_int_equal(blocks, 3);
+	assert_int_equal(bytes, sizeof(buf));
+	dcache_truncate(dc, df, DCACHE_BLOCK + 10);
+	dcache_describe(dc, df, &blocks, &bytes);
+	assert_int_equal(blocks, 2);
+	assert_int_equal(bytes, DCACHE_BLOCK + 10);
+	assert_int_equal(dcache_read(dc, df, 0, sizeof(buf), sizeof(buf), buf),
+			 -1);                 /* bytes past the cut are gone */
+	assert_int_equal(dcache_purge(dc, df), 2);
+	assert_int_equal(dcache_bytes(dc), 0);
+	dfile_free(dc, df);
+	dcache_free(dc);
+}
+
+static void test_cap_evicts_lru(void **state)
+{
+	struct dcache *dc = dcache_new(4 * DCACHE_BLOCK);
+	struct dfile *df = dfile_new(dc);
+	static uint8_t buf[DCACHE_BLOCK];
+
+	(void)state;
+	for (uint64_t i = 0; i < 16; i++) {
+		fill(buf, i * DCACHE_BLOCK, DCACHE_BLOCK);
+		dcache_fill(dc, df, i * DCACHE_BLOCK, buf, DCACHE_BLOCK);
+		/* Keep block 0 hot. */
+		assert_int_equal(dcache_read(dc, df, 0, 10, 1ull << 40, buf), 10);
+	}
+	assert_true(dcache_bytes(dc) <= 4 * DCACHE_BLOCK);
+	assert_int_equal(dcache_read(dc, df, 0, 10, 1ull << 40, buf), 10);
+	assert_int_equal(dcache_read(dc, df, 15 * DCACHE_BLOCK, 10, 1ull << 40,
+				     buf), 10);
+	assert_int_equal(dcache_read(dc, df, 1 * DCACHE_BLOCK, 10, 1ull << 40,
+				     buf), -1);
+	assert_true(cache_stats.evictions >= 12);
+	dfile_free(dc, df);
+	dcache_free(dc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_appends_read_back),
+		cmocka_unit_test(test_holes_miss),
+		cmocka_unit_test(test_truncate_and_purge),
+		cmocka_unit_test(test_cap_evicts_lru),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
