@@ -2,6 +2,7 @@
 #include "nfs.h"
 
 #include <errno.h>
+#include <stdlib.h>
 
 #include "../log.h"
 
@@ -18,6 +19,48 @@ int nfs_call(struct nfs_client *c, enum nfs3_proc proc,
 		return -ENOTSUP;
 	return rpc_call(c->rpc, p->wire_proc, cred, p->enc, args, p->dec, res,
 			reply, interrupted);
+}
+
+struct async_call {
+	rpc_dec_fn dec;
+	void *res;
+	nfs_done_fn done;
+	void *ctx;
+};
+
+static void async_done(void *ctx, int err, struct xdr_dec *results,
+		       struct rpc_reply *reply)
+{
+	struct async_call *a = ctx;
+
+	if (err == 0 && a->dec && a->dec(results, a->res))
+		err = -EIO;
+	a->done(a->ctx, err, a->res, reply);
+	free(a);
+}
+
+int nfs_call_async(struct nfs_client *c, enum nfs3_proc proc,
+		   const struct rpc_cred *cred, const void *args, void *res,
+		   nfs_done_fn done, void *ctx)
+{
+	const struct nfs_proc *p;
+	struct async_call *a;
+	int ret;
+
+	if ((unsigned)proc >= NFS3PROC_COUNT)
+		return -EINVAL;
+	p = &c->v->procs[proc];
+	if (proc != NFS3PROC_NULL && !p->dec)
+		return -ENOTSUP;
+	a = malloc(sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	*a = (struct async_call){ p->dec, res, done, ctx };
+	ret = rpc_call_async(c->rpc, p->wire_proc, cred, p->enc, args,
+			     async_done, a);
+	if (ret)
+		free(a);
+	return ret;
 }
 
 static const struct {

@@ -65,6 +65,19 @@ int nfs_call(struct nfs_client *c, enum nfs3_proc proc,
 	     const struct rpc_cred *cred, const void *args, void *res,
 	     struct rpc_reply *reply, volatile int *interrupted);
 
+/*
+ * The same, without waiting: done(ctx, err, res, reply) runs on the RPC
+ * transport thread once the reply is decoded into res (err 0) or the call
+ * failed (err < 0, res untouched).  done must not block; it owns *reply.
+ * res must stay valid until done runs.  Returns 0 when the call was sent
+ * (done will run exactly once) or a negative errno (it will not).
+ */
+typedef void (*nfs_done_fn)(void *ctx, int err, void *res,
+			    struct rpc_reply *reply);
+int nfs_call_async(struct nfs_client *c, enum nfs3_proc proc,
+		   const struct rpc_cred *cred, const void *args, void *res,
+		   nfs_done_fn done, void *ctx);
+
 /* The one table from nfsstat3 to errno; unknown statuses log once and give
  * -EIO.  NFS3ERR_JUKEBOX gives -EAGAIN: the caller should retry later. */
 int nfs_stat_errno(uint32_t status);
