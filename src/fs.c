@@ -6,14 +6,19 @@
 #include "fs.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "cache/data.h"
 #include "log.h"
+#include "stats.h"
+#include "trace.h"
 
 struct fs *fs_of(fuse_req_t req)
 {
@@ -109,25 +114,84 @@ void fs_fattr_to_stat(const struct fattr3 *a, struct stat *st)
 	st->st_ctim.tv_nsec = a->ctime.nseconds;
 }
 
-double fs_attr_timeout(struct fs *fs, const struct fattr3 *a)
+double fs_attr_timeout(struct inode *ino)
 {
-	if (fs->opts->noac)
-		return 0.0;
-	return a->type == NF3DIR ? fs->opts->acdirmin : fs->opts->acregmin;
+	struct fattr3 a;
+	double left;
+
+	return inode_fresh_attr(ino, &a, &left) ? left : 0.0;
 }
 
-void fs_learn(struct inode *ino, const struct post_op_attr *a)
+static const char *name_of(struct inode *ino)
 {
-	if (ino && a->present)
-		inode_set_attr(ino, &a->attr);
+	return ino->name[0] ? ino->name : "(unnamed)";
 }
 
-void fs_learn_wcc(struct inode *ino, const struct wcc_data *w)
+void fs_purge_data(struct fs *fs, struct inode *ino, const char *why)
+{
+	unsigned n = 0;
+
+	pthread_mutex_lock(&ino->lock);
+	ino->data_gen++;
+	pthread_mutex_unlock(&ino->lock);
+	if (ino->df)
+		n = dcache_purge(fs->dc, ino->df);
+	TRACE("%s %s: data changed on the server → purge %u blocks", why,
+	      name_of(ino), n);
+}
+
+enum acache_change fs_learn(struct fs *fs, struct inode *ino,
+			    const struct post_op_attr *a, const char *why)
+{
+	enum acache_change change;
+	bool batch;
+
+	if (!ino || !a->present)
+		return ACACHE_SAME;
+	pthread_mutex_lock(&ino->lock);
+	batch = ino->wbatch;
+	pthread_mutex_unlock(&ino->lock);
+	/* The write counter rule: attributes that may or may not include
+	 * our own writes in flight would poison the cache either way. */
+	if (batch) {
+		STAT_INC(attr_uncacheable);
+		return ACACHE_SAME;
+	}
+	change = inode_set_attr(fs->inodes, ino, &a->attr);
+	if (change == ACACHE_DATA) {
+		if (!strcmp(why, "open"))
+			STAT_INC(purge_cto);
+		else
+			STAT_INC(purge_timeout);
+		fs_purge_data(fs, ino, why);
+	}
+	return change;
+}
+
+void fs_learn_wcc(struct fs *fs, struct inode *ino, const struct wcc_data *w,
+		  const char *op)
 {
 	if (!ino)
 		return;
+	if (w->before.present && inode_wcc_matches(ino, &w->before.attr)) {
+		STAT_INC(wcc_kept);
+		TRACE("%s %s: wcc pre-op matches the cache → ours alone, kept",
+		      op, name_of(ino));
+		if (w->after.present)
+			inode_set_attr(fs->inodes, ino, &w->after.attr);
+		else
+			inode_invalidate_attr(ino);
+		return;
+	}
+	STAT_INC(wcc_lost);
+	TRACE("%s %s: wcc pre-op %s → changed elsewhere", op, name_of(ino),
+	      w->before.present ? "differs from the cache" : "missing");
+	if (w->before.present) {
+		STAT_INC(purge_wcc);
+		fs_purge_data(fs, ino, op);
+	}
 	if (w->after.present)
-		inode_set_attr(ino, &w->after.attr);
+		inode_set_attr(fs->inodes, ino, &w->after.attr);
 	else
 		inode_invalidate_attr(ino);
 }
@@ -149,16 +213,22 @@ static int getattr_fh(fuse_req_t req, const struct nfs_fh3 *fh,
 
 int fs_getattr_rpc(fuse_req_t req, struct inode *ino, struct fattr3 *a)
 {
+	struct post_op_attr pa;
 	int ret = getattr_fh(req, &ino->fh, a);
 
-	if (ret == 0)
-		inode_set_attr(ino, a);
+	if (ret == 0) {
+		pa.present = true;
+		pa.attr = *a;
+		fs_learn(fs_of(req), ino, &pa, "revalidate");
+	}
 	return ret;
 }
 
 int fs_make_entry(fuse_req_t req, const struct nfs_fh3 *fh,
-		  const struct post_op_attr *a, struct fuse_entry_param *e)
+		  const struct post_op_attr *a, const char *name,
+		  struct fuse_entry_param *e)
 {
+	struct post_op_attr pa;
 	struct fs *fs = fs_of(req);
 	struct fattr3 attr;
 	struct inode *ino;
@@ -174,11 +244,18 @@ int fs_make_entry(fuse_req_t req, const struct nfs_fh3 *fh,
 	ino = inode_remember(fs->inodes, fh);
 	if (!ino)
 		return -ENOMEM;
-	inode_set_attr(ino, &attr);
+	pa.present = true;
+	pa.attr = attr;
+	fs_learn(fs, ino, &pa, "lookup");
+	if (name && name[0]) {
+		pthread_mutex_lock(&ino->lock);
+		snprintf(ino->name, sizeof(ino->name), "%s", name);
+		pthread_mutex_unlock(&ino->lock);
+	}
 	memset(e, 0, sizeof(*e));
 	e->ino = ino->id;
 	fs_fattr_to_stat(&attr, &e->attr);
-	e->attr_timeout = e->entry_timeout = fs_attr_timeout(fs, &attr);
+	e->attr_timeout = e->entry_timeout = fs_attr_timeout(ino);
 	return 0;
 }
 
@@ -201,10 +278,11 @@ static int lookup_name(fuse_req_t req, struct inode *dir, const char *name,
 	ret = fs_call(req, NFS3PROC_LOOKUP, &args, &res, NULL);
 	if (ret)
 		return ret;
-	fs_learn(dir, &res.dir_attributes);
+	STAT_INC(lookup_misses);
+	fs_learn(fs_of(req), dir, &res.dir_attributes, "lookup");
 	if (res.status != NFS3_OK)
 		return nfs_stat_errno(res.status);
-	return fs_make_entry(req, &res.object, &res.obj_attributes, e);
+	return fs_make_entry(req, &res.object, &res.obj_attributes, name, e);
 }
 
 void fs_reply_created(fuse_req_t req, struct inode *dir,
@@ -214,7 +292,7 @@ void fs_reply_created(fuse_req_t req, struct inode *dir,
 	struct fuse_entry_param e;
 	int ret;
 
-	fs_learn_wcc(dir, &r->dir_wcc);
+	fs_learn_wcc(fs_of(req), dir, &r->dir_wcc, "create");
 	if (r->status != NFS3_OK) {
 		fuse_reply_err(req, -nfs_stat_errno(r->status));
 		return;
@@ -222,7 +300,8 @@ void fs_reply_created(fuse_req_t req, struct inode *dir,
 	/* RFC 1813 lets a server create the object without returning its
 	 * handle; then we must look the name up like anyone else. */
 	if (r->obj.present)
-		ret = fs_make_entry(req, &r->obj.fh, &r->obj_attributes, &e);
+		ret = fs_make_entry(req, &r->obj.fh, &r->obj_attributes, name,
+				    &e);
 	else
 		ret = lookup_name(req, dir, name, &e);
 	if (ret) {
@@ -254,6 +333,9 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
 	 * says it may. */
 	conn->want &= ~FUSE_CAP_WRITEBACK_CACHE;
 	conn->want |= FUSE_CAP_ATOMIC_O_TRUNC & conn->capable;
+	/* The kernel drops its pages of a file whose mtime or size moved in
+	 * attributes we return: the same rule our own cache follows. */
+	conn->want |= FUSE_CAP_AUTO_INVAL_DATA & conn->capable;
 }
 
 static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
@@ -268,9 +350,15 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	}
 	ret = lookup_name(req, dir, name, &e);
 	if (ret == -ENOENT) {
-		/* A negative entry with no lifetime: the kernel asks again
-		 * next time, so a file created elsewhere is seen at once. */
+		/* A negative entry lives as long as the directory's
+		 * attributes: a name created elsewhere changes the directory,
+		 * and we see that when they are revalidated. */
 		memset(&e, 0, sizeof(e));
+		if (fs_of(req)->opts->lookupcache == LOOKUPCACHE_ALL) {
+			e.entry_timeout = fs_attr_timeout(dir);
+			if (e.entry_timeout > 0)
+				STAT_INC(lookup_negative_stored);
+		}
 		fuse_reply_entry(req, &e);
 		return;
 	}
@@ -306,18 +394,36 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 	struct stat st;
 	int ret;
 
+	double left;
+	bool had;
+
 	(void)fi;
 	if (!i) {
 		fuse_reply_err(req, ESTALE);
 		return;
 	}
+	if (inode_fresh_attr(i, &a, &left)) {
+		STAT_INC(attr_hits);
+		fs_fattr_to_stat(&a, &st);
+		fuse_reply_attr(req, &st, left);
+		return;
+	}
+	had = inode_get_attr(i, &a);
+	if (had)
+		STAT_INC(attr_revalidations);
+	else
+		STAT_INC(attr_misses);
+	/* Size and mtime are the server's only once our writes reached it
+	 * (the Linux client flushes before stat for the same reason). */
+	if (i->wb)
+		fs_writes_settle(req, i);
 	ret = fs_getattr_rpc(req, i, &a);
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;
 	}
 	fs_fattr_to_stat(&a, &st);
-	fuse_reply_attr(req, &st, fs_attr_timeout(fs_of(req), &a));
+	fuse_reply_attr(req, &st, fs_attr_timeout(i));
 }
 
 static void set_time(uint32_t *how, struct nfstime3 *t, bool now,
@@ -374,16 +480,25 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 			 &args.new_attributes.mtime,
 			 to_set & FUSE_SET_ATTR_MTIME_NOW, &attr->st_mtim);
 
+	/* Our writes first: a truncate must not be overtaken by them, and
+	 * the wcc check needs the attributes they left. */
+	if (i->wb && (ret = fs_writes_settle(req, i))) {
+		fuse_reply_err(req, -ret);
+		return;
+	}
 	ret = fs_call(req, NFS3PROC_SETATTR, &args, &res, NULL);
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	fs_learn_wcc(i, &res.obj_wcc);
+	fs_learn_wcc(fs_of(req), i, &res.obj_wcc, "setattr");
 	if (res.status != NFS3_OK) {
 		fuse_reply_err(req, -nfs_stat_errno(res.status));
 		return;
 	}
+	if ((to_set & FUSE_SET_ATTR_SIZE) && i->df)
+		dcache_truncate(fs_of(req)->dc, i->df,
+				(uint64_t)attr->st_size);
 	if (res.obj_wcc.after.present)
 		a = res.obj_wcc.after.attr;
 	else if ((ret = fs_getattr_rpc(req, i, &a))) {
@@ -391,7 +506,7 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		return;
 	}
 	fs_fattr_to_stat(&a, &st);
-	fuse_reply_attr(req, &st, fs_attr_timeout(fs_of(req), &a));
+	fuse_reply_attr(req, &st, fs_attr_timeout(i));
 }
 
 static void fs_readlink(fuse_req_t req, fuse_ino_t ino)
@@ -413,7 +528,7 @@ static void fs_readlink(fuse_req_t req, fuse_ino_t ino)
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	fs_learn(i, &res.symlink_attributes);
+	fs_learn(fs_of(req), i, &res.symlink_attributes, "readlink");
 	if (res.status != NFS3_OK) {
 		rpc_reply_release(&reply);
 		fuse_reply_err(req, -nfs_stat_errno(res.status));
@@ -429,14 +544,99 @@ static void fs_readlink(fuse_req_t req, fuse_ino_t ino)
 	free(target);
 }
 
+#define ACCESS3_ALL (ACCESS3_READ | ACCESS3_LOOKUP | ACCESS3_MODIFY | \
+		     ACCESS3_EXTEND | ACCESS3_DELETE | ACCESS3_EXECUTE)
+/* An ACCESS answer outlives neither a chmod/chown (ctime) nor this. */
+#define ACCESS_MAX_AGE_NS (60ll * NS_PER_SEC)
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * NS_PER_SEC + ts.tv_nsec;
+}
+
+static bool access_cached(struct inode *ino, uint32_t uid, uint32_t want,
+			  uint32_t *granted)
+{
+	int64_t now = mono_ns();
+	bool hit = false;
+
+	pthread_mutex_lock(&ino->lock);
+	for (int k = 0; k < INODE_ACCESS_SLOTS; k++) {
+		struct access_entry *a = &ino->acc[k];
+
+		if (a->when && a->uid == uid && (a->asked & want) == want &&
+		    ino->as.valid &&
+		    a->ctime.seconds == ino->as.attr.ctime.seconds &&
+		    a->ctime.nseconds == ino->as.attr.ctime.nseconds &&
+		    now - a->when < ACCESS_MAX_AGE_NS) {
+			*granted = a->granted;
+			hit = true;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&ino->lock);
+	return hit;
+}
+
+static void access_store(struct inode *ino, uint32_t uid, uint32_t asked,
+			 uint32_t granted)
+{
+	struct access_entry *slot;
+
+	pthread_mutex_lock(&ino->lock);
+	if (!ino->as.valid) {
+		pthread_mutex_unlock(&ino->lock);
+		return;
+	}
+	slot = &ino->acc[0];
+	for (int k = 0; k < INODE_ACCESS_SLOTS; k++) {
+		if (ino->acc[k].uid == uid || !ino->acc[k].when) {
+			slot = &ino->acc[k];
+			break;
+		}
+		if (ino->acc[k].when < slot->when)
+			slot = &ino->acc[k];
+	}
+	slot->uid = uid;
+	slot->asked = asked;
+	slot->granted = granted;
+	slot->ctime = ino->as.attr.ctime;
+	slot->when = mono_ns();
+	pthread_mutex_unlock(&ino->lock);
+}
+
+int fs_check_access(fuse_req_t req, struct inode *ino, uint32_t want)
+{
+	const struct fuse_ctx *ctx = fuse_req_ctx(req);
+	struct nfs3_access_args args;
+	struct nfs3_access_res res;
+	uint32_t granted;
+	int ret;
+
+	if (!access_cached(ino, ctx->uid, want, &granted)) {
+		args.object = ino->fh;
+		args.access = ACCESS3_ALL;
+		ret = fs_call(req, NFS3PROC_ACCESS, &args, &res, NULL);
+		if (ret)
+			return ret;
+		fs_learn(fs_of(req), ino, &res.obj_attributes, "access");
+		if (res.status != NFS3_OK)
+			return nfs_stat_errno(res.status);
+		granted = res.access;
+		access_store(ino, ctx->uid, ACCESS3_ALL, granted);
+	}
+	return (granted & want) == want ? 0 : -EACCES;
+}
+
 static void fs_access(fuse_req_t req, fuse_ino_t ino, int mask)
 {
 	struct inode *i = fs_inode(req, ino);
-	struct nfs3_access_args args;
-	struct nfs3_access_res res;
 	struct fattr3 a;
+	uint32_t want = 0;
 	bool dir;
-	int ret;
 
 	if (!i) {
 		fuse_reply_err(req, ESTALE);
@@ -447,30 +647,15 @@ static void fs_access(fuse_req_t req, fuse_ino_t ino, int mask)
 		return;
 	}
 	dir = inode_get_attr(i, &a) && a.type == NF3DIR;
-	args.object = i->fh;
-	args.access = 0;
 	if (mask & R_OK)
-		args.access |= ACCESS3_READ;
-	if (mask & W_OK)
-		args.access |= ACCESS3_MODIFY | ACCESS3_EXTEND |
-			       (dir ? ACCESS3_DELETE : 0);
-	if (mask & X_OK)
-		args.access |= dir ? ACCESS3_LOOKUP : ACCESS3_EXECUTE;
-	ret = fs_call(req, NFS3PROC_ACCESS, &args, &res, NULL);
-	if (ret) {
-		fuse_reply_err(req, -ret);
-		return;
-	}
-	fs_learn(i, &res.obj_attributes);
-	if (res.status != NFS3_OK) {
-		fuse_reply_err(req, -nfs_stat_errno(res.status));
-		return;
-	}
+		want |= ACCESS3_READ;
 	/* DELETE is a hint for directories: a server may refuse it while
 	 * still allowing creation, so W_OK asks only for MODIFY|EXTEND. */
-	args.access &= ~ACCESS3_DELETE;
-	fuse_reply_err(req, (res.access & args.access) == args.access ? 0
-								       : EACCES);
+	if (mask & W_OK)
+		want |= ACCESS3_MODIFY | ACCESS3_EXTEND;
+	if (mask & X_OK)
+		want |= dir ? ACCESS3_LOOKUP : ACCESS3_EXECUTE;
+	fuse_reply_err(req, -fs_check_access(req, i, want));
 }
 
 static void fs_statfs(fuse_req_t req, fuse_ino_t ino)
@@ -490,7 +675,7 @@ static void fs_statfs(fuse_req_t req, fuse_ino_t ino)
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	fs_learn(i, &res.obj_attributes);
+	fs_learn(fs_of(req), i, &res.obj_attributes, "statfs");
 	if (res.status != NFS3_OK) {
 		fuse_reply_err(req, -nfs_stat_errno(res.status));
 		return;

@@ -16,6 +16,7 @@
 struct fs {
 	struct nfs_client *nfs;
 	struct inode_table *inodes;
+	struct dcache *dc;
 	const struct nfsfuse_opts *opts;
 	char machinename[256];
 	struct fuse_session *se;
@@ -35,22 +36,37 @@ int fs_call(fuse_req_t req, enum nfs3_proc proc, const void *args, void *res,
 	    struct rpc_reply *reply);
 
 void fs_fattr_to_stat(const struct fattr3 *a, struct stat *st);
-double fs_attr_timeout(struct fs *fs, const struct fattr3 *a);
-/* Learn from a post-op attribute of ino, if the server sent one. */
-void fs_learn(struct inode *ino, const struct post_op_attr *a);
-/* Learn from the wcc data of a change we made to ino. */
-void fs_learn_wcc(struct inode *ino, const struct wcc_data *w);
+/* Seconds the kernel may keep ino's attributes (what our cache has left). */
+double fs_attr_timeout(struct inode *ino);
+/*
+ * Learn from a post-op attribute of ino, if the server sent one.  When it
+ * shows the data changed, the cached data is purged; `why` names the rule
+ * for the trace and the counters ("revalidate", "open").  Returns what
+ * changed.
+ */
+enum acache_change fs_learn(struct fs *fs, struct inode *ino,
+			    const struct post_op_attr *a, const char *why);
+/* Learn from the wcc data of a change we made to ino: kept when the
+ * pre-op attributes are the cached ones, purged otherwise. */
+void fs_learn_wcc(struct fs *fs, struct inode *ino, const struct wcc_data *w,
+		  const char *op);
+/* Forget ino's cached data (ours; the kernel's goes at the next open). */
+void fs_purge_data(struct fs *fs, struct inode *ino, const char *why);
 /*
  * Fill *e for a name that resolved to fh: remember the inode (one lookup
  * the kernel now holds) and take attributes from a, or fetch them when the
  * server sent none.  Returns 0 or a negative errno (nothing remembered).
  */
 int fs_make_entry(fuse_req_t req, const struct nfs_fh3 *fh,
-		  const struct post_op_attr *a, struct fuse_entry_param *e);
+		  const struct post_op_attr *a, const char *name,
+		  struct fuse_entry_param *e);
 /* Reply to an entry-creating request from its diropres3. */
 void fs_reply_created(fuse_req_t req, struct inode *dir,
 		      const struct nfs3_diropres *r, const char *name,
 		      struct fuse_file_info *fi);
+/* May the caller of req access ino this way (ACCESS3_* bits)?  Answers
+ * from the access cache when it can.  0, -EACCES or another -errno. */
+int fs_check_access(fuse_req_t req, struct inode *ino, uint32_t want);
 /* Fresh attributes of ino from the server. */
 int fs_getattr_rpc(fuse_req_t req, struct inode *ino, struct fattr3 *a);
 
@@ -64,6 +80,9 @@ int fs_lock_acquired(fuse_req_t req, struct inode *ino);
 int fs_lock_releasing(fuse_req_t req, struct inode *ino);
 
 /* fs_file.c */
+/* Send and COMMIT ino's written data and settle what the replies say
+ * about the cache (wcc chain); the first write error, or 0. */
+int fs_writes_settle(fuse_req_t req, struct inode *ino);
 void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
 void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	       mode_t mode, struct fuse_file_info *fi);

@@ -100,7 +100,7 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 		ret = fs_call(req, NFS3PROC_READDIRPLUS, &a, &r, &dh->reply);
 		if (ret)
 			return ret;
-		fs_learn(dir, &r.dir_attributes);
+		fs_learn(fs, dir, &r.dir_attributes, "readdir");
 		if (r.status != NFS3_OK) {
 			rpc_reply_release(&dh->reply);
 			return nfs_stat_errno(r.status);
@@ -119,7 +119,7 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 		ret = fs_call(req, NFS3PROC_READDIR, &a, &r, &dh->reply);
 		if (ret)
 			return ret;
-		fs_learn(dir, &r.dir_attributes);
+		fs_learn(fs, dir, &r.dir_attributes, "readdir");
 		if (r.status != NFS3_OK) {
 			rpc_reply_release(&dh->reply);
 			return nfs_stat_errno(r.status);
@@ -239,7 +239,7 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 			 * LOOKUP itself when it needs them. */
 			if (!is_dot(d.name, (uint32_t)strlen(d.name)) &&
 			    d.fh.present && d.attr.present &&
-			    fs_make_entry(req, &d.fh.fh, &d.attr, &e) != 0)
+			    fs_make_entry(req, &d.fh.fh, &d.attr, d.name, &e) != 0)
 				memset(&e, 0, sizeof(e));
 			if (e.ino == 0) {
 				e.attr.st_ino = d.fileid;

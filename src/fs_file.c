@@ -1,11 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Open files: close-to-open revalidation, READ, UNSTABLE WRITE and the
- * COMMIT that makes the writes durable before close() returns.
+ * Open files under close-to-open consistency.
  *
- * If the server restarts between WRITE and COMMIT its write verifier
- * changes and the uncommitted bytes may be gone; without a copy of them
- * here the honest answer is EIO at the next flush or fsync.
+ * open: GETATTR (unless nocto and the attributes are fresh).  Unchanged
+ * size and mtime prove the cached data current: ours stays and the kernel
+ * keeps its pages (keep_cache).  Anything else purges both.
+ * read: from the data-block cache when every byte is there, else READ;
+ * what a READ returns is cached unless a write or a purge happened while
+ * it was on the wire.
+ * write: write-behind (cache/wback.h); the bytes also enter the data
+ * cache, since they are now the file's contents.
+ * flush, fsync, release: every written byte is sent and COMMITted before
+ * the call returns, with the first write error; the wcc data of the
+ * replies then says whether the file changed by our hand alone, in which
+ * case the cache survives our own writes.
  */
 #include "fs.h"
 
@@ -14,15 +22,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache/data.h"
+#include "cache/wback.h"
 #include "log.h"
+#include "stats.h"
+#include "trace.h"
+
+/* Bytes of written data held per file until the server acknowledges and
+ * commits them: bounds memory on a long sequential write. */
+#define WBACK_MAX_HELD (64u << 20)
 
 struct open_file {
 	struct inode *ino;
-	pthread_mutex_t lock;    /* protects everything below */
-	bool uncommitted;        /* UNSTABLE writes not yet committed */
-	bool have_verf;
-	uint8_t verf[NFS3_WRITEVERFSIZE];
-	int err;                 /* write error to report at flush/fsync */
 };
 
 static struct open_file *of_of(struct fuse_file_info *fi)
@@ -42,33 +53,6 @@ static uint32_t access_for_flags(int flags)
 	}
 }
 
-/*
- * Close-to-open: ask the server, at open, both whether this caller may open
- * the file this way and what its attributes are now.  ACCESS returns the
- * attributes too, so one round trip does both; GETATTR is the fallback for
- * a server that leaves them out.
- */
-static int open_check(fuse_req_t req, struct inode *ino, int flags)
-{
-	struct nfs3_access_args args = { .object = ino->fh,
-					 .access = access_for_flags(flags) };
-	struct nfs3_access_res res;
-	struct fattr3 a;
-	int ret;
-
-	ret = fs_call(req, NFS3PROC_ACCESS, &args, &res, NULL);
-	if (ret)
-		return ret;
-	fs_learn(ino, &res.obj_attributes);
-	if (res.status != NFS3_OK)
-		return nfs_stat_errno(res.status);
-	if ((res.access & args.access) != args.access)
-		return -EACCES;
-	if (!res.obj_attributes.present)
-		return fs_getattr_rpc(req, ino, &a);
-	return 0;
-}
-
 static int truncate_to_zero(fuse_req_t req, struct inode *ino)
 {
 	struct nfs3_setattr_args args;
@@ -82,7 +66,9 @@ static int truncate_to_zero(fuse_req_t req, struct inode *ino)
 	ret = fs_call(req, NFS3PROC_SETATTR, &args, &res, NULL);
 	if (ret)
 		return ret;
-	fs_learn_wcc(ino, &res.obj_wcc);
+	fs_learn_wcc(fs_of(req), ino, &res.obj_wcc, "truncate");
+	if (res.status == NFS3_OK && ino->df)
+		dcache_truncate(fs_of(req)->dc, ino->df, 0);
 	return nfs_stat_errno(res.status);
 }
 
@@ -90,32 +76,81 @@ static struct open_file *handle_new(struct inode *ino)
 {
 	struct open_file *h = calloc(1, sizeof(*h));
 
-	if (!h)
-		return NULL;
-	h->ino = ino;
-	pthread_mutex_init(&h->lock, NULL);
+	if (h)
+		h->ino = ino;
 	return h;
 }
 
-static void handle_free(struct open_file *h)
+/*
+ * Close-to-open revalidation.  Returns 1 when the cached data is proved
+ * current (the kernel may keep its pages), 0 when it was purged, or a
+ * negative errno.
+ */
+static int cto_revalidate(fuse_req_t req, struct inode *ino)
 {
-	pthread_mutex_destroy(&h->lock);
-	free(h);
+	struct fs *fs = fs_of(req);
+	struct fattr3 before, now;
+	enum acache_change change;
+	struct post_op_attr pa;
+	double left;
+	bool had;
+	int ret;
+
+	if (!fs->opts->cto && inode_fresh_attr(ino, &now, &left)) {
+		STAT_INC(attr_hits);
+		return 1;
+	}
+	/* Our own unflushed writes are part of what the data must match. */
+	if (ino->wb && (ret = fs_writes_settle(req, ino)))
+		return ret;
+	had = inode_get_attr(ino, &before);
+	{
+		struct nfs3_getattr_args args = { .object = ino->fh };
+		struct nfs3_getattr_res res;
+
+		ret = fs_call(req, NFS3PROC_GETATTR, &args, &res, NULL);
+		if (ret)
+			return ret;
+		if (res.status != NFS3_OK)
+			return nfs_stat_errno(res.status);
+		now = res.obj_attributes;
+	}
+	STAT_INC(attr_revalidations);
+	pa.present = true;
+	pa.attr = now;
+	change = fs_learn(fs, ino, &pa, "open");
+	if (!had) {
+		fs_purge_data(fs, ino, "open");
+		return 0;
+	}
+	if (change == ACACHE_DATA)
+		return 0; /* fs_learn purged and traced it */
+	STAT_INC(cto_keep);
+	TRACE("open %s: revalidate GETATTR unchanged → keep data",
+	      ino->name[0] ? ino->name : "(unnamed)");
+	return 1;
 }
 
 void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct inode *i = fs_inode(req, ino);
 	struct open_file *h;
-	int ret;
+	int keep, ret;
 
 	if (!i) {
 		fuse_reply_err(req, ESTALE);
 		return;
 	}
-	ret = open_check(req, i, fi->flags);
-	if (ret == 0 && (fi->flags & O_TRUNC))
+	keep = cto_revalidate(req, i);
+	if (keep < 0) {
+		fuse_reply_err(req, -keep);
+		return;
+	}
+	ret = fs_check_access(req, i, access_for_flags(fi->flags));
+	if (ret == 0 && (fi->flags & O_TRUNC)) {
 		ret = truncate_to_zero(req, i);
+		keep = 0;
+	}
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;
@@ -125,12 +160,17 @@ void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
+	pthread_mutex_lock(&i->lock);
+	i->nopen++;
+	pthread_mutex_unlock(&i->lock);
 	fi->fh = (uintptr_t)h;
-	/* Whether the kernel may keep its page cache is the cache layer's
-	 * decision; until it can prove the data unchanged, it may not. */
-	fi->keep_cache = 0;
-	if (fuse_reply_open(req, fi))
-		handle_free(h);
+	fi->keep_cache = keep == 1;
+	if (fuse_reply_open(req, fi)) {
+		pthread_mutex_lock(&i->lock);
+		i->nopen--;
+		pthread_mutex_unlock(&i->lock);
+		free(h);
+	}
 }
 
 void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
@@ -172,7 +212,7 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	}
 	fi->fh = (uintptr_t)h;
 	fi->keep_cache = 0;
-	/* The handle learns its inode at the first write: fs_reply_created
+	/* The handle learns its inode at its first use: fs_reply_created
 	 * replies, so it cannot hand the inode back to us here. */
 	fs_reply_created(req, dir, &res, name, fi);
 }
@@ -181,9 +221,24 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 static struct inode *handle_inode(fuse_req_t req, struct open_file *h,
 				  fuse_ino_t ino)
 {
-	if (!h->ino)
+	if (!h->ino) {
 		h->ino = fs_inode(req, ino);
+		if (h->ino) {
+			pthread_mutex_lock(&h->ino->lock);
+			h->ino->nopen++;
+			pthread_mutex_unlock(&h->ino->lock);
+		}
+	}
 	return h->ino;
+}
+
+static struct dfile *inode_dfile(struct fs *fs, struct inode *ino)
+{
+	pthread_mutex_lock(&ino->lock);
+	if (!ino->df)
+		ino->df = dfile_new(fs->dc);
+	pthread_mutex_unlock(&ino->lock);
+	return ino->df;
 }
 
 void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
@@ -195,6 +250,11 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	struct nfs3_read_args args;
 	struct nfs3_read_res res;
 	struct rpc_reply reply = { 0 };
+	uint64_t gen, seq = 0, file_size = UINT64_MAX;
+	struct dfile *df;
+	struct fattr3 a;
+	char *buf;
+	long got;
 	int ret;
 
 	if (!i) {
@@ -203,6 +263,31 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	}
 	if (size > fs->nfs->rsize)
 		size = fs->nfs->rsize;
+	df = inode_dfile(fs, i);
+	/* The cached size bounds a read only while no write of ours is
+	 * outstanding (writes invalidate the cached attributes). */
+	if (inode_get_attr(i, &a))
+		file_size = a.size;
+	buf = df ? malloc(size ? size : 1) : NULL;
+	if (buf) {
+		got = dcache_read(fs->dc, df, (uint64_t)off, size, file_size,
+				  buf);
+		if (got >= 0) {
+			STAT_INC(data_hits);
+			fuse_reply_buf(req, buf, (size_t)got);
+			free(buf);
+			return;
+		}
+		free(buf);
+	}
+	STAT_INC(data_misses);
+	/* A READ must not overtake our own WRITEs of the same bytes. */
+	if (i->wb)
+		seq = wback_wait(i->wb);
+	pthread_mutex_lock(&i->lock);
+	gen = i->data_gen;
+	pthread_mutex_unlock(&i->lock);
+
 	args.file = i->fh;
 	args.offset = (uint64_t)off;
 	args.count = (uint32_t)size;
@@ -211,7 +296,7 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	fs_learn(i, &res.file_attributes);
+	fs_learn(fs, i, &res.file_attributes, "read");
 	if (res.status != NFS3_OK) {
 		rpc_reply_release(&reply);
 		fuse_reply_err(req, -nfs_stat_errno(res.status));
@@ -225,26 +310,14 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, EIO);
 		return;
 	}
+	pthread_mutex_lock(&i->lock);
+	if (gen == i->data_gen && (!i->wb || wback_seq(i->wb) == seq) && df)
+		dcache_fill(fs->dc, df, (uint64_t)off, res.data, res.data_len);
+	pthread_mutex_unlock(&i->lock);
 	/* A short read without eof is legal; the kernel asks again for the
 	 * rest, so returning what we have is enough. */
 	fuse_reply_buf(req, (const char *)res.data, res.data_len);
 	rpc_reply_release(&reply);
-}
-
-static void note_verf(struct open_file *h, const uint8_t *verf)
-{
-	pthread_mutex_lock(&h->lock);
-	if (h->have_verf && memcmp(h->verf, verf, NFS3_WRITEVERFSIZE) &&
-	    h->uncommitted) {
-		/* The server restarted since earlier UNSTABLE writes: they
-		 * may be lost, and we keep no copy to send again. */
-		nf_log(NF_LOG_WARNING, "write verifier changed: server "
-		       "restarted, uncommitted data may be lost");
-		h->err = -EIO;
-	}
-	memcpy(h->verf, verf, NFS3_WRITEVERFSIZE);
-	h->have_verf = true;
-	pthread_mutex_unlock(&h->lock);
 }
 
 void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
@@ -253,134 +326,151 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 	struct fs *fs = fs_of(req);
 	struct open_file *h = of_of(fi);
 	struct inode *i = handle_inode(req, h, ino);
-	size_t done = 0;
+	struct rpc_cred cred;
+	struct dfile *df;
+	int ret;
 
 	if (!i) {
 		fuse_reply_err(req, ESTALE);
 		return;
 	}
-	while (done < size) {
-		struct nfs3_write_args args;
-		struct nfs3_write_res res;
-		size_t n = size - done;
-		int ret;
-
-		if (n > fs->nfs->wsize)
-			n = fs->nfs->wsize;
-		args.file = i->fh;
-		args.offset = (uint64_t)off + done;
-		args.count = (uint32_t)n;
-		args.stable = UNSTABLE;
-		args.data = buf + done;
-		ret = fs_call(req, NFS3PROC_WRITE, &args, &res, NULL);
-		if (ret == 0) {
-			fs_learn_wcc(i, &res.file_wcc);
-			ret = nfs_stat_errno(res.status);
-		}
-		if (ret == 0 && (res.count == 0 || res.count > n))
-			ret = -EIO;
-		if (ret) {
-			if (done)
-				break;
-			fuse_reply_err(req, -ret);
-			return;
-		}
-		note_verf(h, res.verf);
-		if (res.committed == UNSTABLE) {
-			pthread_mutex_lock(&h->lock);
-			h->uncommitted = true;
-			pthread_mutex_unlock(&h->lock);
-		}
-		done += res.count;
+	if (size > fs->nfs->wsize) {
+		/* max_write is wsize, so the kernel never sends more. */
+		fuse_reply_err(req, EINVAL);
+		return;
 	}
-	fuse_reply_write(req, done);
+	pthread_mutex_lock(&i->lock);
+	if (!i->wb)
+		i->wb = wback_new(fs->nfs, &i->fh, WBACK_MAX_HELD);
+	if (!i->wbatch) {
+		/* The attributes the wcc chain of this batch must start
+		 * from; until it is settled, none are believed. */
+		i->wbatch = true;
+		i->wb_before = i->as.attr;
+		i->wb_before_valid = i->as.valid;
+		acache_invalidate(&i->as);
+	}
+	pthread_mutex_unlock(&i->lock);
+	if (!i->wb) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	fs_req_cred(req, &cred);
+	ret = wback_write(i->wb, &cred, (uint64_t)off, buf, size);
+	if (ret) {
+		fuse_reply_err(req, -ret);
+		return;
+	}
+	df = inode_dfile(fs, i);
+	if (df)
+		dcache_write(fs->dc, df, (uint64_t)off, buf, size);
+	fuse_reply_write(req, size);
 }
 
-/* COMMIT everything written through h; the deferred error, if any. */
-static int commit(fuse_req_t req, struct open_file *h)
+int fs_writes_settle(fuse_req_t req, struct inode *ino)
 {
-	struct nfs3_commit_args args;
-	struct nfs3_commit_res res;
-	bool uncommitted;
+	struct fs *fs = fs_of(req);
+	struct fattr3 before, after;
+	enum wback_chain chain;
+	struct rpc_cred cred;
+	bool batch, before_valid;
 	int ret;
 
-	pthread_mutex_lock(&h->lock);
-	uncommitted = h->uncommitted;
-	ret = h->err;
-	h->err = 0;
-	pthread_mutex_unlock(&h->lock);
-	if (ret || !uncommitted || !h->ino)
+	if (!ino->wb)
+		return 0;
+	fs_req_cred(req, &cred);
+	ret = wback_flush(ino->wb, &cred);
+	pthread_mutex_lock(&ino->lock);
+	batch = ino->wbatch;
+	before = ino->wb_before;
+	before_valid = ino->wb_before_valid;
+	ino->wbatch = false;
+	pthread_mutex_unlock(&ino->lock);
+	if (!batch)
 		return ret;
+	chain = wback_chain(ino->wb, &before, &after);
+	if (chain == WBACK_OURS && before_valid) {
+		struct post_op_attr pa = { .present = true, .attr = after };
 
-	memset(&args, 0, sizeof(args));
-	args.file = h->ino->fh;
-	ret = fs_call(req, NFS3PROC_COMMIT, &args, &res, NULL);
-	if (ret)
-		return ret;
-	fs_learn_wcc(h->ino, &res.file_wcc);
-	ret = nfs_stat_errno(res.status);
-	if (ret)
-		return ret;
-	pthread_mutex_lock(&h->lock);
-	if (h->have_verf && memcmp(h->verf, res.verf, NFS3_WRITEVERFSIZE)) {
-		nf_log(NF_LOG_WARNING, "COMMIT verifier differs from WRITE's: "
-		       "server restarted, uncommitted data may be lost");
-		ret = -EIO;
+		STAT_INC(wcc_kept);
+		TRACE("write-back %s: wcc chain from the cached attributes → "
+		      "ours alone, data kept", ino->name);
+		/* Re-arm the cache with the attributes our writes left: the
+		 * data they changed is already in the data cache. */
+		pthread_mutex_lock(&ino->lock);
+		ino->as.attr = before;
+		ino->as.valid = true;
+		pthread_mutex_unlock(&ino->lock);
+		inode_set_attr(fs->inodes, ino, &pa.attr);
+	} else if (chain != WBACK_NONE) {
+		STAT_INC(wcc_lost);
+		STAT_INC(purge_wcc);
+		TRACE("write-back %s: wcc chain broken → changed elsewhere",
+		      ino->name);
+		fs_purge_data(fs, ino, "write-back");
+		inode_invalidate_attr(ino);
 	}
-	memcpy(h->verf, res.verf, NFS3_WRITEVERFSIZE);
-	h->uncommitted = false;
-	pthread_mutex_unlock(&h->lock);
 	return ret;
 }
 
 void fs_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct open_file *h = of_of(fi);
+	struct inode *i = handle_inode(req, h, ino);
 
-	handle_inode(req, h, ino);
-	fuse_reply_err(req, -commit(req, h));
+	fuse_reply_err(req, i ? -fs_writes_settle(req, i) : 0);
 }
 
 void fs_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
 	      struct fuse_file_info *fi)
 {
 	struct open_file *h = of_of(fi);
+	struct inode *i = handle_inode(req, h, ino);
 
 	(void)datasync;
-	handle_inode(req, h, ino);
-	fuse_reply_err(req, -commit(req, h));
+	fuse_reply_err(req, i ? -fs_writes_settle(req, i) : 0);
 }
 
 void fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct open_file *h = of_of(fi);
+	struct inode *i = handle_inode(req, h, ino);
 	int ret;
 
-	handle_inode(req, h, ino);
-	ret = commit(req, h);
-	if (ret)
-		nf_log(NF_LOG_WARNING, "data of node %llu may not have "
-		       "reached the server: %s", (unsigned long long)ino,
-		       strerror(-ret));
-	handle_free(h);
+	if (i) {
+		ret = fs_writes_settle(req, i);
+		if (ret)
+			nf_log(NF_LOG_WARNING, "data of %s may not have reached "
+			       "the server: %s", i->name, strerror(-ret));
+		pthread_mutex_lock(&i->lock);
+		i->nopen--;
+		pthread_mutex_unlock(&i->lock);
+	}
+	free(h);
 	fuse_reply_err(req, 0);
 }
 
 int fs_lock_acquired(fuse_req_t req, struct inode *ino)
 {
-	struct fattr3 a;
+	struct fattr3 before, now;
+	bool had;
+	int ret;
 
-	/* Until the data cache lands, nothing here outlives a request but the
-	 * kernel's page cache; drop it so the next read asks the server. */
-	fuse_lowlevel_notify_inval_inode(fs_of(req)->se, ino->id, 0, 0);
-	return fs_getattr_rpc(req, ino, &a);
+	/* Another client may have written under the lock it held: what we
+	 * cached before the grant proves nothing about the range now. */
+	had = inode_get_attr(ino, &before);
+	ret = fs_getattr_rpc(req, ino, &now);
+	if (ret)
+		return ret;
+	if (!had || acache_compare(&before, &now) == ACACHE_DATA) {
+		STAT_INC(purge_lock);
+		fs_purge_data(fs_of(req), ino, "lock");
+		fuse_lowlevel_notify_inval_inode(fs_of(req)->se, ino->id, 0, 0);
+	}
+	return 0;
 }
 
 int fs_lock_releasing(fuse_req_t req, struct inode *ino)
 {
-	/* Writes are synchronous UNSTABLE WRITEs: what is written is on the
-	 * server, and COMMIT happens at flush. */
-	(void)req;
-	(void)ino;
-	return 0;
+	return fs_writes_settle(req, ino);
 }

@@ -138,7 +138,7 @@ static void remove_name(fuse_req_t req, fuse_ino_t parent, const char *name,
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	fs_learn_wcc(dir, &res.dir_wcc);
+	fs_learn_wcc(fs_of(req), dir, &res.dir_wcc, "remove");
 	fuse_reply_err(req, -nfs_stat_errno(res.status));
 }
 
@@ -178,8 +178,8 @@ void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	fs_learn_wcc(from, &res.fromdir_wcc);
-	fs_learn_wcc(to, &res.todir_wcc);
+	fs_learn_wcc(fs_of(req), from, &res.fromdir_wcc, "rename");
+	fs_learn_wcc(fs_of(req), to, &res.todir_wcc, "rename");
 	fuse_reply_err(req, -nfs_stat_errno(res.status));
 }
 
@@ -207,14 +207,14 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	fs_learn_wcc(dir, &res.linkdir_wcc);
+	fs_learn_wcc(fs_of(req), dir, &res.linkdir_wcc, "link");
 	if (res.status != NFS3_OK) {
-		fs_learn(i, &res.file_attributes);
+		fs_learn(fs_of(req), i, &res.file_attributes, "link");
 		fuse_reply_err(req, -nfs_stat_errno(res.status));
 		return;
 	}
 	/* The link count changed: attributes without it would be stale. */
-	ret = fs_make_entry(req, &i->fh, &res.file_attributes, &e);
+	ret = fs_make_entry(req, &i->fh, &res.file_attributes, newname, &e);
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cache/data.h"
 #include "daemon.h"
 #include "fs.h"
 #include "log.h"
@@ -102,6 +103,7 @@ out_session:
 int main(int argc, char **argv)
 {
 	struct fuse_args fa = FUSE_ARGS_INIT(0, NULL);
+	struct acache_params params;
 	struct nfsfuse_opts o;
 	struct session s;
 	struct fs fs;
@@ -143,14 +145,24 @@ int main(int argc, char **argv)
 	fs.opts = &o;
 	snprintf(fs.machinename, sizeof(fs.machinename), "%s",
 		 s.machinename);
-	fs.inodes = inode_table_new(&s.nfs.root, FUSE_ROOT_ID);
+	params = (struct acache_params){
+		.regmin = o.acregmin, .regmax = o.acregmax,
+		.dirmin = o.acdirmin, .dirmax = o.acdirmax,
+		.noac = o.noac,
+		.time_delta_ns = (int64_t)s.nfs.info.time_delta.seconds *
+				 NS_PER_SEC + s.nfs.info.time_delta.nseconds,
+	};
+	fs.dc = dcache_new(o.cache_size);
+	fs.inodes = fs.dc ? inode_table_new(&s.nfs.root, FUSE_ROOT_ID, &params,
+					    fs.dc) : NULL;
 	if (!fs.inodes) {
 		fprintf(stderr, "nfsfuse: out of memory\n");
-		goto out_session;
+		goto out_cache;
 	}
 	ret = run_session(&fs, &fa, &o);
 	inode_table_free(fs.inodes);
-out_session:
+out_cache:
+	dcache_free(fs.dc);
 	session_close(&s);
 out_opts:
 	daemon_ready(ret);

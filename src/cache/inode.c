@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "inode.h"
 
+#include "data.h"
+#include "wback.h"
+
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +12,9 @@
 
 struct inode_table {
 	pthread_mutex_t lock;
+	struct acache_params params;  /* table lock */
+	int64_t server_skew;          /* table lock; see attr.h */
+	struct dcache *dc;
 	GHashTable *by_id;   /* uint64_t id → struct inode * (owner) */
 	GHashTable *by_fh;   /* struct nfs_fh3 * (inside the inode) → inode */
 	uint64_t next_id;
@@ -32,11 +38,11 @@ static gboolean fh_equal(gconstpointer a, gconstpointer b)
 	return x->len == y->len && memcmp(x->data, y->data, x->len) == 0;
 }
 
-static int64_t now_ns(void)
+static int64_t clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
@@ -52,14 +58,18 @@ static struct inode *inode_new(const struct nfs_fh3 *fh, uint64_t id)
 	return ino;
 }
 
-static void inode_free(struct inode *ino)
+static void inode_free(struct inode_table *t, struct inode *ino)
 {
+	dfile_free(t->dc, ino->df);
+	wback_free(ino->wb);
 	pthread_mutex_destroy(&ino->lock);
 	free(ino);
 }
 
 struct inode_table *inode_table_new(const struct nfs_fh3 *root_fh,
-				    uint64_t root_id)
+				    uint64_t root_id,
+				    const struct acache_params *params,
+				    struct dcache *dc)
 {
 	struct inode_table *t = calloc(1, sizeof(*t));
 
@@ -71,6 +81,8 @@ struct inode_table *inode_table_new(const struct nfs_fh3 *root_fh,
 		return NULL;
 	}
 	t->root->nlookup = 1;
+	t->params = *params;
+	t->dc = dc;
 	pthread_mutex_init(&t->lock, NULL);
 	t->by_id = g_hash_table_new(g_int64_hash, g_int64_equal);
 	t->by_fh = g_hash_table_new(fh_hash, fh_equal);
@@ -89,7 +101,7 @@ void inode_table_free(struct inode_table *t)
 		return;
 	g_hash_table_iter_init(&it, t->by_id);
 	while (g_hash_table_iter_next(&it, NULL, &v))
-		inode_free(v);
+		inode_free(t, v);
 	g_hash_table_destroy(t->by_id);
 	g_hash_table_destroy(t->by_fh);
 	pthread_mutex_destroy(&t->lock);
@@ -151,7 +163,7 @@ void inode_forget(struct inode_table *t, uint64_t id, uint64_t n)
 	if (ino->nlookup == 0 && ino != t->root) {
 		g_hash_table_remove(t->by_id, &ino->id);
 		g_hash_table_remove(t->by_fh, &ino->fh);
-		inode_free(ino);
+		inode_free(t, ino);
 	}
 	pthread_mutex_unlock(&t->lock);
 }
@@ -166,13 +178,60 @@ unsigned inode_count(struct inode_table *t)
 	return n;
 }
 
-void inode_set_attr(struct inode *ino, const struct fattr3 *a)
+void inode_get_params(struct inode_table *t, struct acache_params *p)
 {
+	pthread_mutex_lock(&t->lock);
+	*p = t->params;
+	pthread_mutex_unlock(&t->lock);
+}
+
+void inode_set_params(struct inode_table *t, const struct acache_params *p)
+{
+	pthread_mutex_lock(&t->lock);
+	t->params = *p;
+	pthread_mutex_unlock(&t->lock);
+}
+
+struct dcache *inode_dcache(struct inode_table *t)
+{
+	return t->dc;
+}
+
+void inode_foreach(struct inode_table *t,
+		   void (*fn)(struct inode *ino, void *ctx), void *ctx)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	pthread_mutex_lock(&t->lock);
+	g_hash_table_iter_init(&it, t->by_id);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		fn(v, ctx);
+	pthread_mutex_unlock(&t->lock);
+}
+
+enum acache_change inode_set_attr(struct inode_table *t, struct inode *ino,
+				  const struct fattr3 *a)
+{
+	struct acache_params p;
+	enum acache_change change;
+	int64_t skew;
+
+	pthread_mutex_lock(&t->lock);
+	p = t->params;
+	skew = t->server_skew;
+	pthread_mutex_unlock(&t->lock);
+
 	pthread_mutex_lock(&ino->lock);
-	ino->attr = *a;
-	ino->attr_valid = true;
-	ino->attr_fetched = now_ns();
+	change = acache_update(&ino->as, a, &p, clock_ns(CLOCK_MONOTONIC),
+			       clock_ns(CLOCK_REALTIME), &skew);
 	pthread_mutex_unlock(&ino->lock);
+
+	pthread_mutex_lock(&t->lock);
+	if (skew > t->server_skew)
+		t->server_skew = skew;
+	pthread_mutex_unlock(&t->lock);
+	return change;
 }
 
 bool inode_get_attr(struct inode *ino, struct fattr3 *a)
@@ -180,16 +239,41 @@ bool inode_get_attr(struct inode *ino, struct fattr3 *a)
 	bool valid;
 
 	pthread_mutex_lock(&ino->lock);
-	valid = ino->attr_valid;
+	valid = ino->as.valid;
 	if (valid)
-		*a = ino->attr;
+		*a = ino->as.attr;
 	pthread_mutex_unlock(&ino->lock);
 	return valid;
+}
+
+bool inode_fresh_attr(struct inode *ino, struct fattr3 *a, double *left)
+{
+	int64_t now = clock_ns(CLOCK_MONOTONIC);
+	bool fresh;
+
+	pthread_mutex_lock(&ino->lock);
+	fresh = acache_fresh(&ino->as, now);
+	if (fresh) {
+		*a = ino->as.attr;
+		*left = acache_remaining(&ino->as, now);
+	}
+	pthread_mutex_unlock(&ino->lock);
+	return fresh;
 }
 
 void inode_invalidate_attr(struct inode *ino)
 {
 	pthread_mutex_lock(&ino->lock);
-	ino->attr_valid = false;
+	acache_invalidate(&ino->as);
 	pthread_mutex_unlock(&ino->lock);
+}
+
+bool inode_wcc_matches(struct inode *ino, const struct wcc_attr *pre)
+{
+	bool match;
+
+	pthread_mutex_lock(&ino->lock);
+	match = acache_wcc_matches(&ino->as, pre);
+	pthread_mutex_unlock(&ino->lock);
+	return match;
 }

@@ -20,6 +20,22 @@
 #include <stdint.h>
 
 #include "../../xdr/nfs3.h"
+#include "attr.h"
+
+struct dcache;
+struct dfile;
+struct wback;
+
+/* What ACCESS said for one user, believed while the file's ctime (which
+ * any chmod or chown moves) stays as it was. */
+struct access_entry {
+	uint32_t uid;
+	uint32_t asked;
+	uint32_t granted;
+	struct nfstime3 ctime;
+	int64_t when;           /* monotonic ns */
+};
+#define INODE_ACCESS_SLOTS 4
 
 struct inode {
 	uint64_t id;            /* node id; immutable */
@@ -27,15 +43,24 @@ struct inode {
 	uint64_t nlookup;       /* table lock */
 
 	pthread_mutex_t lock;   /* protects everything below */
-	struct fattr3 attr;
-	bool attr_valid;
-	int64_t attr_fetched;   /* monotonic ns when attr was current */
+	struct attr_state as;
+	uint64_t data_gen;      /* bumped by every purge of the data */
+	struct access_entry acc[INODE_ACCESS_SLOTS];
+	unsigned nopen;         /* open file handles */
+	bool wbatch;            /* writes sent since the last flush */
+	struct fattr3 wb_before; /* attributes before that batch */
+	bool wb_before_valid;
+	char name[64];          /* last name seen, for the trace only */
+	struct dfile *df;       /* data blocks; created on first use */
+	struct wback *wb;       /* write-behind; created on first write */
 };
 
 struct inode_table;
 
 struct inode_table *inode_table_new(const struct nfs_fh3 *root_fh,
-				    uint64_t root_id);
+				    uint64_t root_id,
+				    const struct acache_params *params,
+				    struct dcache *dc);
 void inode_table_free(struct inode_table *t);
 
 struct inode *inode_root(struct inode_table *t);
@@ -51,10 +76,25 @@ void inode_forget(struct inode_table *t, uint64_t id, uint64_t n);
 /* Number of inodes held, root included (for statistics and tests). */
 unsigned inode_count(struct inode_table *t);
 
-/* Record attributes fresh from the server (any reply that carries them). */
-void inode_set_attr(struct inode *ino, const struct fattr3 *a);
+/* The attribute rules in force; set at run time by nfsfusectl. */
+void inode_get_params(struct inode_table *t, struct acache_params *p);
+void inode_set_params(struct inode_table *t, const struct acache_params *p);
+struct dcache *inode_dcache(struct inode_table *t);
+/* Calls fn on every inode, table lock held: fn must not block. */
+void inode_foreach(struct inode_table *t,
+		   void (*fn)(struct inode *ino, void *ctx), void *ctx);
+
+/* Record attributes fresh from the server (any reply that carries them);
+ * what changed since the cached ones. */
+enum acache_change inode_set_attr(struct inode_table *t, struct inode *ino,
+				  const struct fattr3 *a);
 /* Copy of the cached attributes; false when there are none. */
 bool inode_get_attr(struct inode *ino, struct fattr3 *a);
+/* The same, only while they are still to be believed; *left is the
+ * seconds that remain (for the kernel's timeouts). */
+bool inode_fresh_attr(struct inode *ino, struct fattr3 *a, double *left);
 void inode_invalidate_attr(struct inode *ino);
+/* wcc: are the cached attributes those the server had before our call? */
+bool inode_wcc_matches(struct inode *ino, const struct wcc_attr *pre);
 
 #endif

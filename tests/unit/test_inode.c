@@ -14,6 +14,10 @@
 
 #include "../../src/cache/inode.h"
 
+static const struct acache_params params = {
+	.regmin = 3, .regmax = 60, .dirmin = 30, .dirmax = 60,
+};
+
 static struct nfs_fh3 mkfh(uint8_t tag, uint32_t len)
 {
 	struct nfs_fh3 fh = { .len = len };
@@ -25,7 +29,7 @@ static struct nfs_fh3 mkfh(uint8_t tag, uint32_t len)
 static void test_remember_forget(void **state)
 {
 	struct nfs_fh3 root = mkfh(1, 16), a = mkfh(2, 16), a_short = mkfh(2, 8);
-	struct inode_table *t = inode_table_new(&root, 1);
+	struct inode_table *t = inode_table_new(&root, 1, &params, NULL);
 	struct inode *x, *y, *z;
 
 	(void)state;
@@ -61,7 +65,7 @@ static void test_remember_forget(void **state)
 static void test_root_handle_is_root(void **state)
 {
 	struct nfs_fh3 root = mkfh(9, 32);
-	struct inode_table *t = inode_table_new(&root, 1);
+	struct inode_table *t = inode_table_new(&root, 1, &params, NULL);
 
 	(void)state;
 	/* A LOOKUP of ".." at the top returns the root's handle: it must be
@@ -73,15 +77,24 @@ static void test_root_handle_is_root(void **state)
 static void test_attr(void **state)
 {
 	struct nfs_fh3 root = mkfh(1, 4);
-	struct inode_table *t = inode_table_new(&root, 1);
+	struct inode_table *t = inode_table_new(&root, 1, &params, NULL);
 	struct fattr3 a = { .type = NF3REG, .size = 42 }, b;
 	struct inode *i = inode_root(t);
 
 	(void)state;
 	assert_false(inode_get_attr(i, &b));
-	inode_set_attr(i, &a);
+	a.mtime.seconds = a.ctime.seconds = 1000; /* long ago */
+	assert_int_equal(inode_set_attr(t, i, &a), ACACHE_NEW);
 	assert_true(inode_get_attr(i, &b));
 	assert_int_equal(b.size, 42);
+	{
+		double left;
+
+		assert_true(inode_fresh_attr(i, &b, &left));
+		assert_true(left > 2.0 && left <= 3.0); /* acregmin */
+	}
+	a.size = 43;
+	assert_int_equal(inode_set_attr(t, i, &a), ACACHE_DATA);
 	inode_invalidate_attr(i);
 	assert_false(inode_get_attr(i, &b));
 	inode_table_free(t);
@@ -90,7 +103,7 @@ static void test_attr(void **state)
 static void test_over_forget_aborts(void **state)
 {
 	struct nfs_fh3 root = mkfh(1, 4), a = mkfh(3, 4);
-	struct inode_table *t = inode_table_new(&root, 1);
+	struct inode_table *t = inode_table_new(&root, 1, &params, NULL);
 	struct inode *x = inode_remember(t, &a);
 
 	int status;

@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "wback.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../log.h"
+#include "../stats.h"
+#include "../trace.h"
+
+/* How often a batch is sent again after verifier changes before the
+ * writes are reported as failed: a server that restarts that often is
+ * not going to keep them. */
+#define MAX_RESENDS 5
+/* wcc pairs remembered per batch; more writes than this between two
+ * flushes simply count as "not provably ours". */
+#define MAX_PAIRS 4096
+
+struct chunk {
+	struct chunk *next;
+	struct wback *wb;
+	bool acked;                       /* WRITE answered */
+	bool stable;                      /* answered FILE_SYNC */
+	uint8_t verf[NFS3_WRITEVERFSIZE];
+	struct nfs3_write_args args;      /* args.data points at data[] */
+	struct nfs3_write_res res;
+	uint8_t data[];
+};
+
+struct wcc_pair {
+	struct wcc_data w;
+};
+
+struct wback {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct nfs_client *nfs;
+	struct nfs_fh3 fh;
+	size_t max_held;
+
+	struct chunk *head, *tail;  /* kept until committed, in send order */
+	size_t held;
+	unsigned inflight;
+	bool committing;            /* a COMMIT is on the wire */
+	uint64_t seq;
+	int err;
+	bool have_verf;
+	uint8_t verf[NFS3_WRITEVERFSIZE];
+
+	struct wcc_pair *pairs;
+	unsigned npairs;
+	bool chain_unknown;         /* a reply without wcc, or too many */
+};
+
+struct wback *wback_new(struct nfs_client *nfs, const struct nfs_fh3 *fh,
+			size_t max_held)
+{
+	struct wback *wb = calloc(1, sizeof(*wb));
+
+	if (!wb)
+		return NULL;
+	pthread_mutex_init(&wb->lock, NULL);
+	pthread_cond_init(&wb->cond, NULL);
+	wb->nfs = nfs;
+	wb->fh = *fh;
+	wb->max_held = max_held;
+	return wb;
+}
+
+static void drop_chunks(struct wback *wb)
+{
+	struct chunk *c, *next;
+
+	for (c = wb->head; c; c = next) {
+		next = c->next;
+		wb->held -= c->args.count;
+		free(c);
+	}
+	wb->head = wb->tail = NULL;
+}
+
+void wback_free(struct wback *wb)
+{
+	if (!wb)
+		return;
+	drop_chunks(wb);
+	free(wb->pairs);
+	pthread_cond_destroy(&wb->cond);
+	pthread_mutex_destroy(&wb->lock);
+	free(wb);
+}
+
+static void keep_pair(struct wback *wb, const struct wcc_data *w)
+{
+	if (!w->before.present || !w->after.present ||
+	    wb->npairs >= MAX_PAIRS) {
+		wb->chain_unknown = true;
+		return;
+	}
+	if (!wb->pairs) {
+		wb->pairs = calloc(MAX_PAIRS, sizeof(*wb->pairs));
+		if (!wb->pairs) {
+			wb->chain_unknown = true;
+			return;
+		}
+	}
+	wb->pairs[wb->npairs++].w = *w;
+}
+
+/* Runs on the RPC transport thread: must not block. */
+static void write_done(void *ctx, int err, void *res, struct rpc_reply *reply)
+{
+	struct chunk *c = ctx;
+	struct wback *wb = c->wb;
+	struct nfs3_write_res *r = res;
+
+	rpc_reply_release(reply);
+	pthread_mutex_lock(&wb->lock);
+	if (err == 0 && r->status != NFS3_OK)
+		err = nfs_stat_errno(r->status);
+	if (err == 0 && r->count != c->args.count) {
+		/* A short WRITE is legal but no server here does it; sending
+		 * the rest from this thread could block, so report it. */
+		nf_log(NF_LOG_WARNING, "server wrote %u of %u bytes",
+		       r->count, c->args.count);
+		err = -EIO;
+	}
+	if (err == 0 || r->file_wcc.after.present)
+		keep_pair(wb, &r->file_wcc);
+	if (err) {
+		if (!wb->err)
+			wb->err = err;
+	} else {
+		c->acked = true;
+		c->stable = r->committed == FILE_SYNC;
+		memcpy(c->verf, r->verf, sizeof(c->verf));
+		if (wb->have_verf && memcmp(wb->verf, r->verf, sizeof(r->verf)))
+			TRACE("write verifier changed on a WRITE reply");
+		memcpy(wb->verf, r->verf, sizeof(wb->verf));
+		wb->have_verf = true;
+	}
+	wb->inflight--;
+	wb->seq++;
+	pthread_cond_broadcast(&wb->cond);
+	pthread_mutex_unlock(&wb->lock);
+}
+
+/* Send one kept chunk; the lock is held. */
+static int send_chunk(struct wback *wb, struct chunk *c,
+		      const struct rpc_cred *cred)
+{
+	int ret;
+
+	c->acked = false;
+	wb->inflight++;
+	wb->seq++;
+	STAT_INC(writebacks);
+	STAT_ADD(writeback_bytes, c->args.count);
+	ret = nfs_call_async(wb->nfs, NFS3PROC_WRITE, cred, &c->args, &c->res,
+			     write_done, c);
+	if (ret) {
+		wb->inflight--;
+		if (!wb->err)
+			wb->err = ret;
+	}
+	return ret;
+}
+
+static int commit_locked(struct wback *wb, const struct rpc_cred *cred);
+
+int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
+		const void *data, size_t len)
+{
+	struct chunk *c = malloc(sizeof(*c) + len);
+	int ret;
+
+	if (!c)
+		return -ENOMEM;
+	memset(c, 0, sizeof(*c));
+	c->wb = wb;
+	memcpy(c->data, data, len);
+	c->args.file = wb->fh;
+	c->args.offset = off;
+	c->args.count = (uint32_t)len;
+	c->args.stable = UNSTABLE;
+	c->args.data = c->data;
+
+	pthread_mutex_lock(&wb->lock);
+	while (wb->held + len > wb->max_held && wb->head) {
+		/* Over the bound: commit what the server acknowledged, or
+		 * wait for it to acknowledge more. */
+		if (wb->inflight == 0) {
+			ret = commit_locked(wb, cred);
+			if (ret && !wb->err)
+				wb->err = ret;
+			if (wb->head)
+				break; /* could not free anything */
+		} else {
+			pthread_cond_wait(&wb->cond, &wb->lock);
+		}
+	}
+	if (wb->tail)
+		wb->tail->next = c;
+	else
+		wb->head = c;
+	wb->tail = c;
+	wb->held += len;
+	ret = send_chunk(wb, c, cred);
+	pthread_mutex_unlock(&wb->lock);
+	return ret;
+}
+
+static void wait_idle(struct wback *wb)
+{
+	while (wb->inflight)
+		pthread_cond_wait(&wb->cond, &wb->lock);
+}
+
+uint64_t wback_wait(struct wback *wb)
+{
+	uint64_t seq;
+
+	pthread_mutex_lock(&wb->lock);
+	wait_idle(wb);
+	seq = wb->seq;
+	pthread_mutex_unlock(&wb->lock);
+	return seq;
+}
+
+uint64_t wback_seq(struct wback *wb)
+{
+	uint64_t seq;
+
+	pthread_mutex_lock(&wb->lock);
+	seq = wb->seq;
+	pthread_mutex_unlock(&wb->lock);
+	return seq;
+}
+
+bool wback_busy(struct wback *wb)
+{
+	bool busy;
+
+	pthread_mutex_lock(&wb->lock);
+	busy = wb->inflight || wb->head;
+	pthread_mutex_unlock(&wb->lock);
+	return busy;
+}
+
+/*
+ * COMMIT everything kept; the lock is held.  The
+ * COMMIT itself is a blocking call, so the lock is dropped around it; new
+ * writes that arrive meanwhile are not freed by this commit.
+ */
+static int commit_locked(struct wback *wb, const struct rpc_cred *cred)
+{
+	/* One COMMIT at a time: a second flusher waits for the first and
+	 * then commits whatever is left. */
+	while (wb->committing || wb->inflight)
+		pthread_cond_wait(&wb->cond, &wb->lock);
+	if (!wb->head)
+		return 0;
+	for (int round = 0; round <= MAX_RESENDS; round++) {
+		struct nfs3_commit_args args = { .file = wb->fh };
+		struct nfs3_commit_res res;
+		struct chunk *c, *last, *stop;
+		bool need = false, changed = false;
+		int ret;
+
+		for (c = wb->head; c; c = c->next)
+			need |= !c->stable;
+		if (!need) {
+			drop_chunks(wb);
+			return 0;
+		}
+		last = wb->tail;
+		wb->committing = true;
+		pthread_mutex_unlock(&wb->lock);
+		STAT_INC(commits);
+		ret = nfs_call(wb->nfs, NFS3PROC_COMMIT, cred, &args, &res, NULL,
+			       NULL);
+		pthread_mutex_lock(&wb->lock);
+		wb->committing = false;
+		pthread_cond_broadcast(&wb->cond);
+		/* Writes queued while we waited stay for the next COMMIT. */
+		stop = last->next;
+		if (ret == 0 && res.status != NFS3_OK)
+			ret = nfs_stat_errno(res.status);
+		if (ret)
+			return ret;
+		keep_pair(wb, &res.file_wcc);
+		/* Chunks acknowledged under another verifier may be gone. */
+		for (c = wb->head; c != stop; c = c->next)
+			if (!c->stable &&
+			    memcmp(c->verf, res.verf, sizeof(res.verf)))
+				changed = true;
+		memcpy(wb->verf, res.verf, sizeof(wb->verf));
+		wb->have_verf = true;
+		if (!changed) {
+			/* Free what this COMMIT covered. */
+			while (wb->head && wb->head != stop) {
+				c = wb->head;
+				wb->head = c->next;
+				wb->held -= c->args.count;
+				free(c);
+			}
+			if (!wb->head)
+				wb->tail = NULL;
+			return 0;
+		}
+		STAT_INC(verifier_changes);
+		nf_log(NF_LOG_WARNING, "server restarted (write verifier "
+		       "changed): sending %zu uncommitted bytes again",
+		       wb->held);
+		TRACE("commit: verifier changed → resend %zu bytes", wb->held);
+		wb->chain_unknown = true;
+		for (c = wb->head; c != stop; c = c->next) {
+			c->stable = false;
+			if (send_chunk(wb, c, cred))
+				return wb->err;
+		}
+		wait_idle(wb);
+		if (wb->err)
+			return wb->err;
+	}
+	return -EIO;
+}
+
+int wback_flush(struct wback *wb, const struct rpc_cred *cred)
+{
+	int ret;
+
+	pthread_mutex_lock(&wb->lock);
+	wait_idle(wb);
+	ret = wb->err;
+	if (ret == 0 && wb->head)
+		ret = commit_locked(wb, cred);
+	if (ret)
+		drop_chunks(wb); /* reported once; keeping them helps nobody */
+	wb->err = 0;
+	pthread_mutex_unlock(&wb->lock);
+	return ret;
+}
+
+static bool wcc_is(const struct wcc_attr *pre, const struct fattr3 *a)
+{
+	return pre->size == a->size &&
+	       pre->mtime.seconds == a->mtime.seconds &&
+	       pre->mtime.nseconds == a->mtime.nseconds &&
+	       pre->ctime.seconds == a->ctime.seconds &&
+	       pre->ctime.nseconds == a->ctime.nseconds;
+}
+
+enum wback_chain wback_chain(struct wback *wb, const struct fattr3 *before,
+			     struct fattr3 *after)
+{
+	enum wback_chain ret = WBACK_FOREIGN;
+	struct fattr3 cur = *before;
+	unsigned left;
+
+	pthread_mutex_lock(&wb->lock);
+	if (wb->npairs == 0 && !wb->chain_unknown) {
+		ret = WBACK_NONE;
+		goto out;
+	}
+	if (wb->chain_unknown)
+		goto out;
+	/* Replies may arrive in any order: follow the chain by matching
+	 * each step's pre-op attributes to where the last one left off. */
+	for (left = wb->npairs; left; left--) {
+		unsigned i;
+
+		for (i = 0; i < left; i++)
+			if (wcc_is(&wb->pairs[i].w.before.attr, &cur))
+				break;
+		if (i == left)
+			goto out;
+		cur = wb->pairs[i].w.after.attr;
+		wb->pairs[i] = wb->pairs[left - 1];
+	}
+	*after = cur;
+	ret = WBACK_OURS;
+out:
+	wb->npairs = 0;
+	wb->chain_unknown = false;
+	pthread_mutex_unlock(&wb->lock);
+	return ret;
+}

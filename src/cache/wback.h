@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Write-behind for one file.
+ *
+ * A write is copied, sent at once as an UNSTABLE WRITE without waiting for
+ * the reply, and kept until a COMMIT with the same write verifier proves
+ * the server has it on stable storage: if the verifier changes (the server
+ * restarted and may have lost what it had not committed), every kept byte
+ * is sent again.  The bytes held are bounded; a writer past the bound
+ * waits for replies, or commits to free what was acknowledged.
+ *
+ * Errors of writes whose callers have already returned are kept and given
+ * to the next wback_flush(): close() and fsync() report them, as POSIX
+ * expects of a cached file system.
+ *
+ * Each WRITE reply's wcc data is kept so that, once the writes are done,
+ * the caller can tell whether the file changed only by our hand: the
+ * pre-op attributes of the replies must chain, one after another, from the
+ * attributes cached before the writes (wback_chain()).
+ *
+ * Locking: the wback lock protects everything here; the RPC transport
+ * thread takes it in the reply callback, so it is never held across a
+ * blocking RPC.
+ */
+#ifndef NFSFUSE_CACHE_WBACK_H
+#define NFSFUSE_CACHE_WBACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../proto/nfs.h"
+
+struct wback;
+
+struct wback *wback_new(struct nfs_client *nfs, const struct nfs_fh3 *fh,
+			size_t max_held);
+/* Only once nothing is in flight (after wback_flush or wback_wait). */
+void wback_free(struct wback *wb);
+
+/* Queue bytes at off; 0, or a negative errno if it could not be sent. */
+int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
+		const void *data, size_t len);
+/* Wait until no WRITE is in flight; returns the write counter (below). */
+uint64_t wback_wait(struct wback *wb);
+/*
+ * Wait for every WRITE, COMMIT what is unstable (sending it again after a
+ * verifier change), and return the first error since the last flush
+ * (then forgotten), or 0.
+ */
+int wback_flush(struct wback *wb, const struct rpc_cred *cred);
+/* Bumped when a WRITE is sent and when its reply arrives: attributes
+ * fetched across a change of this counter may predate our own writes. */
+uint64_t wback_seq(struct wback *wb);
+bool wback_busy(struct wback *wb);
+
+/*
+ * After a flush: did the writes since the last call change the file from
+ * `before` by our hand alone?  On true *after is the server's attributes
+ * after the last of them.  false when the chain broke, when a reply lacked
+ * wcc data, or when there were no writes (then *after is untouched).
+ * Forgets the collected replies either way.
+ */
+enum wback_chain { WBACK_NONE, WBACK_OURS, WBACK_FOREIGN };
+enum wback_chain wback_chain(struct wback *wb, const struct fattr3 *before,
+			     struct fattr3 *after);
+
+#endif
