@@ -7,9 +7,10 @@
  * it and sleeps on its own condition only.  One receiver thread per client
  * reads replies and matches them to calls by XID; a reply with an XID that
  * nobody waits for is dropped and counted.  Send order on the socket is
- * serialized by the client's send lock; calls never hold it while waiting
- * for a reply.  Retransmissions keep the call's XID so that the server's
- * duplicate request cache can recognise them; after a broken TCP connection
+ * serialized by that same transport thread, which alone writes to the
+ * socket (see rpc_int.h); no lock is held while waiting for a reply.
+ * Retransmissions keep the call's XID so that the server's duplicate
+ * request cache can recognise them; after a broken TCP connection
  * the client reconnects, from the same local port when it can, and sends
  * every outstanding call again.
  */
@@ -64,7 +65,8 @@ void rpc_clnt_set_trace(struct rpc_clnt *c, rpc_trace_fn fn, void *ctx);
 /* Copies the counters of procedure proc; -EINVAL when proc is out of range. */
 int rpc_clnt_get_stats(struct rpc_clnt *c, uint32_t proc,
 		       struct rpc_proc_stats *out);
-/* Local port of the connection (network order host port), for tests. */
+/* Local port of the connection in host byte order (or a negative errno
+ * before the first connection), for tests. */
 int rpc_clnt_local_port(struct rpc_clnt *c);
 
 typedef int (*rpc_enc_fn)(struct xdr_enc *e, const void *args);
@@ -94,5 +96,37 @@ void rpc_reply_release(struct rpc_reply *r);
 int rpc_call(struct rpc_clnt *c, uint32_t proc, const struct rpc_cred *cred,
 	     rpc_enc_fn enc, const void *args, rpc_dec_fn dec, void *res,
 	     struct rpc_reply *reply, volatile int *interrupted);
+
+/*
+ * Asynchronous calls, for read-ahead and write-back pipelining.
+ *
+ * rpc_call_async() queues the call and returns at once: 0 when queued, in
+ * which case done() will run exactly once; or a negative errno (encoding
+ * failed, -ESHUTDOWN), in which case it will not.
+ *
+ * done(ctx, err, results, reply) runs on the client's transport thread
+ * (also for -ESHUTDOWN, while rpc_clnt_destroy() waits), so it must
+ * not block and must not call rpc_call() or rpc_clnt_destroy() on the same
+ * client; it may call rpc_call_async().  err is as for rpc_call() before
+ * results decoding; when err is 0, results is a cursor at the procedure's
+ * results, else NULL.  done() owns reply->buf (possibly NULL on error): it
+ * either keeps a copy of *reply or calls rpc_reply_release(reply).
+ * The trace hook for an asynchronous call runs on the transport thread too.
+ *
+ * Timeouts, retransmission and reconnection are those of rpc_call(); on a
+ * hard mount the call is retried until it is answered or the client is
+ * destroyed.  Nothing bounds how many calls may be in flight: the caller
+ * keeps its own window.
+ */
+typedef void (*rpc_done_fn)(void *ctx, int err, struct xdr_dec *results,
+			    struct rpc_reply *reply);
+
+int rpc_call_async(struct rpc_clnt *c, uint32_t proc,
+		   const struct rpc_cred *cred, rpc_enc_fn enc,
+		   const void *args, rpc_done_fn done, void *ctx);
+
+/* Replies received that matched no outstanding call (late replies to
+ * abandoned or timed-out calls, duplicates). */
+uint64_t rpc_clnt_dropped_replies(struct rpc_clnt *c);
 
 #endif

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The transport thread of a client: connection state, reconnection with
+ * backoff, the retransmission timers (timeo, retrans, soft/hard) and the
+ * poll loop that lets the transport read and write.
+ *
+ * Timers (nfs(5)): a call's first timeout is timeo; each expiry is a minor
+ * timeout: the call is sent again with the same XID and its timeout
+ * doubles, up to 60 s (or timeo when larger).  After retrans minor timeouts
+ * the next expiry is a major timeout: a soft call fails with -ETIMEDOUT; a
+ * hard call logs "not responding" once for the client and goes on.  Timers
+ * run whether or not the connection is up.
+ *
+ * Connection: lost on EOF, a read or write error or a protocol error (an
+ * oversized record).  The thread then reconnects -- at once the first
+ * time, then with a backoff of 0.1 s doubling to 5 s, reset by the next
+ * reply -- but only while calls are outstanding; an idle connection closed
+ * by the server is opened again by the next call.
+ */
+#include "rpc_int.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../log.h"
+
+#define RPC_BACKOFF_MIN_US (100u * 1000)
+#define RPC_BACKOFF_MAX_US (5u * 1000 * 1000)
+#define RPC_CONNECT_MIN_US (1000u * 1000)
+#define RPC_IDLE_POLL_MS 1000
+
+static void conn_lost(struct rpc_clnt *c, int err)
+{
+	uint64_t now = rpc_now_us();
+
+	nf_log(NF_LOG_DEBUG, "%s: connection %s: %s", c->server,
+	       c->state == RPC_UP ? "lost" : "failed", strerror(-err));
+	/* The previous local port cannot be had again: take any. */
+	if (c->state == RPC_CONNECTING &&
+	    (err == -EADDRINUSE || err == -EADDRNOTAVAIL))
+		c->locallen = 0;
+	c->ops->close(c);
+	c->state = RPC_DOWN;
+	rpc_record_reader_reset(&c->rr);
+	c->reconnect_at_us = now + c->backoff_us;
+	if (c->backoff_us == 0)
+		c->backoff_us = RPC_BACKOFF_MIN_US;
+	else if (c->backoff_us < RPC_BACKOFF_MAX_US / 2)
+		c->backoff_us *= 2;
+	else
+		c->backoff_us = RPC_BACKOFF_MAX_US;
+}
+
+static void start_connect(struct rpc_clnt *c)
+{
+	uint64_t wait = c->timeo_us;
+	int ret;
+
+	if (wait < RPC_CONNECT_MIN_US)
+		wait = RPC_CONNECT_MIN_US;
+	ret = c->ops->connect_start(c);
+	if (ret < 0) {
+		conn_lost(c, ret);
+	} else if (ret == 0) {
+		c->state = RPC_CONNECTING;
+		c->connect_deadline_us = rpc_now_us() + wait;
+	} else {
+		rpc_conn_established(c);
+	}
+}
+
+/* Minor and major timeouts of the outstanding calls. */
+static void check_timeouts(struct rpc_clnt *c)
+{
+	struct rpc_call_ent *e, *n, *done_list = NULL;
+	uint64_t now = rpc_now_us(), next = UINT64_MAX;
+	bool queued = false;
+
+	pthread_mutex_lock(&c->lock);
+	if (now < c->next_deadline_us) {
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	for (e = c->first; e; e = n) {
+		n = e->next;
+		if (e->deadline_us <= now) {
+			if (++e->minor > c->opts.retrans) {
+				if (c->opts.soft) {
+					rpc_finish_locked(c, e, -ETIMEDOUT,
+							  &done_list);
+					continue;
+				}
+				if (!c->not_responding) {
+					c->not_responding = true;
+					nf_log(NF_LOG_WARNING,
+					       "%s not responding, still trying",
+					       c->server);
+				}
+				e->minor = 0;
+			}
+			e->timeout_us *= 2;
+			if (e->timeout_us > c->maxtimeo_us)
+				e->timeout_us = c->maxtimeo_us;
+			e->deadline_us = now + e->timeout_us;
+			/* Retransmit with the same XID; while the connection
+			 * is down, reconnecting queues it anyway. */
+			if (!e->queued && c->state == RPC_UP) {
+				e->refs++;
+				e->queued = true;
+				e->sent = 0;
+				e->qnext = NULL;
+				if (c->qtail)
+					c->qtail->qnext = e;
+				else
+					c->qhead = e;
+				c->qtail = e;
+				queued = true;
+			}
+		}
+		if (e->deadline_us < next)
+			next = e->deadline_us;
+	}
+	c->next_deadline_us = next;
+	pthread_mutex_unlock(&c->lock);
+	rpc_run_done_list(c, done_list);
+	if (queued && c->state == RPC_UP) {
+		int ret = c->ops->send(c);
+
+		if (ret < 0)
+			conn_lost(c, ret);
+	}
+}
+
+static void fail_all(struct rpc_clnt *c, int err)
+{
+	struct rpc_call_ent *done_list = NULL;
+
+	pthread_mutex_lock(&c->lock);
+	while (c->first)
+		rpc_finish_locked(c, c->first, err, &done_list);
+	pthread_mutex_unlock(&c->lock);
+	rpc_run_done_list(c, done_list);
+}
+
+static int ms_until(uint64_t when, uint64_t now)
+{
+	uint64_t ms;
+
+	if (when <= now)
+		return 0;
+	ms = (when - now + 999) / 1000;
+	return ms > RPC_IDLE_POLL_MS ? RPC_IDLE_POLL_MS : (int)ms;
+}
+
+void *rpc_io_thread(void *arg)
+{
+	struct rpc_clnt *c = arg;
+
+	for (;;) {
+		struct pollfd pfd[2];
+		bool outstanding, queued;
+		uint64_t now, next_deadline;
+		int timeout = RPC_IDLE_POLL_MS, t, nfds = 1, ret;
+
+		pthread_mutex_lock(&c->lock);
+		if (c->shutdown) {
+			pthread_mutex_unlock(&c->lock);
+			break;
+		}
+		outstanding = c->first != NULL;
+		queued = c->qhead != NULL;
+		next_deadline = c->next_deadline_us;
+		pthread_mutex_unlock(&c->lock);
+
+		now = rpc_now_us();
+		if (c->state == RPC_DOWN && outstanding &&
+		    now >= c->reconnect_at_us) {
+			start_connect(c);
+			continue;
+		}
+		if (c->state == RPC_CONNECTING &&
+		    now >= c->connect_deadline_us) {
+			conn_lost(c, -ETIMEDOUT);
+			continue;
+		}
+
+		pfd[0].fd = c->wakefd;
+		pfd[0].events = POLLIN;
+		pfd[0].revents = 0;
+		pfd[1].fd = c->fd;
+		pfd[1].events = 0;
+		pfd[1].revents = 0;
+		if (outstanding) {
+			t = ms_until(next_deadline, now);
+			timeout = t < timeout ? t : timeout;
+		}
+		if (c->state == RPC_DOWN && outstanding) {
+			t = ms_until(c->reconnect_at_us, now);
+			timeout = t < timeout ? t : timeout;
+		} else if (c->state == RPC_CONNECTING) {
+			pfd[1].events = POLLOUT;
+			nfds = 2;
+			t = ms_until(c->connect_deadline_us, now);
+			timeout = t < timeout ? t : timeout;
+		} else if (c->state == RPC_UP) {
+			pfd[1].events = POLLIN | (queued ? POLLOUT : 0);
+			nfds = 2;
+		}
+
+		ret = poll(pfd, (nfds_t)nfds, timeout);
+		if (ret < 0) {
+			if (errno != EINTR) {
+				nf_log(NF_LOG_ERR, "%s: poll: %s", c->server,
+				       strerror(errno));
+				usleep(10000);
+			}
+			pfd[0].revents = pfd[1].revents = 0;
+		}
+		if (ret > 0 && (pfd[0].revents & POLLIN)) {
+			uint64_t v;
+
+			if (read(c->wakefd, &v, sizeof(v)) < 0 &&
+			    errno != EAGAIN)
+				nf_log(NF_LOG_ERR, "%s: eventfd: %s",
+				       c->server, strerror(errno));
+		}
+
+		if (c->state == RPC_CONNECTING && pfd[1].revents) {
+			ret = c->ops->connect_finish(c);
+			if (ret < 0)
+				conn_lost(c, ret);
+			else
+				rpc_conn_established(c);
+		} else if (c->state == RPC_UP) {
+			ret = 0;
+			if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR))
+				ret = c->ops->recv(c);
+			/* Write after a wake-up too: new calls need not wait
+			 * for another round of poll. */
+			if (ret == 0 && ((pfd[1].revents & POLLOUT) ||
+					 (pfd[0].revents & POLLIN)))
+				ret = c->ops->send(c);
+			if (ret < 0)
+				conn_lost(c, ret);
+		}
+		check_timeouts(c);
+	}
+
+	fail_all(c, -ESHUTDOWN);
+	if (c->fd >= 0)
+		c->ops->close(c);
+	c->state = RPC_DOWN;
+	return NULL;
+}

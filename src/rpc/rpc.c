@@ -1,0 +1,655 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The RPC client: creating and destroying it, making calls (synchronous
+ * and asynchronous), matching replies to calls and completing them.  The
+ * transport thread that moves the bytes is in clnt_io.c; see rpc_int.h for
+ * the threading rules.
+ */
+#include "rpc_int.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../log.h"
+
+#define RPC_DEFAULT_TIMEO_US (60u * 1000 * 1000)
+#define RPC_MAX_TIMEO_US (60u * 1000 * 1000)
+#define RPC_DEFAULT_NSTATS 64u
+/* A caller with an interrupt flag looks at it this often. */
+#define RPC_INTR_POLL_NS (100 * 1000 * 1000L)
+
+uint64_t rpc_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+void rpc_reply_release(struct rpc_reply *r)
+{
+	if (!r)
+		return;
+	free(r->buf);
+	r->buf = NULL;
+	r->len = 0;
+}
+
+static void ent_free(struct rpc_call_ent *e)
+{
+	xdr_enc_release(&e->msg);
+	free(e->reply.buf);
+	if (!e->done_fn)
+		pthread_cond_destroy(&e->cond);
+	free(e);
+}
+
+void rpc_ent_unref_locked(struct rpc_call_ent *e)
+{
+	if (--e->refs == 0)
+		ent_free(e);
+}
+
+static void wake(struct rpc_clnt *c)
+{
+	uint64_t one = 1;
+	ssize_t n;
+
+	do {
+		n = write(c->wakefd, &one, sizeof(one));
+	} while (n < 0 && errno == EINTR);
+	/* EAGAIN: the counter is already non-zero, the thread will wake. */
+}
+
+static const char *proc_name(const struct rpc_clnt *c, uint32_t proc,
+			     char *buf, size_t len)
+{
+	if (c->opts.proc_names && proc < c->opts.nprocs &&
+	    c->opts.proc_names[proc])
+		return c->opts.proc_names[proc];
+	snprintf(buf, len, "proc%u", proc);
+	return buf;
+}
+
+static void outstanding_unlink_locked(struct rpc_clnt *c,
+				      struct rpc_call_ent *e)
+{
+	if (!e->outstanding)
+		return;
+	g_hash_table_remove(c->calls, GUINT_TO_POINTER(e->xid));
+	if (e->prev)
+		e->prev->next = e->next;
+	else
+		c->first = e->next;
+	if (e->next)
+		e->next->prev = e->prev;
+	else
+		c->last = e->prev;
+	e->prev = e->next = NULL;
+	e->outstanding = false;
+}
+
+void rpc_finish_locked(struct rpc_clnt *c, struct rpc_call_ent *e, int err,
+		       struct rpc_call_ent **done_list)
+{
+	outstanding_unlink_locked(c, e);
+	e->done = true;
+	e->err = err;
+	if (!e->end_us)
+		e->end_us = rpc_now_us();
+	if (e->done_fn) {
+		e->cnext = *done_list;
+		*done_list = e;
+	} else {
+		pthread_cond_signal(&e->cond);
+	}
+}
+
+/* Statistics and the trace hook for a finished call; without the lock. */
+static void account(struct rpc_clnt *c, struct rpc_call_ent *e, int err)
+{
+	rpc_trace_fn fn;
+	void *ctx;
+	char buf[24];
+
+	pthread_mutex_lock(&c->lock);
+	rpc_stats_account_locked(c, e, err);
+	fn = c->trace;
+	ctx = c->trace_ctx;
+	pthread_mutex_unlock(&c->lock);
+	if (fn)
+		fn(ctx, c->server, e->xid, proc_name(c, e->proc, buf,
+						     sizeof(buf)),
+		   e->msg.len, e->recvd, e->end_us - e->start_us, err);
+}
+
+void rpc_run_done_list(struct rpc_clnt *c, struct rpc_call_ent *list)
+{
+	struct rpc_call_ent *rev = NULL, *e;
+
+	while (list) { /* restore the order of completion */
+		e = list;
+		list = e->cnext;
+		e->cnext = rev;
+		rev = e;
+	}
+	while ((e = rev)) {
+		struct rpc_reply reply = e->reply;
+		struct xdr_dec d;
+
+		rev = e->cnext;
+		e->reply.buf = NULL;
+		e->reply.len = 0;
+		account(c, e, e->err);
+		if (e->err == 0)
+			xdr_dec_init(&d, reply.buf + e->results_off,
+				     reply.len - e->results_off);
+		e->done_fn(e->done_ctx, e->err, e->err == 0 ? &d : NULL,
+			   &reply);
+		pthread_mutex_lock(&c->lock);
+		rpc_ent_unref_locked(e); /* the client's owner reference */
+		pthread_mutex_unlock(&c->lock);
+	}
+}
+
+void rpc_deliver(struct rpc_clnt *c, uint8_t *buf, size_t len)
+{
+	struct rpc_call_ent *e, *done_list = NULL;
+	struct rpc_reply_hdr h;
+	struct xdr_dec d;
+	uint32_t xid;
+	int herr, err;
+	char why[96];
+
+	if (rpcmsg_dec_xid(buf, len, &xid)) {
+		free(buf);
+		pthread_mutex_lock(&c->lock);
+		c->dropped++;
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	xdr_dec_init(&d, buf, len);
+	herr = rpcmsg_dec_reply(&d, &h);
+	err = herr ? -EIO : rpcmsg_reply_errno(&h);
+
+	pthread_mutex_lock(&c->lock);
+	e = g_hash_table_lookup(c->calls, GUINT_TO_POINTER(xid));
+	if (!e) {
+		c->dropped++;
+		pthread_mutex_unlock(&c->lock);
+		free(buf);
+		return;
+	}
+	c->backoff_us = 0; /* the server answers: reconnect at once next time */
+	if (c->not_responding) {
+		c->not_responding = false;
+		nf_log(NF_LOG_WARNING, "%s OK", c->server);
+	}
+	if (herr && !c->bad_reply_logged) {
+		c->bad_reply_logged = true;
+		nf_log(NF_LOG_WARNING, "%s: malformed RPC reply header (xid %#x)",
+		       c->server, xid);
+	} else if (err) {
+		nf_log(NF_LOG_DEBUG, "%s: xid %#x: %s", c->server, xid,
+		       rpcmsg_reply_str(&h, why, sizeof(why)));
+	}
+	e->reply.buf = buf;
+	e->reply.len = len;
+	e->results_off = (size_t)(d.p - buf);
+	e->recvd = len + 4;
+	e->end_us = rpc_now_us();
+	rpc_finish_locked(c, e, err, &done_list);
+	pthread_mutex_unlock(&c->lock);
+	rpc_run_done_list(c, done_list);
+}
+
+struct rpc_call_ent *rpc_sendq_peek(struct rpc_clnt *c)
+{
+	struct rpc_call_ent *e;
+
+	pthread_mutex_lock(&c->lock);
+	while ((e = c->qhead)) {
+		if (e->sent > 0 || !e->done)
+			break;
+		/* Answered, abandoned or timed out before its first byte
+		 * went out: nothing to send. */
+		c->qhead = e->qnext;
+		if (!c->qhead)
+			c->qtail = NULL;
+		e->qnext = NULL;
+		e->queued = false;
+		rpc_ent_unref_locked(e);
+	}
+	if (e)
+		e->refs++;
+	pthread_mutex_unlock(&c->lock);
+	return e;
+}
+
+void rpc_sendq_advance(struct rpc_clnt *c, struct rpc_call_ent *e, size_t n)
+{
+	pthread_mutex_lock(&c->lock);
+	e->sent += n;
+	if (e->sent == e->msg.len && c->qhead == e) {
+		c->qhead = e->qnext;
+		if (!c->qhead)
+			c->qtail = NULL;
+		e->qnext = NULL;
+		e->queued = false;
+		e->sent = 0;
+		e->transmits++;
+		if (e->proc < c->nstats) {
+			c->stats[e->proc].s.bytes_sent += e->msg.len;
+			if (e->transmits > 1)
+				c->stats[e->proc].s.retrans++;
+		}
+		/* the queue's reference; peek's reference still holds */
+		e->refs--;
+	}
+	rpc_ent_unref_locked(e); /* rpc_sendq_peek()'s reference */
+	pthread_mutex_unlock(&c->lock);
+}
+
+static void sendq_append_locked(struct rpc_clnt *c, struct rpc_call_ent *e)
+{
+	e->refs++;
+	e->queued = true;
+	e->sent = 0;
+	e->qnext = NULL;
+	if (c->qtail)
+		c->qtail->qnext = e;
+	else
+		c->qhead = e;
+	c->qtail = e;
+}
+
+void rpc_conn_established(struct rpc_clnt *c)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	struct rpc_call_ent *e, *n;
+	int port = 0;
+
+	c->state = RPC_UP;
+	if (getsockname(c->fd, (struct sockaddr *)&ss, &len) == 0) {
+		c->local = ss;
+		c->locallen = len;
+		if (ss.ss_family == AF_INET)
+			port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+		else if (ss.ss_family == AF_INET6)
+			port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	}
+	pthread_mutex_lock(&c->lock);
+	if (c->local_port && port != c->local_port)
+		nf_log(NF_LOG_DEBUG, "%s: reconnected from port %d (was %d)",
+		       c->server, port, c->local_port);
+	c->local_port = port;
+	/* Rebuild the send queue: every outstanding call, in call order,
+	 * with the XID it had. */
+	for (e = c->qhead; e; e = n) {
+		n = e->qnext;
+		e->qnext = NULL;
+		e->queued = false;
+		e->sent = 0;
+		rpc_ent_unref_locked(e);
+	}
+	c->qhead = c->qtail = NULL;
+	for (e = c->first; e; e = e->next)
+		sendq_append_locked(c, e);
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* Encodes and queues a call.  For a synchronous call (done NULL) the caller
+ * keeps the owner reference and is counted in c->users. */
+static int submit(struct rpc_clnt *c, uint32_t proc,
+		  const struct rpc_cred *cred, rpc_enc_fn enc,
+		  const void *args, rpc_done_fn done, void *ctx,
+		  struct rpc_call_ent **out)
+{
+	struct rpc_call_ent *e = calloc(1, sizeof(*e));
+	uint32_t xid;
+	int ret;
+
+	if (!e)
+		return -ENOMEM;
+	e->refs = 1;
+	e->proc = proc;
+	e->done_fn = done;
+	e->done_ctx = ctx;
+	xid = __atomic_fetch_add(&c->next_xid, 1, __ATOMIC_RELAXED);
+	xdr_enc_init(&e->msg, 256, 4); /* room for the record mark */
+	rpcmsg_enc_call(&e->msg, xid, c->prog, c->vers, proc, cred);
+	ret = xdr_enc_error(&e->msg);
+	if (!ret && enc) {
+		ret = enc(&e->msg, args);
+		if (!ret)
+			ret = xdr_enc_error(&e->msg);
+	}
+	if (!ret && e->msg.len - 4 > 0x7fffffffu)
+		ret = -EMSGSIZE;
+	if (ret) {
+		xdr_enc_release(&e->msg);
+		free(e);
+		return ret;
+	}
+	xdr_put_u32(e->msg.buf,
+		    RPC_RECORD_LAST | (uint32_t)(e->msg.len - 4));
+	if (!done) {
+		pthread_condattr_t ca;
+
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&e->cond, &ca);
+		pthread_condattr_destroy(&ca);
+	}
+
+	pthread_mutex_lock(&c->lock);
+	if (c->shutdown) {
+		pthread_mutex_unlock(&c->lock);
+		ent_free(e);
+		return -ESHUTDOWN;
+	}
+	/* After 2^32 calls an XID may come round while its first user is
+	 * still waiting: skip it. */
+	while (g_hash_table_contains(c->calls, GUINT_TO_POINTER(xid)))
+		xid = __atomic_fetch_add(&c->next_xid, 1, __ATOMIC_RELAXED);
+	e->xid = xid;
+	xdr_put_u32(e->msg.buf + 4, xid);
+	g_hash_table_insert(c->calls, GUINT_TO_POINTER(xid), e);
+	e->prev = c->last;
+	if (c->last)
+		c->last->next = e;
+	else
+		c->first = e;
+	c->last = e;
+	e->outstanding = true;
+	e->start_us = rpc_now_us();
+	e->timeout_us = c->timeo_us;
+	e->deadline_us = e->start_us + e->timeout_us;
+	if (e->deadline_us < c->next_deadline_us)
+		c->next_deadline_us = e->deadline_us;
+	sendq_append_locked(c, e);
+	if (!done)
+		c->users++;
+	pthread_mutex_unlock(&c->lock);
+	wake(c);
+	*out = e;
+	return 0;
+}
+
+int rpc_call_async(struct rpc_clnt *c, uint32_t proc,
+		   const struct rpc_cred *cred, rpc_enc_fn enc,
+		   const void *args, rpc_done_fn done, void *ctx)
+{
+	struct rpc_call_ent *e;
+
+	if (!done)
+		return -EINVAL;
+	return submit(c, proc, cred, enc, args, done, ctx, &e);
+}
+
+int rpc_call(struct rpc_clnt *c, uint32_t proc, const struct rpc_cred *cred,
+	     rpc_enc_fn enc, const void *args, rpc_dec_fn dec, void *res,
+	     struct rpc_reply *reply, volatile int *interrupted)
+{
+	struct rpc_call_ent *e;
+	struct rpc_reply r;
+	struct timespec ts;
+	int err;
+
+	if (reply) {
+		reply->buf = NULL;
+		reply->len = 0;
+	}
+	err = submit(c, proc, cred, enc, args, NULL, NULL, &e);
+	if (err)
+		return err;
+
+	pthread_mutex_lock(&c->lock);
+	while (!e->done) {
+		if (!interrupted) {
+			pthread_cond_wait(&e->cond, &c->lock);
+			continue;
+		}
+		if (__atomic_load_n(interrupted, __ATOMIC_RELAXED)) {
+			/* Abandon the call.  If it is being written, the
+			 * transport thread finishes the record and drops it;
+			 * a late reply is dropped as unknown. */
+			outstanding_unlink_locked(c, e);
+			e->done = true;
+			e->err = -EINTR;
+			e->end_us = rpc_now_us();
+			break;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += RPC_INTR_POLL_NS;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&e->cond, &c->lock, &ts);
+	}
+	err = e->err;
+	r = e->reply;
+	e->reply.buf = NULL;
+	e->reply.len = 0;
+	pthread_mutex_unlock(&c->lock);
+
+	if (err == 0 && dec) {
+		struct xdr_dec d;
+
+		xdr_dec_init(&d, r.buf + e->results_off,
+			     r.len - e->results_off);
+		if (dec(&d, res)) {
+			err = -EIO;
+			pthread_mutex_lock(&c->lock);
+			if (!c->bad_reply_logged) {
+				c->bad_reply_logged = true;
+				nf_log(NF_LOG_WARNING,
+				       "%s: malformed results of procedure %u",
+				       c->server, proc);
+			}
+			pthread_mutex_unlock(&c->lock);
+		}
+	}
+	account(c, e, err);
+	if (err == 0 && reply)
+		*reply = r;
+	else
+		rpc_reply_release(&r);
+
+	pthread_mutex_lock(&c->lock);
+	rpc_ent_unref_locked(e);
+	if (--c->users == 0 && c->shutdown)
+		pthread_cond_broadcast(&c->idle);
+	pthread_mutex_unlock(&c->lock);
+	return err;
+}
+
+static uint32_t random_xid(void)
+{
+	uint32_t v;
+
+	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) == sizeof(v))
+		return v;
+	return (uint32_t)rpc_now_us() ^ ((uint32_t)getpid() << 16);
+}
+
+/* The first connection, made before the transport thread starts. */
+static int first_connect(struct rpc_clnt *c)
+{
+	struct pollfd pfd;
+	uint64_t wait_ms = c->timeo_us / 1000;
+	int ret;
+
+	ret = c->ops->connect_start(c);
+	if (ret < 0)
+		return ret;
+	if (ret == 0) {
+		pfd.fd = c->fd;
+		pfd.events = POLLOUT;
+		do {
+			ret = poll(&pfd, 1, (int)wait_ms);
+		} while (ret < 0 && errno == EINTR);
+		ret = ret == 0 ? -ETIMEDOUT : c->ops->connect_finish(c);
+		if (ret < 0) {
+			c->ops->close(c);
+			return ret;
+		}
+	}
+	rpc_conn_established(c);
+	return 0;
+}
+
+static void clnt_free(struct rpc_clnt *c)
+{
+	struct rpc_call_ent *e, *n;
+
+	for (e = c->qhead; e; e = n) {
+		n = e->qnext;
+		rpc_ent_unref_locked(e);
+	}
+	if (c->fd >= 0)
+		c->ops->close(c);
+	if (c->calls)
+		g_hash_table_destroy(c->calls);
+	if (c->wakefd >= 0)
+		close(c->wakefd);
+	rpc_record_reader_free(&c->rr);
+	free(c->rbuf);
+	free(c->stats);
+	free(c->server);
+	pthread_cond_destroy(&c->idle);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+int rpc_clnt_create(const struct sockaddr *addr, socklen_t addrlen,
+		    uint32_t prog, uint32_t vers,
+		    const struct rpc_clnt_opts *opts, struct rpc_clnt **out)
+{
+	struct rpc_clnt *c;
+	int ret;
+
+	*out = NULL;
+	if (opts->proto == IPPROTO_UDP)
+		return -EPROTONOSUPPORT; /* TODO: datagram transport */
+	if (opts->proto != IPPROTO_TCP && opts->proto != 0)
+		return -EINVAL;
+	if (addrlen > sizeof(struct sockaddr_storage) ||
+	    (addr->sa_family != AF_INET && addr->sa_family != AF_INET6))
+		return -EAFNOSUPPORT;
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->idle, NULL);
+	c->fd = -1;
+	c->wakefd = -1;
+	memcpy(&c->addr, addr, addrlen);
+	c->addrlen = addrlen;
+	c->prog = prog;
+	c->vers = vers;
+	c->opts = *opts;
+	c->server = strdup(opts->server ? opts->server : "server");
+	c->opts.server = c->server;
+	c->ops = &rpc_tcp_ops;
+	c->timeo_us = opts->timeo_ds ? (uint64_t)opts->timeo_ds * 100000u
+				     : RPC_DEFAULT_TIMEO_US;
+	c->maxtimeo_us = c->timeo_us > RPC_MAX_TIMEO_US ? c->timeo_us
+						       : RPC_MAX_TIMEO_US;
+	c->nstats = opts->nprocs ? opts->nprocs : RPC_DEFAULT_NSTATS;
+	c->stats = calloc(c->nstats, sizeof(*c->stats));
+	c->rbuf = malloc(RPC_RBUF_SIZE);
+	c->calls = g_hash_table_new(g_direct_hash, g_direct_equal);
+	c->next_xid = random_xid();
+	c->next_deadline_us = UINT64_MAX;
+	c->state = RPC_DOWN;
+	rpc_record_reader_init(&c->rr, RPC_RECORD_MAX);
+	c->wakefd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (!c->server || !c->stats || !c->rbuf) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	if (c->wakefd < 0) {
+		ret = -errno;
+		goto fail;
+	}
+	ret = first_connect(c);
+	if (ret)
+		goto fail;
+	ret = -pthread_create(&c->thread, NULL, rpc_io_thread, c);
+	if (ret)
+		goto fail;
+	*out = c;
+	return 0;
+fail:
+	clnt_free(c);
+	return ret;
+}
+
+void rpc_clnt_destroy(struct rpc_clnt *c)
+{
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	c->shutdown = true;
+	pthread_mutex_unlock(&c->lock);
+	wake(c);
+	/* The transport thread fails every outstanding call with
+	 * -ESHUTDOWN before it ends. */
+	pthread_join(c->thread, NULL);
+	pthread_mutex_lock(&c->lock);
+	while (c->users > 0)
+		pthread_cond_wait(&c->idle, &c->lock);
+	pthread_mutex_unlock(&c->lock);
+	clnt_free(c);
+}
+
+void rpc_clnt_set_trace(struct rpc_clnt *c, rpc_trace_fn fn, void *ctx)
+{
+	pthread_mutex_lock(&c->lock);
+	c->trace = fn;
+	c->trace_ctx = ctx;
+	pthread_mutex_unlock(&c->lock);
+}
+
+int rpc_clnt_get_stats(struct rpc_clnt *c, uint32_t proc,
+		       struct rpc_proc_stats *out)
+{
+	if (proc >= c->nstats)
+		return -EINVAL;
+	pthread_mutex_lock(&c->lock);
+	*out = c->stats[proc].s;
+	out->rtt_us_p99 = rpc_hist_quantile(&c->stats[proc].hist, 0.99);
+	pthread_mutex_unlock(&c->lock);
+	return 0;
+}
+
+int rpc_clnt_local_port(struct rpc_clnt *c)
+{
+	int port;
+
+	pthread_mutex_lock(&c->lock);
+	port = c->local_port;
+	pthread_mutex_unlock(&c->lock);
+	return port ? port : -ENOTCONN;
+}
+
+uint64_t rpc_clnt_dropped_replies(struct rpc_clnt *c)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&c->lock);
+	n = c->dropped;
+	pthread_mutex_unlock(&c->lock);
+	return n;
+}

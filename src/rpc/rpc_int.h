@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Internals of the RPC client, shared by rpc.c (calls and completion),
+ * clnt_io.c (the transport thread: connection state, timeouts), tcp.c (the
+ * stream transport) and stats.c.  Not for use outside src/rpc/.
+ *
+ * Threads and locks
+ * -----------------
+ * Each client has one transport thread.  It alone touches the socket: it
+ * connects, writes queued calls, reads replies, runs the retransmission
+ * timers and reconnects.  Calling threads encode their call, queue it and
+ * wake the transport thread through an eventfd; a synchronous caller then
+ * sleeps on its own condition variable, an asynchronous call's done()
+ * runs on the transport thread.  Keeping all socket I/O on one thread means
+ * a partially written record can never be interleaved with another one,
+ * and a caller that gives up (interrupted) never leaves half a record on
+ * the wire: an entry that is being written stays queued until it is out.
+ *
+ * c->lock protects every field marked [L] below and every field of
+ * struct rpc_call_ent; it is never held across socket I/O, a wait for a
+ * reply, a done() callback or the trace hook.  Fields marked [T] belong to
+ * the transport thread alone.
+ *
+ * An entry is referenced by its owner (the synchronous caller, or the
+ * client on behalf of an asynchronous call until done() ran) and by the
+ * send queue while it is queued.  The outstanding table and list hold no
+ * reference: the owner removes the entry from them before dropping its own.
+ */
+#ifndef NFSFUSE_RPC_INT_H
+#define NFSFUSE_RPC_INT_H
+
+#include <netinet/in.h>
+#include <pthread.h>
+#include <glib.h>
+
+#include "rpc.h"
+#include "record.h"
+
+#define RPC_RBUF_SIZE (64u * 1024)
+#define RPC_HIST_BUCKETS 160 /* 4 per power of two: 1 us .. 2^40 us */
+
+struct rpc_hist {
+	uint64_t n[RPC_HIST_BUCKETS];
+};
+
+struct rpc_stats_slot {
+	struct rpc_proc_stats s;
+	struct rpc_hist hist;
+};
+
+struct rpc_call_ent {
+	unsigned refs;
+	uint32_t xid;
+	uint32_t proc;
+	struct xdr_enc msg;       /* the whole record, mark included */
+
+	/* list of outstanding calls, in the order they were made */
+	struct rpc_call_ent *prev, *next;
+	bool outstanding;         /* in the table and the list */
+	/* send queue */
+	struct rpc_call_ent *qnext;
+	bool queued;
+	size_t sent;              /* bytes of msg written (head of queue) */
+	unsigned transmits;       /* times written in full */
+
+	/* timers (monotonic microseconds) */
+	uint64_t start_us, end_us;
+	uint64_t deadline_us;
+	uint64_t timeout_us;
+	unsigned minor;           /* minor timeouts in this major one */
+
+	/* completion */
+	bool done;
+	int err;
+	struct rpc_reply reply;   /* whole reply record */
+	size_t results_off;       /* where the results start in it */
+	size_t recvd;             /* reply bytes, mark included */
+	pthread_cond_t cond;      /* synchronous caller */
+	rpc_done_fn done_fn;      /* asynchronous call */
+	void *done_ctx;
+	struct rpc_call_ent *cnext; /* local list of completions */
+};
+
+enum rpc_conn_state { RPC_DOWN, RPC_CONNECTING, RPC_UP };
+
+struct rpc_clnt;
+
+/*
+ * A transport.  Every operation runs on the transport thread without the
+ * lock.  TCP is the only one so far; a datagram transport would supply its
+ * own (no record marking, a retransmission is a new datagram).
+ */
+struct rpc_xprt_ops {
+	const char *name;
+	/* Opens c->fd and starts connecting; 1 when already connected,
+	 * 0 when in progress (poll for POLLOUT), or a negative errno. */
+	int (*connect_start)(struct rpc_clnt *c);
+	/* Connect finished (POLLOUT): 0 or a negative errno. */
+	int (*connect_finish)(struct rpc_clnt *c);
+	/* Socket readable: read and deliver replies with rpc_deliver().
+	 * 0, or a negative errno when the connection is lost. */
+	int (*recv)(struct rpc_clnt *c);
+	/* Socket writable: write queued calls until the queue is empty or
+	 * the socket is full.  0, or a negative errno. */
+	int (*send)(struct rpc_clnt *c);
+	/* Closes c->fd (abortively for TCP: no TIME_WAIT on our port). */
+	void (*close)(struct rpc_clnt *c);
+};
+
+extern const struct rpc_xprt_ops rpc_tcp_ops;
+
+struct rpc_clnt {
+	/* fixed at creation */
+	struct sockaddr_storage addr;
+	socklen_t addrlen;
+	uint32_t prog, vers;
+	struct rpc_clnt_opts opts;
+	char *server;             /* owned copy of opts.server */
+	const struct rpc_xprt_ops *ops;
+	uint64_t timeo_us;        /* first timeout */
+	uint64_t maxtimeo_us;     /* cap of the doubling */
+	unsigned nstats;
+	int wakefd;               /* eventfd: wakes the transport thread */
+	pthread_t thread;
+
+	pthread_mutex_t lock;
+	uint32_t next_xid;        /* [atomic] */
+	GHashTable *calls;        /* [L] xid -> struct rpc_call_ent */
+	struct rpc_call_ent *first, *last; /* [L] outstanding, call order */
+	struct rpc_call_ent *qhead, *qtail; /* [L] send queue */
+	uint64_t next_deadline_us; /* [L] earliest deadline (lower bound) */
+	bool shutdown;            /* [L] destroy began */
+	unsigned users;           /* [L] threads inside rpc_call() */
+	pthread_cond_t idle;      /* [L] users dropped to 0 */
+	bool not_responding;      /* [L] "not responding" was logged */
+	bool bad_reply_logged;    /* [L] */
+	uint64_t dropped;         /* [L] replies nobody waited for */
+	struct rpc_stats_slot *stats; /* [L] nstats of them */
+	rpc_trace_fn trace;       /* [L] */
+	void *trace_ctx;          /* [L] */
+	int local_port;           /* [L] host order; 0 before connecting */
+
+	/* transport thread */
+	int fd;                   /* [T] */
+	enum rpc_conn_state state; /* [T] */
+	uint64_t connect_deadline_us; /* [T] */
+	uint64_t reconnect_at_us; /* [T] */
+	uint64_t backoff_us;      /* [T] */
+	struct sockaddr_storage local; /* [T] last local address */
+	socklen_t locallen;       /* [T] 0 before the first connection */
+	unsigned rebind_tries;    /* [T] bind() to the local port failed */
+	struct rpc_record_reader rr; /* [T] */
+	uint8_t *rbuf;            /* [T] RPC_RBUF_SIZE bytes for small reads */
+};
+
+uint64_t rpc_now_us(void);
+/* Transport thread: the connection is up (c->fd connected): note the
+ * local address and queue every outstanding call again. */
+void rpc_conn_established(struct rpc_clnt *c);
+void rpc_ent_unref_locked(struct rpc_call_ent *e);
+
+/* Transport thread: hand over one reply record (ownership passes). */
+void rpc_deliver(struct rpc_clnt *c, uint8_t *buf, size_t len);
+/* Transport thread: the head of the send queue to write, with a
+ * reference, and the offset to write from; NULL when the queue is empty. */
+struct rpc_call_ent *rpc_sendq_peek(struct rpc_clnt *c);
+/* Transport thread: n more bytes of e were written; drops the reference
+ * taken by rpc_sendq_peek(). */
+void rpc_sendq_advance(struct rpc_clnt *c, struct rpc_call_ent *e, size_t n);
+
+void *rpc_io_thread(void *arg);
+
+/* Completes e with err (reply already attached, or none); for an
+ * asynchronous call e is pushed on *done_list to be run after unlocking. */
+void rpc_finish_locked(struct rpc_clnt *c, struct rpc_call_ent *e, int err,
+		       struct rpc_call_ent **done_list);
+/* Runs done() of the entries on the list (without the lock). */
+void rpc_run_done_list(struct rpc_clnt *c, struct rpc_call_ent *list);
+
+/* stats.c */
+void rpc_hist_add(struct rpc_hist *h, uint64_t usec);
+uint64_t rpc_hist_quantile(const struct rpc_hist *h, double q);
+void rpc_stats_account_locked(struct rpc_clnt *c, struct rpc_call_ent *e,
+			      int err);
+
+#endif

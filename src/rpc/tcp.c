@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The TCP transport: record marking (record.c) on a non-blocking stream
+ * socket.  A reconnection binds the local address and port of the previous
+ * connection, so that the server's duplicate request cache, which is keyed
+ * by the client's address and port, recognises the retransmitted XIDs.  To
+ * make that port free at once, a connection is closed abortively (RST, no
+ * TIME_WAIT on our side), as the kernel's client does.
+ */
+#include "rpc_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/tcp.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../log.h"
+
+#define RPC_RESVPORT_MIN 665
+#define RPC_RESVPORT_MAX 1023
+/* Reconnect attempts on the previous local port while bind() finds it
+ * busy, before any port will do. */
+#define RPC_REBIND_TRIES 4u
+/* Reads per wake-up before the thread looks at its timers again. */
+#define RPC_READ_BUDGET 64
+
+static void set_port(struct sockaddr_storage *ss, int port)
+{
+	if (ss->ss_family == AF_INET)
+		((struct sockaddr_in *)ss)->sin_port = htons((uint16_t)port);
+	else
+		((struct sockaddr_in6 *)ss)->sin6_port = htons((uint16_t)port);
+}
+
+static socklen_t any_addr(int family, struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	ss->ss_family = (sa_family_t)family;
+	if (family == AF_INET) {
+		((struct sockaddr_in *)ss)->sin_addr.s_addr =
+			htonl(INADDR_ANY);
+		return sizeof(struct sockaddr_in);
+	}
+	((struct sockaddr_in6 *)ss)->sin6_addr = in6addr_any;
+	return sizeof(struct sockaddr_in6);
+}
+
+/* A reserved port, from a random starting point downwards. */
+static int bind_resvport(int fd, int family)
+{
+	const int span = RPC_RESVPORT_MAX - RPC_RESVPORT_MIN + 1;
+	struct sockaddr_storage ss;
+	socklen_t len = any_addr(family, &ss);
+	int start = (int)(rpc_now_us() % (uint64_t)span);
+
+	for (int i = 0; i < span; i++) {
+		int port = RPC_RESVPORT_MIN + (start + span - i) % span;
+
+		set_port(&ss, port);
+		if (bind(fd, (struct sockaddr *)&ss, len) == 0)
+			return 0;
+		if (errno != EADDRINUSE)
+			return -errno;
+	}
+	return -EADDRINUSE;
+}
+
+static int new_socket(struct rpc_clnt *c)
+{
+	int fd, one = 1;
+
+	fd = socket(c->addr.ss_family,
+		    SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+	return fd;
+}
+
+static int tcp_connect_start(struct rpc_clnt *c)
+{
+	bool same = c->locallen > 0;
+
+	for (;;) {
+		int fd = new_socket(c), ret = 0;
+		bool bound = false;
+
+		if (fd < 0)
+			return fd;
+		if (same) {
+			if (bind(fd, (struct sockaddr *)&c->local,
+				 c->locallen) == 0) {
+				bound = true;
+			} else if (errno == EADDRINUSE &&
+				   c->rebind_tries < RPC_REBIND_TRIES) {
+				/* The port may be free again in a moment:
+				 * try again after the reconnect backoff. */
+				c->rebind_tries++;
+				nf_log(NF_LOG_DEBUG,
+				       "%s: previous local port busy, "
+				       "attempt %u", c->server,
+				       c->rebind_tries);
+				close(fd);
+				return -EADDRINUSE;
+			} else {
+				nf_log(NF_LOG_DEBUG,
+				       "%s: cannot bind the previous local "
+				       "port again (%s), using another",
+				       c->server, strerror(errno));
+			}
+		}
+		if (!bound && c->opts.resvport)
+			ret = bind_resvport(fd, c->addr.ss_family);
+		if (ret == 0 &&
+		    connect(fd, (struct sockaddr *)&c->addr, c->addrlen) < 0)
+			ret = -errno;
+		if (ret == 0 || ret == -EINPROGRESS) {
+			c->fd = fd;
+			c->rebind_tries = 0;
+			return ret == 0 ? 1 : 0;
+		}
+		close(fd);
+		if (bound && (ret == -EADDRINUSE || ret == -EADDRNOTAVAIL)) {
+			nf_log(NF_LOG_DEBUG,
+			       "%s: cannot connect from the previous local "
+			       "port again (%s), using another",
+			       c->server, strerror(-ret));
+			same = false;
+			continue;
+		}
+		return ret;
+	}
+}
+
+static int tcp_connect_finish(struct rpc_clnt *c)
+{
+	int err = 0;
+	socklen_t len = sizeof(err);
+
+	if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
+		return -errno;
+	return -err;
+}
+
+static void tcp_close(struct rpc_clnt *c)
+{
+	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+
+	if (c->fd < 0)
+		return;
+	setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	close(c->fd);
+	c->fd = -1;
+}
+
+static int record_error(struct rpc_clnt *c, int ret)
+{
+	if (ret == -EMSGSIZE)
+		nf_log(NF_LOG_WARNING,
+		       "%s: RPC record over %u bytes: resetting the "
+		       "connection", c->server, RPC_RECORD_MAX);
+	return ret;
+}
+
+/* Bytes that arrived in c->rbuf: cut them into records. */
+static int feed(struct rpc_clnt *c, size_t n)
+{
+	size_t off = 0, used;
+	uint8_t *rec;
+	size_t rec_len;
+	int ret;
+
+	while (off < n) {
+		ret = rpc_record_feed(&c->rr, c->rbuf + off, n - off, &used,
+				      &rec, &rec_len);
+		off += used;
+		if (ret < 0)
+			return record_error(c, ret);
+		if (ret == 1)
+			rpc_deliver(c, rec, rec_len);
+	}
+	return 0;
+}
+
+static int tcp_recv(struct rpc_clnt *c)
+{
+	for (int i = 0; i < RPC_READ_BUDGET; i++) {
+		uint8_t *dst, *rec;
+		size_t want, rec_len;
+		ssize_t n;
+		int ret;
+
+		/* Large fragment bodies go straight into the record. */
+		want = rpc_record_direct(&c->rr, &dst);
+		if (want < RPC_RBUF_SIZE / 16) {
+			dst = c->rbuf;
+			want = RPC_RBUF_SIZE;
+		}
+		n = recv(c->fd, dst, want, MSG_DONTWAIT);
+		if (n == 0)
+			return -ECONNRESET;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return 0;
+			return -errno;
+		}
+		if (dst == c->rbuf) {
+			ret = feed(c, (size_t)n);
+		} else {
+			ret = rpc_record_commit(&c->rr, (size_t)n, &rec,
+						&rec_len);
+			if (ret == 1) {
+				rpc_deliver(c, rec, rec_len);
+				ret = 0;
+			}
+		}
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int tcp_send(struct rpc_clnt *c)
+{
+	struct rpc_call_ent *e;
+
+	while ((e = rpc_sendq_peek(c))) {
+		/* The transport thread alone moves e->sent and e->msg does
+		 * not change once queued: safe to read without the lock. */
+		ssize_t n = send(c->fd, e->msg.buf + e->sent,
+				 e->msg.len - e->sent,
+				 MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (n < 0) {
+			int err = errno;
+
+			rpc_sendq_advance(c, e, 0);
+			if (err == EINTR)
+				continue;
+			if (err == EAGAIN || err == EWOULDBLOCK)
+				return 0;
+			return -err;
+		}
+		rpc_sendq_advance(c, e, (size_t)n);
+	}
+	return 0;
+}
+
+const struct rpc_xprt_ops rpc_tcp_ops = {
+	.name = "tcp",
+	.connect_start = tcp_connect_start,
+	.connect_finish = tcp_connect_finish,
+	.recv = tcp_recv,
+	.send = tcp_send,
+	.close = tcp_close,
+};

@@ -1,0 +1,939 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The RPC transport: the record reader without sockets, then the client
+ * against a tiny server thread on 127.0.0.1 that answers out of order,
+ * drops the connection, stays silent, or sends an oversized record.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../src/log.h"
+#include "../../src/rpc/record.h"
+#include "../../src/rpc/rpc.h"
+
+#define TEST_PROG 400123u
+#define TEST_VERS 1u
+
+/* ---- the record reader ---- */
+
+/* A stream of three records: one of 2 fragments (3 + 5 bytes), an empty
+ * one, one of 3 fragments (0 + 4 + 1 bytes). */
+static const uint8_t stream[] = {
+	0x00, 0x00, 0x00, 0x03, 'a', 'b', 'c',
+	0x80, 0x00, 0x00, 0x05, 'd', 'e', 'f', 'g', 'h',
+	0x80, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x04, '1', '2', '3', '4',
+	0x80, 0x00, 0x00, 0x01, '5',
+};
+static const char *const stream_records[] = { "abcdefgh", "", "12345" };
+
+struct collected {
+	char rec[3][16];
+	size_t n;
+};
+
+static void feed_all(struct rpc_record_reader *r, const uint8_t *p,
+		     size_t len, struct collected *out)
+{
+	while (len > 0) {
+		uint8_t *rec = NULL;
+		size_t used = 0, rec_len = 0;
+		int ret = rpc_record_feed(r, p, len, &used, &rec, &rec_len);
+
+		assert_true(ret >= 0);
+		assert_true(used <= len);
+		if (ret == 1) {
+			assert_true(out->n < 3);
+			assert_true(rec_len < 16);
+			if (rec_len)
+				memcpy(out->rec[out->n], rec, rec_len);
+			out->rec[out->n][rec_len] = '\0';
+			out->n++;
+			free(rec);
+		} else {
+			assert_int_equal(used, len);
+		}
+		p += used;
+		len -= used;
+	}
+}
+
+static void check_collected(const struct collected *c)
+{
+	assert_int_equal(c->n, 3);
+	for (size_t i = 0; i < 3; i++)
+		assert_string_equal(c->rec[i], stream_records[i]);
+}
+
+static void test_record_whole(void **state)
+{
+	struct rpc_record_reader r;
+	struct collected c = { 0 };
+
+	(void)state;
+	rpc_record_reader_init(&r, RPC_RECORD_MAX);
+	feed_all(&r, stream, sizeof(stream), &c);
+	check_collected(&c);
+	rpc_record_reader_free(&r);
+}
+
+static void test_record_split_everywhere(void **state)
+{
+	(void)state;
+	/* two pieces, cut at every byte */
+	for (size_t cut = 0; cut <= sizeof(stream); cut++) {
+		struct rpc_record_reader r;
+		struct collected c = { 0 };
+
+		rpc_record_reader_init(&r, RPC_RECORD_MAX);
+		feed_all(&r, stream, cut, &c);
+		feed_all(&r, stream + cut, sizeof(stream) - cut, &c);
+		check_collected(&c);
+		rpc_record_reader_free(&r);
+	}
+	/* one byte at a time */
+	{
+		struct rpc_record_reader r;
+		struct collected c = { 0 };
+
+		rpc_record_reader_init(&r, RPC_RECORD_MAX);
+		for (size_t i = 0; i < sizeof(stream); i++)
+			feed_all(&r, stream + i, 1, &c);
+		check_collected(&c);
+		rpc_record_reader_free(&r);
+	}
+}
+
+static void test_record_oversize(void **state)
+{
+	static const uint8_t one_big[] = { 0x80, 0x00, 0x00, 101 };
+	static const uint8_t two_frags[] = { 0x00, 0x00, 0x00, 60 };
+	static const uint8_t huge[] = { 0xff, 0xff, 0xff, 0xff };
+	uint8_t body[60] = { 0 };
+	struct rpc_record_reader r;
+	uint8_t *rec = NULL;
+	size_t used, rec_len;
+
+	(void)state;
+	rpc_record_reader_init(&r, 100);
+	assert_int_equal(rpc_record_feed(&r, one_big, 4, &used, &rec,
+					 &rec_len), -EMSGSIZE);
+	rpc_record_reader_reset(&r);
+
+	/* 60 + 60 > 100: the second mark is refused */
+	assert_int_equal(rpc_record_feed(&r, two_frags, 4, &used, &rec,
+					 &rec_len), 0);
+	assert_int_equal(rpc_record_feed(&r, body, 60, &used, &rec,
+					 &rec_len), 0);
+	assert_int_equal(rpc_record_feed(&r, two_frags, 4, &used, &rec,
+					 &rec_len), -EMSGSIZE);
+	rpc_record_reader_reset(&r);
+
+	/* 2^31-1 with the default limit: refused without allocating */
+	rpc_record_reader_free(&r);
+	rpc_record_reader_init(&r, RPC_RECORD_MAX);
+	assert_int_equal(rpc_record_feed(&r, huge, 4, &used, &rec, &rec_len),
+			 -EMSGSIZE);
+	assert_null(r.buf);
+	rpc_record_reader_free(&r);
+
+	/* exactly the limit is fine */
+	{
+		uint8_t mark[4] = { 0x80, 0, 0, 100 };
+		uint8_t full[100];
+
+		memset(full, 7, sizeof(full));
+		rpc_record_reader_init(&r, 100);
+		assert_int_equal(rpc_record_feed(&r, mark, 4, &used, &rec,
+						 &rec_len), 0);
+		assert_int_equal(rpc_record_feed(&r, full, 100, &used, &rec,
+						 &rec_len), 1);
+		assert_int_equal(rec_len, 100);
+		free(rec);
+		rpc_record_reader_free(&r);
+	}
+}
+
+static void test_record_direct(void **state)
+{
+	uint8_t mark[4] = { 0x80, 0, 0x10, 0 }; /* 4096 bytes, last */
+	struct rpc_record_reader r;
+	uint8_t *dst = NULL, *rec = NULL;
+	size_t used, rec_len, n;
+
+	(void)state;
+	rpc_record_reader_init(&r, RPC_RECORD_MAX);
+	assert_int_equal(rpc_record_direct(&r, &dst), 0);
+	assert_int_equal(rpc_record_feed(&r, mark, 4, &used, &rec, &rec_len),
+			 0);
+	n = rpc_record_direct(&r, &dst);
+	assert_int_equal(n, 4096);
+	memset(dst, 0xaa, 1000);
+	assert_int_equal(rpc_record_commit(&r, 1000, &rec, &rec_len), 0);
+	n = rpc_record_direct(&r, &dst);
+	assert_int_equal(n, 3096);
+	memset(dst, 0xbb, n);
+	assert_int_equal(rpc_record_commit(&r, n, &rec, &rec_len), 1);
+	assert_int_equal(rec_len, 4096);
+	assert_int_equal(rec[999], 0xaa);
+	assert_int_equal(rec[1000], 0xbb);
+	free(rec);
+	assert_int_equal(rpc_record_commit(&r, 1, &rec, &rec_len), -EINVAL);
+	rpc_record_reader_free(&r);
+}
+
+/* ---- a tiny server ---- */
+
+struct srv;
+typedef void (*scenario_fn)(struct srv *s);
+
+struct srv {
+	int lfd;
+	int port;
+	pthread_t th;
+	scenario_fn fn;
+	/* what the server saw */
+	uint32_t xids[32];
+	int peer_ports[32];
+	int nseen;
+	int nconns;
+	int fail; /* set when the scenario went wrong */
+};
+
+static int srv_accept(struct srv *s, int *peer_port)
+{
+	struct sockaddr_in sin;
+	socklen_t len = sizeof(sin);
+	struct pollfd pfd = { .fd = s->lfd, .events = POLLIN };
+	struct timeval tv = { .tv_sec = 5 };
+	int fd;
+
+	if (poll(&pfd, 1, 5000) != 1)
+		return -1;
+	fd = accept(s->lfd, (struct sockaddr *)&sin, &len);
+	if (fd < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	*peer_port = ntohs(sin.sin_port);
+	s->nconns++;
+	return fd;
+}
+
+static int read_full(int fd, void *buf, size_t len)
+{
+	uint8_t *p = buf;
+
+	while (len > 0) {
+		ssize_t n = read(fd, p, len);
+
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int write_full(int fd, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	while (len > 0) {
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* One call: returns 0 with its xid and argument, -1 on EOF. */
+static int srv_read_call(struct srv *s, int fd, int peer_port,
+			 uint32_t *xid, uint32_t *arg)
+{
+	uint8_t mark[4], buf[1024];
+	struct rpc_call_hdr h;
+	struct xdr_dec d;
+	uint32_t len;
+
+	if (read_full(fd, mark, 4))
+		return -1;
+	len = xdr_get_u32(mark);
+	if (!(len & 0x80000000u) || (len & 0x7fffffff) > sizeof(buf)) {
+		s->fail = 1;
+		return -1;
+	}
+	len &= 0x7fffffff;
+	if (read_full(fd, buf, len))
+		return -1;
+	xdr_dec_init(&d, buf, len);
+	if (rpcmsg_dec_call(&d, &h) || h.prog != TEST_PROG ||
+	    h.vers != TEST_VERS || xdr_dec_u32(&d, arg)) {
+		s->fail = 1;
+		return -1;
+	}
+	if (h.cred_flavor != RPC_AUTH_SYS || h.cred.uid != 1234)
+		s->fail = 1;
+	*xid = h.xid;
+	if (s->nseen < 32) {
+		s->xids[s->nseen] = h.xid;
+		s->peer_ports[s->nseen] = peer_port;
+		__atomic_store_n(&s->nseen, s->nseen + 1, __ATOMIC_RELEASE);
+	}
+	return 0;
+}
+
+/* A successful reply carrying one word, cut in nfrag fragments. */
+static void srv_reply(int fd, uint32_t xid, uint32_t value, int nfrag)
+{
+	uint8_t body[28], out[28 + 3 * 4];
+	size_t off = 0, pos = 0;
+	struct xdr_enc e;
+
+	xdr_enc_init(&e, 0, 0);
+	rpcmsg_enc_accepted_reply(&e, xid, RPC_SUCCESS);
+	xdr_enc_u32(&e, value);
+	memcpy(body, e.buf, e.len);
+	xdr_enc_release(&e);
+	if (nfrag < 1 || nfrag > 3)
+		nfrag = 1;
+	for (int i = 0; i < nfrag; i++) {
+		size_t n = i == nfrag - 1 ? sizeof(body) - pos
+					  : sizeof(body) / 4;
+
+		xdr_put_u32(out + off, (uint32_t)n |
+				       (i == nfrag - 1 ? 0x80000000u : 0));
+		memcpy(out + off + 4, body + pos, n);
+		off += 4 + n;
+		pos += n;
+	}
+	write_full(fd, out, off);
+}
+
+static void *srv_main(void *arg)
+{
+	struct srv *s = arg;
+
+	s->fn(s);
+	return NULL;
+}
+
+static void srv_start(struct srv *s, scenario_fn fn)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sin);
+	int one = 1;
+
+	memset(s, 0, sizeof(*s));
+	s->fn = fn;
+	s->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	assert_true(s->lfd >= 0);
+	setsockopt(s->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(s->lfd, (struct sockaddr *)&sin, sizeof(sin)),
+			 0);
+	assert_int_equal(listen(s->lfd, 8), 0);
+	assert_int_equal(getsockname(s->lfd, (struct sockaddr *)&sin, &len),
+			 0);
+	s->port = ntohs(sin.sin_port);
+	assert_int_equal(pthread_create(&s->th, NULL, srv_main, s), 0);
+}
+
+static void srv_join(struct srv *s)
+{
+	pthread_join(s->th, NULL);
+	close(s->lfd);
+	assert_int_equal(s->fail, 0);
+}
+
+/* ---- the client side ---- */
+
+static const struct rpc_cred test_cred = {
+	.flavor = RPC_AUTH_SYS,
+	.machinename = "test",
+	.uid = 1234,
+	.gid = 5678,
+	.ngids = 1,
+	.gids = { 5678 },
+};
+
+static int enc_u32(struct xdr_enc *e, const void *args)
+{
+	return xdr_enc_u32(e, *(const uint32_t *)args);
+}
+
+static int dec_u32(struct xdr_dec *d, void *res)
+{
+	return xdr_dec_u32(d, res);
+}
+
+static struct rpc_clnt *client(struct srv *s, unsigned timeo_ds,
+			       unsigned retrans, bool soft)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct rpc_clnt_opts o = {
+		.proto = IPPROTO_TCP,
+		.timeo_ds = timeo_ds,
+		.retrans = retrans,
+		.soft = soft,
+		.server = "server 127.0.0.1",
+	};
+	struct rpc_clnt *c = NULL;
+
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin.sin_port = htons((uint16_t)s->port);
+	assert_int_equal(rpc_clnt_create((struct sockaddr *)&sin, sizeof(sin),
+					 TEST_PROG, TEST_VERS, &o, &c), 0);
+	assert_non_null(c);
+	return c;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+struct caller {
+	struct rpc_clnt *c;
+	uint32_t arg, res;
+	int ret;
+	volatile int *intr;
+	pthread_t th;
+};
+
+static void *caller_main(void *p)
+{
+	struct caller *k = p;
+	struct rpc_reply reply;
+
+	k->ret = rpc_call(k->c, 1, &test_cred, enc_u32, &k->arg, dec_u32,
+			  &k->res, &reply, k->intr);
+	if (k->ret == 0) {
+		assert_non_null(reply.buf);
+		rpc_reply_release(&reply);
+	}
+	return NULL;
+}
+
+/* Async completions, collected under a lock. */
+struct done_box {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int n;
+	int err[8];
+	uint32_t res[8];
+};
+
+static void done_cb(void *ctx, int err, struct xdr_dec *results,
+		    struct rpc_reply *reply)
+{
+	struct done_box *b = ctx;
+	uint32_t v = 0;
+
+	if (err == 0) {
+		assert_non_null(results);
+		assert_int_equal(xdr_dec_u32(results, &v), 0);
+	} else {
+		assert_null(results);
+	}
+	rpc_reply_release(reply);
+	pthread_mutex_lock(&b->lock);
+	if (b->n < 8) {
+		b->err[b->n] = err;
+		b->res[b->n] = v;
+	}
+	b->n++;
+	pthread_cond_broadcast(&b->cond);
+	pthread_mutex_unlock(&b->lock);
+}
+
+static void done_wait(struct done_box *b, int n)
+{
+	double deadline = now_s() + 5;
+
+	pthread_mutex_lock(&b->lock);
+	while (b->n < n && now_s() < deadline) {
+		pthread_mutex_unlock(&b->lock);
+		usleep(5000);
+		pthread_mutex_lock(&b->lock);
+	}
+	assert_int_equal(b->n, n);
+	pthread_mutex_unlock(&b->lock);
+}
+
+/* Two calls, answered in the reverse order; then three async calls
+ * answered in reverse, the middle reply cut in three fragments. */
+static void scen_out_of_order(struct srv *s)
+{
+	uint32_t xid[3], arg[3];
+	int port, fd = srv_accept(s, &port);
+
+	if (fd < 0 || srv_read_call(s, fd, port, &xid[0], &arg[0]) ||
+	    srv_read_call(s, fd, port, &xid[1], &arg[1])) {
+		s->fail = 1;
+		goto out;
+	}
+	srv_reply(fd, xid[1], arg[1] + 10, 1);
+	srv_reply(fd, xid[0], arg[0] + 10, 2);
+	for (int i = 0; i < 3; i++)
+		if (srv_read_call(s, fd, port, &xid[i], &arg[i])) {
+			s->fail = 1;
+			goto out;
+		}
+	srv_reply(fd, xid[2], arg[2] + 10, 1);
+	srv_reply(fd, xid[1], arg[1] + 10, 3);
+	srv_reply(fd, xid[0], arg[0] + 10, 1);
+	/* wait for the client to go */
+	while (srv_read_call(s, fd, port, &xid[0], &arg[0]) == 0)
+		;
+out:
+	if (fd >= 0)
+		close(fd);
+}
+
+static void test_out_of_order(void **state)
+{
+	struct srv s;
+	struct rpc_clnt *c;
+	struct caller k[2];
+	struct done_box b = { .lock = PTHREAD_MUTEX_INITIALIZER,
+			      .cond = PTHREAD_COND_INITIALIZER };
+	struct rpc_proc_stats st;
+	uint32_t args[3] = { 100, 200, 300 };
+
+	(void)state;
+	srv_start(&s, scen_out_of_order);
+	c = client(&s, 600, 2, false);
+	for (int i = 0; i < 2; i++) {
+		k[i] = (struct caller){ .c = c, .arg = (uint32_t)i + 1 };
+		assert_int_equal(pthread_create(&k[i].th, NULL, caller_main,
+						&k[i]), 0);
+	}
+	for (int i = 0; i < 2; i++) {
+		pthread_join(k[i].th, NULL);
+		assert_int_equal(k[i].ret, 0);
+		assert_int_equal(k[i].res, k[i].arg + 10);
+	}
+
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(rpc_call_async(c, 2, &test_cred, enc_u32,
+						&args[i], done_cb, &b), 0);
+	done_wait(&b, 3);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(b.err[i], 0);
+		/* completions come in reply order: 300, 200, 100 */
+		assert_int_equal(b.res[i], args[2 - i] + 10);
+	}
+
+	assert_int_equal(rpc_clnt_get_stats(c, 1, &st), 0);
+	assert_int_equal(st.calls, 2);
+	assert_int_equal(st.errors, 0);
+	assert_int_equal(st.retrans, 0);
+	assert_true(st.bytes_sent > 0 && st.bytes_recv > 0);
+	assert_true(st.rtt_us_p99 > 0);
+	assert_int_equal(rpc_clnt_get_stats(c, 2, &st), 0);
+	assert_int_equal(st.calls, 3);
+	assert_int_equal(rpc_clnt_get_stats(c, 1000, &st), -EINVAL);
+	assert_int_equal(rpc_clnt_dropped_replies(c), 0);
+	rpc_clnt_destroy(c);
+	srv_join(&s);
+	assert_true(s.xids[0] != s.xids[1]);
+}
+
+/* The server drops the connection after reading a call; the client must
+ * come back from the same port with the same XID. */
+static void scen_drop_once(struct srv *s)
+{
+	uint32_t xid, arg;
+	int port, fd = srv_accept(s, &port);
+
+	if (fd < 0 || srv_read_call(s, fd, port, &xid, &arg)) {
+		s->fail = 1;
+		goto out;
+	}
+	close(fd);
+	fd = srv_accept(s, &port);
+	if (fd < 0 || srv_read_call(s, fd, port, &xid, &arg)) {
+		s->fail = 1;
+		goto out;
+	}
+	srv_reply(fd, xid, arg + 10, 1);
+	while (srv_read_call(s, fd, port, &xid, &arg) == 0)
+		;
+out:
+	if (fd >= 0)
+		close(fd);
+}
+
+static void test_reconnect_same_port(void **state)
+{
+	struct srv s;
+	struct rpc_clnt *c;
+	struct rpc_proc_stats st;
+	uint32_t arg = 7, res = 0;
+	int port;
+	double t0;
+
+	(void)state;
+	srv_start(&s, scen_drop_once);
+	c = client(&s, 600, 2, false); /* 60 s: only the reconnect resends */
+	port = rpc_clnt_local_port(c);
+	assert_true(port > 0);
+	t0 = now_s();
+	assert_int_equal(rpc_call(c, 3, &test_cred, enc_u32, &arg, dec_u32,
+				  &res, NULL, NULL), 0);
+	assert_true(now_s() - t0 < 5);
+	assert_int_equal(res, 17);
+	assert_int_equal(rpc_clnt_local_port(c), port);
+	assert_int_equal(rpc_clnt_get_stats(c, 3, &st), 0);
+	assert_int_equal(st.retrans, 1);
+	rpc_clnt_destroy(c);
+	srv_join(&s);
+	assert_int_equal(s.nconns, 2);
+	assert_int_equal(s.nseen, 2);
+	assert_int_equal(s.xids[0], s.xids[1]);
+	assert_int_equal(s.peer_ports[0], port);
+	assert_int_equal(s.peer_ports[1], port);
+}
+
+/* Reads calls and never answers, until the client goes away. */
+static void scen_silent(struct srv *s)
+{
+	uint32_t xid, arg;
+	int port, fd = srv_accept(s, &port);
+
+	if (fd < 0) {
+		s->fail = 1;
+		return;
+	}
+	while (srv_read_call(s, fd, port, &xid, &arg) == 0)
+		;
+	close(fd);
+}
+
+static void test_soft_timeout(void **state)
+{
+	struct srv s;
+	struct rpc_clnt *c;
+	struct rpc_proc_stats st;
+	uint32_t arg = 1, res;
+	double t0, dt;
+
+	(void)state;
+	srv_start(&s, scen_silent);
+	/* timeouts 0.1 + 0.2 + 0.4 s, then a major one */
+	c = client(&s, 1, 2, true);
+	t0 = now_s();
+	assert_int_equal(rpc_call(c, 4, &test_cred, enc_u32, &arg, dec_u32,
+				  &res, NULL, NULL), -ETIMEDOUT);
+	dt = now_s() - t0;
+	assert_true(dt >= 0.6);
+	assert_true(dt < 10);
+	assert_int_equal(rpc_clnt_get_stats(c, 4, &st), 0);
+	assert_int_equal(st.calls, 1);
+	assert_int_equal(st.errors, 1);
+	assert_int_equal(st.retrans, 2);
+	rpc_clnt_destroy(c);
+	srv_join(&s);
+	/* the first transmission and two retransmissions, one XID */
+	assert_int_equal(s.nseen, 3);
+	assert_int_equal(s.xids[0], s.xids[1]);
+	assert_int_equal(s.xids[1], s.xids[2]);
+}
+
+static void *set_flag_later(void *p)
+{
+	usleep(200 * 1000);
+	__atomic_store_n((volatile int *)p, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void test_interrupted(void **state)
+{
+	struct srv s;
+	struct rpc_clnt *c;
+	volatile int intr = 0;
+	uint32_t arg = 1, res;
+	pthread_t th;
+	double t0, dt;
+
+	(void)state;
+	srv_start(&s, scen_silent);
+	c = client(&s, 600, 2, false); /* hard */
+	t0 = now_s();
+	pthread_create(&th, NULL, set_flag_later, (void *)&intr);
+	assert_int_equal(rpc_call(c, 5, &test_cred, enc_u32, &arg, dec_u32,
+				  &res, NULL, &intr), -EINTR);
+	dt = now_s() - t0;
+	pthread_join(th, NULL);
+	assert_true(dt >= 0.15);
+	assert_true(dt < 5);
+	rpc_clnt_destroy(c);
+	srv_join(&s);
+	assert_int_equal(s.nseen, 1);
+}
+
+/* Hard mount: the first three transmissions go unanswered. */
+static void scen_answer_fourth(struct srv *s)
+{
+	uint32_t xid, arg;
+	int port, fd = srv_accept(s, &port);
+
+	if (fd < 0) {
+		s->fail = 1;
+		return;
+	}
+	for (int i = 0; i < 4; i++)
+		if (srv_read_call(s, fd, port, &xid, &arg)) {
+			s->fail = 1;
+			goto out;
+		}
+	srv_reply(fd, xid, arg + 10, 1);
+	while (srv_read_call(s, fd, port, &xid, &arg) == 0)
+		;
+out:
+	close(fd);
+}
+
+static void test_hard_retry(void **state)
+{
+	struct srv s;
+	struct rpc_clnt *c;
+	struct rpc_proc_stats st;
+	uint32_t arg = 5, res = 0;
+
+	(void)state;
+	srv_start(&s, scen_answer_fourth);
+	/* 0.1 + 0.2 (major: "not responding") + 0.4, then the answer */
+	c = client(&s, 1, 1, false);
+	assert_int_equal(rpc_call(c, 6, &test_cred, enc_u32, &arg, dec_u32,
+				  &res, NULL, NULL), 0);
+	assert_int_equal(res, 15);
+	assert_int_equal(rpc_clnt_get_stats(c, 6, &st), 0);
+	assert_int_equal(st.retrans, 3);
+	assert_int_equal(st.errors, 0);
+	rpc_clnt_destroy(c);
+	srv_join(&s);
+	assert_int_equal(s.nseen, 4);
+	for (int i = 1; i < 4; i++)
+		assert_int_equal(s.xids[i], s.xids[0]);
+}
+
+/* After the first call, a record mark of 16 MiB: the client must reset
+ * the connection and send the call again. */
+static void scen_oversize(struct srv *s)
+{
+	static const uint8_t big[8] = { 0x81, 0x00, 0x00, 0x00, 0, 0, 0, 1 };
+	uint32_t xid, arg;
+	int port, fd = srv_accept(s, &port);
+
+	if (fd < 0 || srv_read_call(s, fd, port, &xid, &arg)) {
+		s->fail = 1;
+		goto out;
+	}
+	write_full(fd, big, sizeof(big));
+	/* the client resets: wait for EOF, then the new connection */
+	while (srv_read_call(s, fd, port, &xid, &arg) == 0)
+		;
+	close(fd);
+	fd = srv_accept(s, &port);
+	if (fd < 0 || srv_read_call(s, fd, port, &xid, &arg)) {
+		s->fail = 1;
+		goto out;
+	}
+	srv_reply(fd, xid, arg + 10, 1);
+	while (srv_read_call(s, fd, port, &xid, &arg) == 0)
+		;
+out:
+	if (fd >= 0)
+		close(fd);
+}
+
+static void test_oversize_record(void **state)
+{
+	struct srv s;
+	struct rpc_clnt *c;
+	uint32_t arg = 9, res = 0;
+
+	(void)state;
+	srv_start(&s, scen_oversize);
+	c = client(&s, 600, 2, false);
+	assert_int_equal(rpc_call(c, 7, &test_cred, enc_u32, &arg, dec_u32,
+				  &res, NULL, NULL), 0);
+	assert_int_equal(res, 19);
+	rpc_clnt_destroy(c);
+	srv_join(&s);
+	assert_int_equal(s.nconns, 2);
+	assert_int_equal(s.nseen, 2);
+	assert_int_equal(s.xids[0], s.xids[1]);
+}
+
+/* A PROG_MISMATCH reply and a reply to nobody. */
+static void scen_mismatch(struct srv *s)
+{
+	uint32_t xid, arg;
+	int port, fd = srv_accept(s, &port);
+	struct xdr_enc e;
+
+	if (fd < 0 || srv_read_call(s, fd, port, &xid, &arg)) {
+		s->fail = 1;
+		goto out;
+	}
+	srv_reply(fd, xid + 1000, 0, 1); /* nobody waits for it */
+	xdr_enc_init(&e, 0, 4);
+	rpcmsg_enc_accepted_reply(&e, xid, RPC_PROG_MISMATCH);
+	xdr_enc_u32(&e, 2);
+	xdr_enc_u32(&e, 3);
+	xdr_put_u32(e.buf, 0x80000000u | (uint32_t)(e.len - 4));
+	write_full(fd, e.buf, e.len);
+	xdr_enc_release(&e);
+	while (srv_read_call(s, fd, port, &xid, &arg) == 0)
+		;
+out:
+	if (fd >= 0)
+		close(fd);
+}
+
+struct trace_count {
+	int n;
+	int last_err;
+};
+
+static void trace_fn(void *ctx, const char *server, uint32_t xid,
+		     const char *proc, size_t sent, size_t recvd,
+		     uint64_t usec, int err)
+{
+	struct trace_count *t = ctx;
+
+	(void)xid;
+	(void)usec;
+	assert_string_equal(server, "server 127.0.0.1");
+	assert_string_equal(proc, "proc8");
+	assert_true(sent > 0 && recvd > 0);
+	t->n++;
+	t->last_err = err;
+}
+
+static void test_rpc_error(void **state)
+{
+	struct srv s;
+	struct rpc_clnt *c;
+	struct rpc_reply reply = { .buf = (uint8_t *)1 };
+	struct rpc_proc_stats st;
+	struct trace_count t = { 0 };
+	uint32_t arg = 1, res;
+
+	(void)state;
+	srv_start(&s, scen_mismatch);
+	c = client(&s, 600, 2, false);
+	rpc_clnt_set_trace(c, trace_fn, &t);
+	assert_int_equal(rpc_call(c, 8, &test_cred, enc_u32, &arg, dec_u32,
+				  &res, &reply, NULL), -EPROTONOSUPPORT);
+	assert_null(reply.buf);
+	assert_int_equal(t.n, 1);
+	assert_int_equal(t.last_err, -EPROTONOSUPPORT);
+	assert_int_equal(rpc_clnt_get_stats(c, 8, &st), 0);
+	assert_int_equal(st.errors, 1);
+	assert_int_equal(rpc_clnt_dropped_replies(c), 1);
+	rpc_clnt_destroy(c);
+	srv_join(&s);
+}
+
+static void test_destroy_fails_outstanding(void **state)
+{
+	struct srv s;
+	struct rpc_clnt *c;
+	struct done_box b = { .lock = PTHREAD_MUTEX_INITIALIZER,
+			      .cond = PTHREAD_COND_INITIALIZER };
+	struct caller k = { .arg = 1 };
+	uint32_t args[3] = { 1, 2, 3 };
+
+	(void)state;
+	srv_start(&s, scen_silent);
+	c = client(&s, 600, 2, false);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(rpc_call_async(c, 2, &test_cred, enc_u32,
+						&args[i], done_cb, &b), 0);
+	k.c = c;
+	pthread_create(&k.th, NULL, caller_main, &k);
+	/* let the calls reach the server */
+	for (int i = 0; i < 200 && __atomic_load_n(&s.nseen, __ATOMIC_ACQUIRE) < 4;
+	     i++)
+		usleep(5000);
+	rpc_clnt_destroy(c);
+	pthread_join(k.th, NULL);
+	assert_int_equal(k.ret, -ESHUTDOWN);
+	assert_int_equal(b.n, 3);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(b.err[i], -ESHUTDOWN);
+	srv_join(&s);
+}
+
+static void test_udp_and_refused(void **state)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct rpc_clnt_opts o = { .proto = IPPROTO_UDP, .timeo_ds = 10 };
+	struct rpc_clnt *c = (struct rpc_clnt *)1;
+	int fd, one = 1;
+	socklen_t len = sizeof(sin);
+
+	(void)state;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(rpc_clnt_create((struct sockaddr *)&sin, sizeof(sin),
+					 1, 1, &o, &c), -EPROTONOSUPPORT);
+	assert_null(c);
+
+	/* a port nobody listens on: bind one, note it, close it */
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	getsockname(fd, (struct sockaddr *)&sin, &len);
+	close(fd);
+	o.proto = IPPROTO_TCP;
+	assert_int_equal(rpc_clnt_create((struct sockaddr *)&sin, sizeof(sin),
+					 1, 1, &o, &c), -ECONNREFUSED);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_record_whole),
+		cmocka_unit_test(test_record_split_everywhere),
+		cmocka_unit_test(test_record_oversize),
+		cmocka_unit_test(test_record_direct),
+		cmocka_unit_test(test_out_of_order),
+		cmocka_unit_test(test_reconnect_same_port),
+		cmocka_unit_test(test_soft_timeout),
+		cmocka_unit_test(test_interrupted),
+		cmocka_unit_test(test_hard_retry),
+		cmocka_unit_test(test_oversize_record),
+		cmocka_unit_test(test_rpc_error),
+		cmocka_unit_test(test_destroy_fails_outstanding),
+		cmocka_unit_test(test_udp_and_refused),
+	};
+
+	if (getenv("NFSFUSE_DEBUG"))
+		nf_log_level = NF_LOG_DEBUG;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
