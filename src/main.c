@@ -20,6 +20,7 @@
 #include "cache/data.h"
 #include "daemon.h"
 #include "fs.h"
+#include "fs_ctl.h"
 #include "log.h"
 #include "options.h"
 #include "proto/mount_client.h"
@@ -68,6 +69,8 @@ static int run_session(struct fs *fs, struct fuse_args *fa,
 {
 	struct fuse_loop_config *cfg;
 	struct fuse_session *se;
+	struct ctl_hooks hooks;
+	struct ctl *ctl = NULL;
 	int ret = 1;
 
 	se = fuse_session_new(fa, &fs_ops, sizeof(fs_ops), fs);
@@ -76,10 +79,15 @@ static int run_session(struct fs *fs, struct fuse_args *fa,
 	fs->se = se;
 	if (fuse_set_signal_handlers(se))
 		goto out_session;
+	/* Before the mount: ctl_start resolves the mount point's path,
+	 * which must not wait on this very daemon. */
+	fs_ctl_hooks(fs, &hooks);
+	if (ctl_start(o->mountpoint, &hooks, &ctl))
+		ctl = NULL; /* logged; the mount works without it */
 	if (fuse_session_mount(se, o->mountpoint)) {
 		fprintf(stderr, "nfsfuse: cannot mount on '%s'\n",
 			o->mountpoint);
-		goto out_signals;
+		goto out_ctl;
 	}
 	if (!o->foreground)
 		nf_log_to_syslog("nfsfuse");
@@ -93,7 +101,8 @@ static int run_session(struct fs *fs, struct fuse_args *fa,
 	fuse_loop_cfg_destroy(cfg);
 out_unmount:
 	fuse_session_unmount(se);
-out_signals:
+out_ctl:
+	ctl_stop(ctl);
 	fuse_remove_signal_handlers(se);
 out_session:
 	fuse_session_destroy(se);

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The control socket of a running mount, for nfsfusectl: statistics, what
+ * is cached for a file and why, dropping caches, tuning cache options at
+ * run time and the live trace.
+ *
+ * A Unix stream socket (0600, in a 0700 directory, path from ctl_path.h),
+ * served by one thread of its own with a poll loop.  A client sends one
+ * command line and gets one answer, then the connection is closed:
+ *
+ *     "OK\n" followed by the text of the answer, or
+ *     "ERR <one line>\n".
+ *
+ * `trace` is the exception: after "OK\n" the connection stays open and
+ * receives trace lines (trace.h) until the client closes it.  A trace line
+ * always starts with a time stamp, so it is never "OK" or "ERR ...".
+ *
+ * Commands (what nfsfusectl sends):
+ *     stats [json]
+ *     cache FILEID PATH     (PATH only for the answer's header)
+ *     drop [FILEID]         (no FILEID: every file)
+ *     set KEY=VALUE...
+ *     trace
+ *     help
+ * plus the commands of hooks->cmds (e.g. `locks` from the lock layer).
+ *
+ * This layer knows nothing of FUSE: the daemon fills struct ctl_hooks.
+ * Every hook runs on the control thread, one at a time, concurrently with
+ * the FUSE workers: hooks take the locks they need.
+ */
+#ifndef NFSFUSE_CTL_H
+#define NFSFUSE_CTL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct rpc_clnt;
+struct ctl;
+
+/* Where a hook writes its answer.  On error (a hook returning -errno) the
+ * text written so far is the error message; with none, strerror(). */
+struct ctl_out;
+void ctl_printf(struct ctl_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Extra statistics from the daemon (inodes held, lock mode, ...): in the
+ * text answer "name value" lines, in JSON top-level keys (so not "rpc" or
+ * "cache").  Names are [a-z0-9_]. */
+struct ctl_stats;
+void ctl_stat_u64(struct ctl_stats *s, const char *name, uint64_t value);
+void ctl_stat_str(struct ctl_stats *s, const char *name, const char *value);
+
+/*
+ * A command supplied by an upper layer: one table line adds it, e.g.
+ *     { "locks", "byte-range locks held and waited for", lock_ctl_dump },
+ * argv[0] is the command name.  Returns 0 or -errno (see ctl_out).
+ */
+struct ctl_cmd_ext {
+	const char *name;
+	const char *help;
+	int (*run)(void *ctx, int argc, char **argv, struct ctl_out *out);
+};
+
+struct ctl_hooks {
+	void *ctx;                      /* passed to every hook */
+
+	/* Per-procedure RPC statistics; rpc may be NULL (then only the
+	 * cache counters are shown).  proc_names indexed by procedure
+	 * number, nprocs entries (nfs_version3.names / .nnames). */
+	struct rpc_clnt *rpc;
+	const char *const *proc_names;
+	unsigned nprocs;
+
+	/* What is cached for the file with this fileid (st_ino on the
+	 * mount), until when and why: text lines into out.  -ENOENT when the
+	 * daemon holds no such file.  NULL: `cache` is not supported. */
+	int (*describe)(void *ctx, uint64_t fileid, struct ctl_out *out);
+
+	/* Drop the caches of one file, or of every file when all is true
+	 * (fileid is then 0).  -ENOENT when the file is not known. */
+	int (*drop)(void *ctx, uint64_t fileid, bool all);
+
+	/* Set one cache option at run time ("acregmin", "5").  0, or -EINVAL
+	 * with a reason written to out. */
+	int (*set)(void *ctx, const char *key, const char *value,
+		   struct ctl_out *out);
+
+	/* Optional: extra statistics (ctl_stat_u64 / ctl_stat_str). */
+	void (*stats_extra)(void *ctx, struct ctl_stats *s);
+
+	/* Optional: more commands; the table must outlive the ctl. */
+	const struct ctl_cmd_ext *cmds;
+	unsigned ncmds;
+};
+
+/*
+ * Create the socket for mountpoint (canonicalized with realpath: call this
+ * before fuse_session_mount, see ctl_path.h) and start the control thread.
+ * A socket file left by a dead daemon is replaced; one that a live daemon
+ * answers on gives -EADDRINUSE.  *h is copied.  Returns 0 or -errno.
+ */
+int ctl_start(const char *mountpoint, const struct ctl_hooks *h,
+	      struct ctl **out);
+
+/* Stop the thread, close every connection (trace listeners see EOF) and
+ * remove the socket file if it is still ours.  NULL is a no-op. */
+void ctl_stop(struct ctl *c);
+
+/* The socket path, for messages and tests. */
+const char *ctl_socket_path(const struct ctl *c);
+
+#endif

@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The commands of the control socket: one table line each.  A command
+ * writes its answer to out and returns CTL_DONE, or writes one line of
+ * explanation and returns CTL_ERROR.
+ */
+#include "ctl_int.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../rpc/rpc.h"
+#include "../stats.h"
+
+#define CTL_MAX_ARGS 64
+
+void ctl_printf(struct ctl_out *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	g_string_append_vprintf(o->s, fmt, ap);
+	va_end(ap);
+}
+
+void ctl_json_string(GString *g, const char *s)
+{
+	g_string_append_c(g, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"':
+			g_string_append(g, "\\\"");
+			break;
+		case '\\':
+			g_string_append(g, "\\\\");
+			break;
+		case '\n':
+			g_string_append(g, "\\n");
+			break;
+		case '\t':
+			g_string_append(g, "\\t");
+			break;
+		default:
+			if (*p < 0x20)
+				g_string_append_printf(g, "\\u%04x", *p);
+			else
+				g_string_append_c(g, (char)*p);
+		}
+	}
+	g_string_append_c(g, '"');
+}
+
+void ctl_stat_u64(struct ctl_stats *s, const char *name, uint64_t value)
+{
+	if (s->json) {
+		g_string_append(s->s, ",\n  ");
+		ctl_json_string(s->s, name);
+		g_string_append_printf(s->s, ": %" PRIu64, value);
+	} else {
+		g_string_append_printf(s->s, "%s %" PRIu64 "\n", name, value);
+	}
+}
+
+void ctl_stat_str(struct ctl_stats *s, const char *name, const char *value)
+{
+	if (s->json) {
+		g_string_append(s->s, ",\n  ");
+		ctl_json_string(s->s, name);
+		g_string_append(s->s, ": ");
+		ctl_json_string(s->s, value);
+	} else {
+		g_string_append_printf(s->s, "%s %s\n", name, value);
+	}
+}
+
+/* A hook failed with err: keep its message, or say what err means. */
+static enum ctl_result hook_error(struct ctl_out *out, int err)
+{
+	if (out->s->len == 0)
+		ctl_printf(out, "%s", strerror(err < 0 ? -err : err));
+	return CTL_ERROR;
+}
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return errno == 0 && *end == '\0';
+}
+
+/* ---- stats ---- */
+
+static const char *proc_name(const struct ctl_hooks *h, unsigned p,
+			     char *buf, size_t len)
+{
+	if (h->proc_names && h->proc_names[p])
+		return h->proc_names[p];
+	snprintf(buf, len, "PROC%u", p);
+	return buf;
+}
+
+static double mean_ms(const struct rpc_proc_stats *st)
+{
+	return st->calls ? (double)st->rtt_us_total / (double)st->calls / 1e3
+			 : 0.0;
+}
+
+static void stats_rpc_text(const struct ctl_hooks *h, GString *g)
+{
+	struct rpc_proc_stats st;
+	char buf[16];
+	bool any = false;
+
+	if (!h->rpc) {
+		g_string_append(g, "(no RPC client)\n");
+		return;
+	}
+	g_string_append_printf(g, "%-12s %10s %8s %8s %14s %14s %9s %9s\n",
+			       "procedure", "calls", "retrans", "errors",
+			       "bytes out", "bytes in", "mean ms", "p99 ms");
+	for (unsigned p = 0; p < h->nprocs; p++) {
+		if (rpc_clnt_get_stats(h->rpc, p, &st) || st.calls == 0)
+			continue;
+		any = true;
+		g_string_append_printf(
+			g,
+			"%-12s %10" PRIu64 " %8" PRIu64 " %8" PRIu64
+			" %14" PRIu64 " %14" PRIu64 " %9.3f %9.3f\n",
+			proc_name(h, p, buf, sizeof(buf)), st.calls,
+			st.retrans, st.errors, st.bytes_sent, st.bytes_recv,
+			mean_ms(&st), (double)st.rtt_us_p99 / 1e3);
+	}
+	if (!any)
+		g_string_append(g, "(no calls yet)\n");
+	g_string_append_printf(g, "dropped replies %" PRIu64 "\n",
+			       rpc_clnt_dropped_replies(h->rpc));
+}
+
+/* Every procedure, calls or not, so that scripts find every key. */
+static void stats_rpc_json(const struct ctl_hooks *h, GString *g)
+{
+	struct rpc_proc_stats st;
+	char buf[16];
+	bool first = true;
+
+	g_string_append(g, "  \"rpc\": {");
+	for (unsigned p = 0; h->rpc && p < h->nprocs; p++) {
+		if (rpc_clnt_get_stats(h->rpc, p, &st))
+			continue;
+		g_string_append(g, first ? "\n    " : ",\n    ");
+		first = false;
+		ctl_json_string(g, proc_name(h, p, buf, sizeof(buf)));
+		g_string_append_printf(
+			g,
+			": {\"calls\": %" PRIu64 ", \"retrans\": %" PRIu64
+			", \"errors\": %" PRIu64 ", \"bytes_sent\": %" PRIu64
+			", \"bytes_recv\": %" PRIu64
+			", \"mean_ms\": %.3f, \"p99_ms\": %.3f}",
+			st.calls, st.retrans, st.errors, st.bytes_sent,
+			st.bytes_recv, mean_ms(&st),
+			(double)st.rtt_us_p99 / 1e3);
+	}
+	g_string_append(g, first ? "}" : "\n  }");
+	if (h->rpc)
+		g_string_append_printf(g, ",\n  \"dropped_replies\": %" PRIu64,
+				       rpc_clnt_dropped_replies(h->rpc));
+}
+
+static enum ctl_result cmd_stats(struct ctl *c, int argc, char **argv,
+				 struct ctl_out *out)
+{
+	struct ctl_stats s = { .s = out->s };
+	const char *sep = "\n    ";
+
+	if (argc > 2 || (argc == 2 && strcmp(argv[1], "json") &&
+			 strcmp(argv[1], "--json"))) {
+		ctl_printf(out, "usage: stats [json]");
+		return CTL_ERROR;
+	}
+	s.json = argc == 2;
+	if (s.json) {
+		g_string_append(s.s, "{\n  \"mountpoint\": ");
+		ctl_json_string(s.s, c->mountpoint);
+		g_string_append(s.s, ",\n");
+		stats_rpc_json(&c->h, s.s);
+		g_string_append(s.s, ",\n  \"cache\": {");
+#define X(name)                                                        \
+	g_string_append_printf(s.s, "%s\"" #name "\": %" PRIu64, sep, \
+			       STAT_GET(name));                        \
+	sep = ",\n    ";
+		CACHE_COUNTERS(X)
+#undef X
+		g_string_append(s.s, "\n  }");
+		if (c->h.stats_extra)
+			c->h.stats_extra(c->h.ctx, &s);
+		g_string_append(s.s, "\n}\n");
+		return CTL_DONE;
+	}
+	stats_rpc_text(&c->h, s.s);
+	g_string_append(s.s, "\ncache:\n");
+#define X(name) \
+	g_string_append_printf(s.s, #name " %" PRIu64 "\n", STAT_GET(name));
+	CACHE_COUNTERS(X)
+#undef X
+	if (c->h.stats_extra) {
+		g_string_append(s.s, "\n");
+		c->h.stats_extra(c->h.ctx, &s);
+	}
+	return CTL_DONE;
+}
+
+/* ---- cache, drop, set ---- */
+
+static enum ctl_result cmd_cache(struct ctl *c, int argc, char **argv,
+				 struct ctl_out *out)
+{
+	uint64_t fileid;
+	int ret;
+
+	if (argc < 2 || !parse_u64(argv[1], &fileid)) {
+		ctl_printf(out, "usage: cache FILEID [PATH]");
+		return CTL_ERROR;
+	}
+	if (!c->h.describe) {
+		ctl_printf(out, "this mount cannot describe its cache");
+		return CTL_ERROR;
+	}
+	if (argc > 2) {
+		ctl_printf(out, "path: ");
+		for (int i = 2; i < argc; i++)
+			ctl_printf(out, "%s%s", i > 2 ? " " : "", argv[i]);
+		ctl_printf(out, "\n");
+	}
+	ctl_printf(out, "fileid: %" PRIu64 "\n", fileid);
+	ret = c->h.describe(c->h.ctx, fileid, out);
+	if (ret == -ENOENT) {
+		g_string_truncate(out->s, 0);
+		ctl_printf(out, "nothing cached: the daemon holds no file "
+				"with fileid %" PRIu64, fileid);
+		return CTL_ERROR;
+	}
+	if (ret < 0) {
+		g_string_truncate(out->s, 0);
+		return hook_error(out, ret);
+	}
+	return CTL_DONE;
+}
+
+static enum ctl_result cmd_drop(struct ctl *c, int argc, char **argv,
+				struct ctl_out *out)
+{
+	uint64_t fileid = 0;
+	int ret;
+
+	if (argc > 2 || (argc == 2 && !parse_u64(argv[1], &fileid))) {
+		ctl_printf(out, "usage: drop [FILEID]");
+		return CTL_ERROR;
+	}
+	if (!c->h.drop) {
+		ctl_printf(out, "this mount cannot drop its caches");
+		return CTL_ERROR;
+	}
+	ret = c->h.drop(c->h.ctx, fileid, argc == 1);
+	if (ret == -ENOENT && argc == 2) {
+		g_string_truncate(out->s, 0);
+		ctl_printf(out, "nothing cached: the daemon holds no file "
+				"with fileid %" PRIu64, fileid);
+		return CTL_ERROR;
+	}
+	if (ret < 0)
+		return hook_error(out, ret);
+	if (argc == 1)
+		ctl_printf(out, "dropped the caches of every file\n");
+	else
+		ctl_printf(out, "dropped the caches of fileid %" PRIu64 "\n",
+			   fileid);
+	return CTL_DONE;
+}
+
+/* Options are applied one by one, in order; the first that fails stops
+ * the rest, and the answer says which ones took effect. */
+static enum ctl_result cmd_set(struct ctl *c, int argc, char **argv,
+			       struct ctl_out *out)
+{
+	struct ctl_out msg;
+	int i, ret;
+
+	if (argc < 2) {
+		ctl_printf(out, "usage: set KEY=VALUE...");
+		return CTL_ERROR;
+	}
+	if (!c->h.set) {
+		ctl_printf(out, "this mount has no run-time options");
+		return CTL_ERROR;
+	}
+	for (i = 1; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+
+		if (!eq || eq == argv[i]) {
+			g_string_truncate(out->s, 0);
+			ctl_printf(out, "'%s': expected KEY=VALUE", argv[i]);
+			break;
+		}
+		*eq = '\0';
+		msg.s = g_string_new(NULL);
+		ret = c->h.set(c->h.ctx, argv[i], eq + 1, &msg);
+		*eq = '=';
+		if (ret < 0) {
+			g_string_truncate(out->s, 0);
+			ctl_printf(out, "%s: %s", argv[i],
+				   msg.s->len ? msg.s->str
+					      : strerror(-ret));
+			g_string_free(msg.s, TRUE);
+			break;
+		}
+		g_string_free(msg.s, TRUE);
+		ctl_printf(out, "%s\n", argv[i]);
+	}
+	if (i == argc)
+		return CTL_DONE;
+	if (i > 1) {
+		ctl_printf(out, " (already set:");
+		for (int j = 1; j < i; j++)
+			ctl_printf(out, " %s", argv[j]);
+		ctl_printf(out, ")");
+	}
+	return CTL_ERROR;
+}
+
+static enum ctl_result cmd_trace(struct ctl *c, int argc, char **argv,
+				 struct ctl_out *out)
+{
+	if (argc != 1) {
+		ctl_printf(out, "usage: trace");
+		return CTL_ERROR;
+	}
+	return CTL_TRACE;
+}
+
+static enum ctl_result cmd_help(struct ctl *c, int argc, char **argv,
+				struct ctl_out *out);
+
+/* ---- the table ---- */
+
+struct ctl_cmd {
+	const char *name;
+	enum ctl_result (*run)(struct ctl *c, int argc, char **argv,
+			       struct ctl_out *out);
+	const char *help;
+};
+
+static const struct ctl_cmd ctl_cmds[] = {
+	{ "stats", cmd_stats, "stats [json]: RPC and cache statistics" },
+	{ "cache", cmd_cache, "cache FILEID [PATH]: what is cached and why" },
+	{ "drop", cmd_drop, "drop [FILEID]: drop cached data and attributes" },
+	{ "set", cmd_set, "set KEY=VALUE...: change cache options" },
+	{ "trace", cmd_trace, "trace: live cache decisions and RPCs" },
+	{ "help", cmd_help, "help: this list" },
+};
+
+static enum ctl_result cmd_help(struct ctl *c, int argc, char **argv,
+				struct ctl_out *out)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(ctl_cmds); i++)
+		ctl_printf(out, "%s\n", ctl_cmds[i].help);
+	for (unsigned i = 0; i < c->h.ncmds; i++)
+		ctl_printf(out, "%s: %s\n", c->h.cmds[i].name,
+			   c->h.cmds[i].help ? c->h.cmds[i].help : "");
+	return CTL_DONE;
+}
+
+enum ctl_result ctl_dispatch(struct ctl *c, char *line, struct ctl_out *out)
+{
+	char *argv[CTL_MAX_ARGS + 1], *save = NULL, *tok;
+	int argc = 0, ret;
+
+	for (tok = strtok_r(line, " \t", &save); tok;
+	     tok = strtok_r(NULL, " \t", &save)) {
+		if (argc == CTL_MAX_ARGS) {
+			ctl_printf(out, "too many arguments");
+			return CTL_ERROR;
+		}
+		argv[argc++] = tok;
+	}
+	argv[argc] = NULL;
+	if (argc == 0) {
+		ctl_printf(out, "empty command");
+		return CTL_ERROR;
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(ctl_cmds); i++)
+		if (strcmp(argv[0], ctl_cmds[i].name) == 0)
+			return ctl_cmds[i].run(c, argc, argv, out);
+	for (unsigned i = 0; i < c->h.ncmds; i++) {
+		if (strcmp(argv[0], c->h.cmds[i].name))
+			continue;
+		ret = c->h.cmds[i].run(c->h.ctx, argc, argv, out);
+		return ret < 0 ? hook_error(out, ret) : CTL_DONE;
+	}
+	ctl_printf(out, "unknown command '%s' (this mount knows: ", argv[0]);
+	for (size_t i = 0; i < G_N_ELEMENTS(ctl_cmds); i++)
+		ctl_printf(out, "%s%s", i ? ", " : "", ctl_cmds[i].name);
+	for (unsigned i = 0; i < c->h.ncmds; i++)
+		ctl_printf(out, ", %s", c->h.cmds[i].name);
+	ctl_printf(out, ")");
+	return CTL_ERROR;
+}

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What `nfsfusectl` may ask of a running mount: the hooks the control
+ * socket calls, on its own thread, while FUSE workers run.  Each takes the
+ * same locks the workers do and holds none across I/O.
+ */
+#include "fs_ctl.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cache/data.h"
+#include "cache/wback.h"
+#include "stats.h"
+#include "trace.h"
+
+struct find {
+	uint64_t fileid;
+	struct inode *found;
+};
+
+static void match_fileid(struct inode *ino, void *ctx)
+{
+	struct find *f = ctx;
+
+	pthread_mutex_lock(&ino->lock);
+	if (!f->found && ino->as.attr.fileid == f->fileid &&
+	    (ino->as.valid || ino->as.fetched))
+		f->found = ino;
+	pthread_mutex_unlock(&ino->lock);
+}
+
+/* The inode of a fileid.  The pointer is used while the kernel holds the
+ * node open (the caller just stat()ed it), the same guarantee requests
+ * rely on. */
+static struct inode *by_fileid(struct fs *fs, uint64_t fileid)
+{
+	struct find f = { fileid, NULL };
+
+	inode_foreach(fs->inodes, match_fileid, &f);
+	return f.found;
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * NS_PER_SEC + ts.tv_nsec;
+}
+
+static int describe(void *ctx, uint64_t fileid, struct ctl_out *out)
+{
+	struct fs *fs = ctx;
+	struct inode *ino = by_fileid(fs, fileid);
+	struct attr_state as;
+	unsigned blocks = 0, nacc = 0;
+	size_t bytes = 0;
+	uint64_t gen;
+	bool batch;
+	int64_t now = mono_ns();
+
+	if (!ino)
+		return -ENOENT;
+	pthread_mutex_lock(&ino->lock);
+	as = ino->as;
+	gen = ino->data_gen;
+	batch = ino->wbatch;
+	for (int k = 0; k < INODE_ACCESS_SLOTS; k++)
+		nacc += ino->acc[k].when != 0;
+	pthread_mutex_unlock(&ino->lock);
+
+	ctl_printf(out, "node %llu, fileid %llu, last name '%s'\n",
+		   (unsigned long long)ino->id, (unsigned long long)fileid,
+		   ino->name);
+	if (!as.valid) {
+		ctl_printf(out, "attributes: none believed (%s)\n",
+			   batch ? "our writes are in flight: the write "
+				   "counter rule" : "invalidated or never fetched");
+	} else {
+		double age = (double)(now - as.fetched) / NS_PER_SEC;
+		double left = acache_remaining(&as, now);
+
+		ctl_printf(out, "attributes: size %llu mtime %u.%09u, fetched "
+			   "%.1f s ago; timeout %.1f s (%s) → %s\n",
+			   (unsigned long long)as.attr.size,
+			   as.attr.mtime.seconds, as.attr.mtime.nseconds, age,
+			   (double)as.timeo / NS_PER_SEC,
+			   as.timeo == 0 ? "noac, or changed within the "
+					   "server's time_delta" :
+			   "doubles while unchanged, up to the maximum",
+			   left > 0 ? "believed" : "revalidate at next use");
+		if (left > 0)
+			ctl_printf(out, "attributes believed for %.1f s more\n",
+				   left);
+	}
+	if (ino->df)
+		dcache_describe(fs->dc, ino->df, &blocks, &bytes);
+	ctl_printf(out, "data: %u blocks of %u KiB, %zu bytes cached "
+		   "(generation %llu); kept while close-to-open and wcc "
+		   "prove it current\n", blocks, DCACHE_BLOCK >> 10, bytes,
+		   (unsigned long long)gen);
+	ctl_printf(out, "write-back: %s\n",
+		   ino->wb && wback_busy(ino->wb) ? "writes not yet committed"
+						  : "nothing pending");
+	ctl_printf(out, "access cache: %u users\n", nacc);
+	return 0;
+}
+
+struct drop_ctx {
+	struct fs *fs;
+	unsigned blocks;
+	unsigned files;
+	uint64_t *ids;
+	unsigned nids, cap;
+};
+
+static void drop_one(struct fs *fs, struct inode *ino, struct drop_ctx *d)
+{
+	pthread_mutex_lock(&ino->lock);
+	ino->data_gen++;
+	acache_invalidate(&ino->as);
+	memset(ino->acc, 0, sizeof(ino->acc));
+	pthread_mutex_unlock(&ino->lock);
+	if (ino->df)
+		d->blocks += dcache_purge(fs->dc, ino->df);
+	d->files++;
+}
+
+static void drop_each(struct inode *ino, void *ctx)
+{
+	struct drop_ctx *d = ctx;
+
+	drop_one(d->fs, ino, d);
+	if (d->nids < d->cap)
+		d->ids[d->nids++] = ino->id;
+}
+
+static int drop(void *ctx, uint64_t fileid, bool all)
+{
+	struct fs *fs = ctx;
+	struct drop_ctx d = { .fs = fs };
+
+	if (all) {
+		d.cap = inode_count(fs->inodes) + 16;
+		d.ids = calloc(d.cap, sizeof(*d.ids));
+		inode_foreach(fs->inodes, drop_each, &d);
+	} else {
+		struct inode *ino = by_fileid(fs, fileid);
+
+		if (!ino)
+			return -ENOENT;
+		drop_one(fs, ino, &d);
+		d.ids = calloc(1, sizeof(*d.ids));
+		if (d.ids)
+			d.ids[d.nids++] = ino->id;
+	}
+	STAT_ADD(purge_drop, d.files);
+	TRACE("drop: %u files, %u blocks purged on request", d.files,
+	      d.blocks);
+	/* The kernel's page and attribute caches go too: nobody holds a
+	 * request lock here, so notifying cannot deadlock. */
+	for (unsigned k = 0; k < d.nids && fs->se; k++)
+		fuse_lowlevel_notify_inval_inode(fs->se, d.ids[k], 0, 0);
+	free(d.ids);
+	return 0;
+}
+
+static int parse_uint(const char *v, unsigned long max, unsigned long *out)
+{
+	char *end;
+
+	if (*v < '0' || *v > '9')
+		return -1;
+	errno = 0;
+	*out = strtoul(v, &end, 10);
+	return errno || *end || *out > max ? -1 : 0;
+}
+
+static int set(void *ctx, const char *key, const char *value,
+	       struct ctl_out *out)
+{
+	struct fs *fs = ctx;
+	struct acache_params p;
+	unsigned long v;
+
+	inode_get_params(fs->inodes, &p);
+	if (!strcmp(key, "cache_size")) {
+		if (parse_uint(value, 1ul << 40, &v) || v < (1ul << 20)) {
+			ctl_printf(out, "cache_size: bytes from 1048576 to 2^40");
+			return -EINVAL;
+		}
+		dcache_set_cap(fs->dc, v);
+		return 0;
+	}
+	if (!strcmp(key, "noac") || !strcmp(key, "ac")) {
+		if (parse_uint(value, 1, &v)) {
+			ctl_printf(out, "%s: 0 or 1", key);
+			return -EINVAL;
+		}
+		p.noac = !strcmp(key, "noac") ? v : !v;
+		inode_set_params(fs->inodes, &p);
+		return 0;
+	}
+	if (parse_uint(value, 24 * 3600, &v)) {
+		ctl_printf(out, "%s: seconds from 0 to 86400", key);
+		return -EINVAL;
+	}
+	if (!strcmp(key, "acregmin"))
+		p.regmin = (unsigned)v;
+	else if (!strcmp(key, "acregmax"))
+		p.regmax = (unsigned)v;
+	else if (!strcmp(key, "acdirmin"))
+		p.dirmin = (unsigned)v;
+	else if (!strcmp(key, "acdirmax"))
+		p.dirmax = (unsigned)v;
+	else if (!strcmp(key, "actimeo"))
+		p.regmin = p.regmax = p.dirmin = p.dirmax = (unsigned)v;
+	else {
+		ctl_printf(out, "unknown option '%s' (acregmin acregmax "
+			   "acdirmin acdirmax actimeo noac cache_size)", key);
+		return -EINVAL;
+	}
+	if (p.regmin > p.regmax || p.dirmin > p.dirmax) {
+		ctl_printf(out, "minimum above maximum");
+		return -EINVAL;
+	}
+	inode_set_params(fs->inodes, &p);
+	TRACE("set %s=%s", key, value);
+	return 0;
+}
+
+static void stats_extra(void *ctx, struct ctl_stats *s)
+{
+	struct fs *fs = ctx;
+	struct acache_params p;
+
+	inode_get_params(fs->inodes, &p);
+	ctl_stat_u64(s, "inodes", inode_count(fs->inodes));
+	ctl_stat_u64(s, "data_cache_bytes", dcache_bytes(fs->dc));
+	ctl_stat_u64(s, "acregmin", p.regmin);
+	ctl_stat_u64(s, "acregmax", p.regmax);
+	ctl_stat_u64(s, "acdirmin", p.dirmin);
+	ctl_stat_u64(s, "acdirmax", p.dirmax);
+	ctl_stat_u64(s, "noac", p.noac);
+}
+
+void fs_ctl_hooks(struct fs *fs, struct ctl_hooks *h)
+{
+	*h = (struct ctl_hooks){
+		.ctx = fs,
+		.rpc = fs->nfs->rpc,
+		.proc_names = fs->nfs->v->names,
+		.nprocs = fs->nfs->v->nnames,
+		.describe = describe,
+		.drop = drop,
+		.set = set,
+		.stats_extra = stats_extra,
+	};
+}

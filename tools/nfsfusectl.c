@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * nfsfusectl: talk to the control socket of a running nfsfuse mount.
+ *
+ *     nfsfusectl MOUNTPOINT stats [--json]
+ *     nfsfusectl MOUNTPOINT cache PATH
+ *     nfsfusectl MOUNTPOINT trace
+ *     nfsfusectl MOUNTPOINT drop [PATH]
+ *     nfsfusectl MOUNTPOINT set KEY=VALUE...
+ *     nfsfusectl MOUNTPOINT locks
+ *
+ * The socket is found from the mount point alone (src/ctl/ctl_path.h).
+ * Files are named to the daemon by their fileid, which is st_ino on the
+ * mount.  Exit status: 0 done, 1 failed (no such mount, the daemon said
+ * no), 2 bad usage.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "../src/ctl/ctl_path.h"
+
+#define LINE_MAX_LEN 4096
+
+static const char *mnt;            /* as the user wrote it, for messages */
+static volatile sig_atomic_t interrupted;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: nfsfusectl MOUNTPOINT COMMAND [ARGS]\n"
+		"\n"
+		"commands:\n"
+		"  stats [--json]     RPC calls, retransmissions, errors, bytes and\n"
+		"                     latency per procedure; cache counters\n"
+		"  cache PATH         what is cached for PATH, until when and why\n"
+		"  trace              live stream: one line per cache decision and\n"
+		"                     RPC, until interrupted\n"
+		"  drop [PATH]        drop the cached attributes and data of PATH\n"
+		"                     (of every file without PATH)\n"
+		"  set KEY=VALUE...   change cache options of the running mount\n"
+		"                     (acregmin, acregmax, acdirmin, acdirmax,\n"
+		"                     actimeo, noac, ...)\n"
+		"  locks              byte-range locks held and waited for\n"
+		"\n"
+		"Exit status: 0 done, 1 failed, 2 bad usage.\n");
+}
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "nfsfusectl: %s: ", mnt);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+static int bad_usage(const char *msg)
+{
+	fprintf(stderr, "nfsfusectl: %s\n", msg);
+	fprintf(stderr, "Try 'nfsfusectl -h' for help.\n");
+	return 2;
+}
+
+/* The fileid of path, which must be on the mount.  A relative path that
+ * does not exist from here is tried from the mount point. */
+static int fileid_of(const char *path, const struct stat *mnt_st,
+		     uint64_t *fileid)
+{
+	struct stat st;
+	char alt[PATH_MAX];
+
+	if (stat(path, &st) < 0) {
+		int err = errno;
+
+		if (path[0] == '/' || err != ENOENT ||
+		    (size_t)snprintf(alt, sizeof(alt), "%s/%s", mnt, path) >=
+			    sizeof(alt) ||
+		    stat(alt, &st) < 0)
+			return fail("%s: %s", path, strerror(err));
+	}
+	if (st.st_dev != mnt_st->st_dev)
+		return fail("%s is not on this mount", path);
+	*fileid = (uint64_t)st.st_ino;
+	return 0;
+}
+
+static int connect_ctl(const char *sock)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	int fd, err;
+
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		fail("socket: %s", strerror(errno));
+		return -1;
+	}
+	memcpy(sun.sun_path, sock, strlen(sock) + 1);
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0)
+		return fd;
+	err = errno;
+	close(fd);
+	if (err == ENOENT || err == ENOTDIR)
+		fail("not an nfsfuse mount (no control socket at %s)", sock);
+	else if (err == ECONNREFUSED)
+		fail("not an nfsfuse mount (control socket at %s is stale: "
+		     "its daemon is gone)", sock);
+	else if (err == EACCES || err == EPERM)
+		fail("control socket %s: %s (the mount belongs to another "
+		     "user?)", sock, strerror(err));
+	else
+		fail("control socket %s: %s", sock, strerror(err));
+	return -1;
+}
+
+static int send_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/*
+ * Read the answer: "OK\n" and the text, or "ERR message\n".  For a trace
+ * the text is endless, and a trace line may come before "OK".
+ */
+static int read_answer(int fd, bool trace)
+{
+	char buf[8192], status[LINE_MAX_LEN];
+	size_t slen = 0;
+	bool have_status = false;
+	ssize_t n;
+
+	for (;;) {
+		char *p, *end;
+
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR) {
+			if (interrupted)
+				return 0;
+			continue;
+		}
+		if (n < 0)
+			return fail("control socket: %s", strerror(errno));
+		if (n == 0)
+			break;
+		p = buf;
+		end = buf + n;
+		while (!have_status && p < end) {
+			char c = *p++;
+
+			if (c != '\n') {
+				if (slen < sizeof(status) - 1)
+					status[slen++] = c;
+				continue;
+			}
+			status[slen] = '\0';
+			slen = 0;
+			if (strcmp(status, "OK") == 0) {
+				have_status = true;
+			} else if (strncmp(status, "ERR ", 4) == 0) {
+				return fail("%s", status + 4);
+			} else if (trace) {
+				puts(status); /* a line that overtook OK */
+			} else {
+				return fail("unexpected answer '%s'", status);
+			}
+		}
+		if (have_status && p < end) {
+			fwrite(p, 1, (size_t)(end - p), stdout);
+			if (trace)
+				fflush(stdout);
+		}
+	}
+	if (!have_status)
+		return fail("the daemon closed the connection without an "
+			    "answer");
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	char sock[CTL_PATH_MAX], canon[PATH_MAX], line[LINE_MAX_LEN];
+	const char *cmd;
+	struct stat mnt_st;
+	uint64_t fileid = 0;
+	size_t len;
+	bool trace = false;
+	int fd, ret, n;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+	}
+	if (argc < 3)
+		return bad_usage(argc < 2 ? "missing MOUNTPOINT and COMMAND"
+					  : "missing COMMAND");
+	mnt = argv[1];
+	cmd = argv[2];
+
+	/* Check the command line before touching the mount. */
+	if (!strcmp(cmd, "stats")) {
+		if (argc > 4 || (argc == 4 && strcmp(argv[3], "--json") &&
+				 strcmp(argv[3], "json")))
+			return bad_usage("usage: stats [--json]");
+	} else if (!strcmp(cmd, "cache")) {
+		if (argc != 4)
+			return bad_usage("usage: cache PATH");
+	} else if (!strcmp(cmd, "drop")) {
+		if (argc > 4)
+			return bad_usage("usage: drop [PATH]");
+	} else if (!strcmp(cmd, "set")) {
+		if (argc < 4)
+			return bad_usage("usage: set KEY=VALUE...");
+		for (int i = 3; i < argc; i++) {
+			const char *eq = strchr(argv[i], '=');
+
+			if (!eq || eq == argv[i] || strpbrk(argv[i], " \t\n"))
+				return bad_usage("set: expected KEY=VALUE "
+						 "(no spaces)");
+		}
+	} else if (!strcmp(cmd, "trace") || !strcmp(cmd, "locks")) {
+		if (argc != 3)
+			return bad_usage(!strcmp(cmd, "trace")
+						 ? "usage: trace"
+						 : "usage: locks");
+		trace = !strcmp(cmd, "trace");
+	} else {
+		fprintf(stderr, "nfsfusectl: unknown command '%s'\n", cmd);
+		usage(stderr);
+		return 2;
+	}
+
+	ret = ctl_sock_path(mnt, sock, sizeof(sock), canon, sizeof(canon));
+	if (ret == -ENAMETOOLONG)
+		return fail("path too long for a control socket");
+	if (ret)
+		return fail("%s", strerror(-ret));
+	if (stat(canon, &mnt_st) < 0)
+		return fail("%s", strerror(errno));
+
+	/* The command line for the daemon. */
+	if (!strcmp(cmd, "stats")) {
+		n = snprintf(line, sizeof(line), "stats%s\n",
+			     argc == 4 ? " json" : "");
+	} else if (!strcmp(cmd, "cache") || !strcmp(cmd, "drop")) {
+		if (argc == 4) {
+			if (fileid_of(argv[3], &mnt_st, &fileid))
+				return 1;
+			if (!strcmp(cmd, "cache"))
+				n = snprintf(line, sizeof(line),
+					     "cache %" PRIu64 " %s\n", fileid,
+					     argv[3]);
+			else
+				n = snprintf(line, sizeof(line),
+					     "drop %" PRIu64 "\n", fileid);
+		} else {
+			n = snprintf(line, sizeof(line), "drop\n");
+		}
+	} else if (!strcmp(cmd, "set")) {
+		n = snprintf(line, sizeof(line), "set");
+		for (int i = 3; i < argc && n >= 0 && (size_t)n < sizeof(line);
+		     i++)
+			n += snprintf(line + n, sizeof(line) - (size_t)n,
+				      " %s", argv[i]);
+		if (n >= 0 && (size_t)n < sizeof(line))
+			n += snprintf(line + n, sizeof(line) - (size_t)n,
+				      "\n");
+	} else {
+		n = snprintf(line, sizeof(line), "%s\n", cmd);
+	}
+	if (n < 0 || (size_t)n >= sizeof(line))
+		return bad_usage("command line too long");
+	len = (size_t)n;
+	/* Only the final newline ends the command (a path may hold one). */
+	for (size_t i = 0; i + 1 < len; i++)
+		if (line[i] == '\n' || line[i] == '\r')
+			line[i] = '?';
+
+	fd = connect_ctl(sock);
+	if (fd < 0)
+		return 1;
+	if (trace) {
+		struct sigaction sa = { .sa_handler = on_signal };
+
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL); /* no SA_RESTART: read ends */
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGHUP, &sa, NULL);
+	}
+	if (send_all(fd, line, len) < 0) {
+		ret = fail("control socket: %s", strerror(errno));
+	} else {
+		ret = read_answer(fd, trace);
+	}
+	close(fd);
+	return ret;
+}
