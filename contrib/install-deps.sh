@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Install everything needed to build nfsfuse and run its test suite on
+# Debian 12 (bookworm).  Idempotent: when every package is already present
+# it touches nothing, not even the package lists.
+#
+# Runs apt-get as root, through sudo when started by an ordinary user.
+set -euo pipefail
+
+PACKAGES=(
+	# build
+	build-essential pkg-config meson ninja-build clang clang-14
+	libfuse3-dev libtirpc-dev libglib2.0-dev libcmocka-dev libfuzzer-14-dev
+	# sanitizer runtimes for clang builds (gcc's come with build-essential)
+	libclang-rt-14-dev
+	# runtime of the FUSE daemon
+	fuse3
+	# loopback NFSv3 test server and its helpers
+	nfs-ganesha nfs-ganesha-vfs nfs-ganesha-mem rpcbind nfs-common
+	# test tools: reference NFS client, packet capture, leak checking,
+	# process and socket inspection, xattr/ACL command-line tools
+	libnfs-utils tshark valgrind procps psmisc iproute2 attr acl
+	# setpriv, runuser, mountpoint (essential, listed for clarity)
+	util-linux
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+	# dpkg-query exits 0 for removed-but-configured packages too, so look
+	# at the status text rather than the exit code.
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	[[ $status == "install ok installed" ]] || missing+=("$p")
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+	echo "install-deps: all ${#PACKAGES[@]} packages already installed"
+	exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+
+SUDO=()
+if [[ $(id -u) -ne 0 ]]; then
+	if command -v sudo >/dev/null 2>&1; then
+		SUDO=(sudo)
+	else
+		echo "install-deps: error: must run as root to install ${missing[*]} (sudo is not available)" >&2
+		exit 1
+	fi
+fi
+
+# No questions (tshark asks whether non-root users may capture), and wait
+# for a concurrent apt/dpkg run instead of failing on its lock.
+export DEBIAN_FRONTEND=noninteractive
+APT=("${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 -y)
+
+# Mirrors hiccup; a fresh machine has no package lists at all, and a stale
+# list can name versions the mirror no longer has, so update before every
+# attempt.
+for attempt in 1 2 3; do
+	if "${APT[@]}" update && "${APT[@]}" install "${missing[@]}"; then
+		echo "install-deps: done"
+		exit 0
+	fi
+	echo "install-deps: attempt $attempt failed" >&2
+	sleep $((attempt * 5))
+done
+echo "install-deps: error: could not install ${missing[*]}" >&2
+exit 1

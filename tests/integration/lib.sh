@@ -1,0 +1,447 @@
+# shellcheck shell=bash
+# Helpers for nfsfuse's integration tests.  Source it first thing:
+#
+#   #!/usr/bin/env bash
+#   . "$(dirname "$0")/lib.sh"
+#   ensure_server
+#   T=$(make_testdir rename)            # $EXPORT_DIR/rename.<pid>
+#   MNT=$(new_mountpoint)
+#   mount_nfsfuse "$MNT" -o actimeo=0
+#   echo hi >"$MNT/$T/f"
+#   assert_eq hi "$(cat "$EXPORT_DIR/$T/f")" "written through the mount"
+#
+# Exit codes follow meson's convention: 0 pass, 77 skip, 1 fail.
+#
+# Everything a test mounts, starts or creates through these helpers is undone
+# by an EXIT trap, also when the test fails.  A test that needs cleanup of
+# its own adds it with `on_exit CMD...` instead of replacing the trap.
+#
+# Environment:
+#   NFSFUSE_BIN, NFSFUSECTL_BIN  binaries under test (set by meson); default
+#                                to build/ in the repository
+#   NFSFUSE_TEST_STATEDIR, NFSFUSE_TEST_EXPORT  see contrib/test-server.sh
+#   NFSFUSE_TEST_KEEP=1          keep test dirs and temp files for debugging
+#   NFSFUSE_TEST_TIMEOUT         default bound for with_timeout (30 s)
+
+set -euo pipefail
+
+NFSFUSE_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_ROOT=$(cd "$NFSFUSE_LIB_DIR/../.." && pwd)
+TEST_SERVER_SH=$REPO_ROOT/contrib/test-server.sh
+# fusermount3, mountpoint, setpriv and friends; /usr/sbin is missing from
+# ordinary users' PATH on Debian.
+PATH=$PATH:/usr/sbin:/sbin
+
+_first_existing() {
+	local f
+	for f in "$@"; do
+		[[ -x $f ]] && { echo "$f"; return 0; }
+	done
+	echo "$1"
+}
+_B=${NFSFUSE_BUILD_ROOT:-$REPO_ROOT/build}
+NFSFUSE=${NFSFUSE_BIN:-$(_first_existing "$_B/src/nfsfuse" "$_B/nfsfuse")}
+NFSFUSECTL=${NFSFUSECTL_BIN:-$(_first_existing "$_B/src/ctl/nfsfusectl" "$_B/src/nfsfusectl" "$_B/nfsfusectl")}
+TEST_NAME=$(basename "$0" .sh)
+TEST_USER=nfsfuse-tu
+NFSFUSE_TEST_TIMEOUT=${NFSFUSE_TEST_TIMEOUT:-30}
+export NFSFUSE NFSFUSECTL
+
+# Per-test scratch space.  Registries of what to clean up are files in it,
+# so helpers called from $(...) subshells register in the same place.
+NFSFUSE_TMP=$(mktemp -d "${TMPDIR:-/tmp}/nfsfuse-$TEST_NAME.XXXXXX")
+# Mount points below it must be reachable by the ordinary test user.
+chmod 0755 "$NFSFUSE_TMP"
+_REG=$NFSFUSE_TMP/.registry
+mkdir "$_REG"
+touch "$_REG/mounts" "$_REG/testdirs" "$_REG/pids" "$_REG/on_exit"
+_NFSFUSE_LIB_PID=$$
+export NFSFUSE_TMP
+
+# ------------------------------------------------------------------ reporting
+
+note() { echo "# $*" >&2; }
+
+# skip and fail write to stderr so that their message still shows when they
+# run inside $(...), e.g. T=$(make_testdir x); errexit then carries their
+# status (77 or 1) out to the test's own shell.
+skip() {
+	echo "SKIP: $*" >&2
+	exit 77
+}
+
+fail() {
+	# Name the test script's line (not this library's) so that a failure is
+	# findable without re-running.
+	local i where=""
+	for ((i = 1; i < ${#BASH_SOURCE[@]}; i++)); do
+		if [[ ${BASH_SOURCE[i]} != "${BASH_SOURCE[0]}" ]]; then
+			where=" ($(basename "${BASH_SOURCE[i]}"):${BASH_LINENO[i - 1]})"
+			break
+		fi
+	done
+	echo "FAIL: $*$where" >&2
+	exit 1
+}
+
+assert_eq() { # expected actual [msg]
+	[[ $1 == "$2" ]] || fail "${3:-values differ}: expected '$1', got '$2'"
+}
+
+assert_ne() { # unexpected actual [msg]
+	[[ $1 != "$2" ]] || fail "${3:-values equal}: got '$2'"
+}
+
+assert_contains() { # haystack needle [msg]
+	[[ $1 == *"$2"* ]] || fail "${3:-missing text}: '$2' not in '$1'"
+}
+
+assert_match() { # string extended-regex [msg]
+	[[ $1 =~ $2 ]] || fail "${3:-no match}: '$1' !~ /$2/"
+}
+
+assert_file_eq() { # file1 file2 [msg]: same bytes
+	cmp -s -- "$1" "$2" || fail "${3:-contents differ}: $1 vs $2 ($(cmp -- "$1" "$2" 2>&1 | head -n 1))"
+}
+
+assert_file_content() { # file expected-content [msg]
+	local got
+	got=$(cat -- "$1" 2>&1) || fail "${3:-cannot read}: $1: $got"
+	[[ $got == "$2" ]] || fail "${3:-wrong content} in $1: expected '$2', got '$got'"
+}
+
+assert_exists() { [[ -e $1 || -L $1 ]] || fail "${2:-missing}: $1 does not exist"; }
+assert_not_exists() { [[ ! -e $1 && ! -L $1 ]] || fail "${2:-unexpected}: $1 exists"; }
+assert_dir() { [[ -d $1 ]] || fail "${2:-not a directory}: $1"; }
+
+assert_true() { # cmd...: must succeed
+	"$@" || fail "command failed (status $?): $*"
+}
+
+assert_fails() { # cmd...: must exit non-zero
+	if "$@" >/dev/null 2>&1; then fail "command unexpectedly succeeded: $*"; fi
+}
+
+# expect_fail_with TEXT cmd...: the command must fail and print TEXT
+# (typically the strerror text, e.g. "Permission denied") on stdout/stderr.
+expect_fail_with() {
+	local text=$1 out rc=0
+	shift
+	out=$("$@" 2>&1) || rc=$?
+	[[ $rc -ne 0 ]] || fail "command unexpectedly succeeded: $*"
+	[[ $out == *"$text"* ]] || fail "command failed without '$text': $*: $out"
+}
+
+# stat_of FORMAT PATH: stat -c wrapper, e.g. assert_eq 644 "$(stat_of %a f)".
+stat_of() { stat -c "$1" -- "$2"; }
+
+# ------------------------------------------------------------------ utilities
+
+need_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || skip "$c is not installed"
+	done
+}
+
+need_root() { [[ $(id -u) -eq 0 ]] || skip "needs root"; }
+
+need_nfsfuse() {
+	[[ -x $NFSFUSE ]] || skip "nfsfuse binary not found ($NFSFUSE); set NFSFUSE_BIN"
+	[[ -e /dev/fuse ]] || skip "/dev/fuse is missing"
+	command -v fusermount3 >/dev/null 2>&1 || skip "fusermount3 is not installed (fuse3)"
+}
+
+# with_timeout [SECS] cmd...: a hung FUSE mount must fail the test, not
+# hang it until meson's timeout kills everything without cleanup.
+with_timeout() {
+	local secs=$NFSFUSE_TEST_TIMEOUT
+	[[ $1 =~ ^[0-9]+$ ]] && { secs=$1; shift; }
+	timeout -k 5 "$secs" "$@"
+}
+
+# wait_until SECS cmd...: poll every 0.1 s until cmd succeeds.
+wait_until() {
+	local secs=$1 i
+	shift
+	for ((i = 0; i < secs * 10; i++)); do
+		"$@" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+on_exit() { printf '%q ' "$@" >>"$_REG/on_exit"; echo >>"$_REG/on_exit"; }
+
+tmpdir_new() { mktemp -d "$NFSFUSE_TMP/d.XXXXXX"; }
+
+new_mountpoint() {
+	local d
+	d=$(mktemp -d "$NFSFUSE_TMP/mnt.XXXXXX")
+	chmod 0755 "$d"
+	echo "$d"
+}
+
+# ------------------------------------------------------------------ server
+
+ensure_server() {
+	command -v ganesha.nfsd >/dev/null 2>&1 || skip "nfs-ganesha is not installed (run contrib/install-deps.sh)"
+	[[ -x $TEST_SERVER_SH ]] || skip "$TEST_SERVER_SH is missing"
+	local out statedir
+	if ! out=$("$TEST_SERVER_SH" start 2>&1); then
+		skip "cannot start the test server: $(printf '%s' "$out" | tail -n 5 | tr '\n' ' ')"
+	fi
+	statedir=$(realpath -m -- "${NFSFUSE_TEST_STATEDIR:-/tmp/nfsfuse-test-server}")
+	SERVER=127.0.0.1
+	EXPORT=$(cat "$statedir/export.path" 2>/dev/null) ||
+		EXPORT=$(realpath -m -- "${NFSFUSE_TEST_EXPORT:-$statedir/export}")
+	EXPORT_DIR=$EXPORT
+	[[ -d $EXPORT_DIR ]] || skip "export directory $EXPORT_DIR does not exist"
+	export SERVER EXPORT EXPORT_DIR
+}
+
+# make_testdir NAME: fresh $EXPORT_DIR/NAME.<pid>, world-writable and
+# sticky so the ordinary test user can work in it too; prints NAME.<pid>.
+make_testdir() {
+	[[ -n ${EXPORT_DIR:-} ]] || fail "make_testdir: call ensure_server first"
+	local name=$1.$_NFSFUSE_LIB_PID
+	rm -rf -- "${EXPORT_DIR:?}/$name"
+	mkdir -- "$EXPORT_DIR/$name"
+	chmod 1777 -- "$EXPORT_DIR/$name"
+	echo "$EXPORT_DIR/$name" >>"$_REG/testdirs"
+	echo "$name"
+}
+
+# ------------------------------------------------------------------ mounts
+
+# True if PATH is a FUSE mount point (any fuse.* type).
+is_fuse_mount() {
+	local mnt
+	mnt=$(realpath -m -- "$1")
+	# /proc/self/mounts escapes blanks as octal; decode before comparing.
+	awk -v m="$mnt" '{ gsub(/\\040/, " ", $2); gsub(/\\011/, "\t", $2) }
+		$2 == m && $3 ~ /^fuse/ { f = 1 } END { exit !f }' /proc/self/mounts
+}
+
+# Pids of nfsfuse daemons whose command line names mount point MNT.
+nfsfuse_pids() {
+	local mnt=$1 exe p arg
+	exe=$(realpath -m -- "$NFSFUSE")
+	for p in /proc/[0-9]*; do
+		[[ $(readlink "$p/exe" 2>/dev/null) == "$exe" ]] || continue
+		while IFS= read -r -d '' arg; do
+			if [[ $arg == "$mnt" ]]; then
+				echo "${p#/proc/}"
+				break
+			fi
+		done <"$p/cmdline" 2>/dev/null || true
+	done
+}
+
+# mount_nfsfuse MNT [nfsfuse args...]: mount $SERVER:$EXPORT (or
+# $NFSFUSE_MOUNT_SRC) at MNT and wait up to 10 s for the mount to appear.
+# With -f or -d among the args (no self-daemonizing) the daemon is put in
+# the background here.
+mount_nfsfuse() {
+	need_nfsfuse
+	[[ -n ${SERVER:-} ]] || fail "mount_nfsfuse: call ensure_server first"
+	local mnt src log a fg=0 pid=
+	mnt=$(realpath -m -- "$1")
+	shift
+	src=${NFSFUSE_MOUNT_SRC:-$SERVER:$EXPORT}
+	mkdir -p -- "$mnt"
+	log=$(mktemp "$NFSFUSE_TMP/nfsfuse.XXXXXX.log")
+	for a in "$@"; do [[ $a == -f || $a == -d ]] && fg=1; done
+	echo "$mnt" >>"$_REG/mounts"
+	if [[ $fg -eq 1 ]]; then
+		"$NFSFUSE" "$src" "$mnt" "$@" </dev/null >"$log" 2>&1 &
+		pid=$!
+		echo "$pid" >>"$_REG/pids"
+	elif ! "$NFSFUSE" "$src" "$mnt" "$@" </dev/null >"$log" 2>&1; then
+		cat "$log" >&2
+		fail "nfsfuse $src $mnt $* exited with an error"
+	fi
+	if ! wait_until 10 is_fuse_mount "$mnt"; then
+		cat "$log" >&2
+		[[ -n $pid ]] && kill "$pid" 2>/dev/null
+		fail "nfsfuse did not mount $mnt within 10 s"
+	fi
+	# The daemon's output, for tests that check what it logged.
+	export NFSFUSE_LOG=$log
+}
+
+# Abort a FUSE connection: the last resort for a hung daemon, which would
+# otherwise make unmounting (and every access) block.  Needs root and the
+# fusectl file system, which nothing mounts on machines without systemd.
+_fuse_abort() {
+	local mnt=$1 dev conn=/sys/fs/fuse/connections
+	[[ $(id -u) -eq 0 ]] || return 0
+	dev=$(awk -v m="$mnt" '$5 == m && $9 ~ /^fuse/ { print $3 }' /proc/self/mountinfo | tail -n 1)
+	[[ -n $dev ]] || return 0
+	if [[ ! -e $conn/${dev#*:} ]] && [[ -d $conn ]]; then
+		mount -t fusectl fusectl "$conn" 2>/dev/null || true
+	fi
+	if [[ -w $conn/${dev#*:}/abort ]]; then
+		echo 1 >"$conn/${dev#*:}/abort" 2>/dev/null || true
+	fi
+}
+
+_unmount() {
+	local mnt=$1
+	is_fuse_mount "$mnt" || return 0
+	timeout 10 fusermount3 -u -- "$mnt" 2>/dev/null && return 0
+	[[ $(id -u) -eq 0 ]] && timeout 10 umount -- "$mnt" 2>/dev/null && return 0
+	return 1
+}
+
+# umount_nfsfuse MNT: unmount and wait (10 s) for the daemon to exit.
+umount_nfsfuse() {
+	local mnt pids p
+	mnt=$(realpath -m -- "$1")
+	pids=$(nfsfuse_pids "$mnt")
+	_unmount "$mnt" || fail "cannot unmount $mnt: $(fusermount3 -u -- "$mnt" 2>&1)"
+	for p in $pids; do
+		wait_until 10 _pid_gone "$p" || fail "nfsfuse (pid $p) still running 10 s after unmounting $mnt"
+	done
+	sed -i "\\|^$mnt\$|d" "$_REG/mounts" 2>/dev/null || true
+}
+
+_pid_gone() { [[ ! -e /proc/$1 ]] || [[ $(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) == Z ]]; }
+
+# ------------------------------------------------------------------ users
+
+# ensure_test_user: create the ordinary user $TEST_USER (root only) and set
+# TEST_UID / TEST_GID.
+ensure_test_user() {
+	need_root
+	local i
+	for ((i = 0; i < 20; i++)); do
+		id -u "$TEST_USER" >/dev/null 2>&1 && break
+		# Parallel tests may race here; useradd's own locking makes all but
+		# one fail, and they then find the user on the next round.
+		useradd --user-group --no-create-home --home-dir /nonexistent \
+			--shell /bin/sh "$TEST_USER" >/dev/null 2>&1 || sleep 0.2
+	done
+	TEST_UID=$(id -u "$TEST_USER") || fail "cannot create user $TEST_USER"
+	TEST_GID=$(id -g "$TEST_USER")
+	export TEST_UID TEST_GID TEST_USER
+}
+
+# as_user cmd...: run cmd as $TEST_USER with its own ids and groups, the
+# rest of the environment kept (EXPORT_DIR, NFSFUSE, ...).
+as_user() {
+	ensure_test_user
+	setpriv --reuid="$TEST_UID" --regid="$TEST_GID" --init-groups -- \
+		env HOME=/ USER="$TEST_USER" LOGNAME="$TEST_USER" "$@"
+}
+
+# ------------------------------------------------------------------ capture
+
+# capture_start FILE [FILTER]: capture NFS/MOUNT/rpcbind traffic on lo into
+# FILE (pcapng) until capture_stop.  The capture begins with a few rpcbind
+# DUMP calls (port 111) used to detect that it is live.
+capture_start() {
+	local file=$1 filter=${2:-port 2049 or port 20048 or port 111} i
+	need_root
+	need_cmd dumpcap
+	[[ -z ${_CAPTURE_PID:-} ]] || fail "capture_start: a capture is already running"
+	_CAPTURE_ERR=$NFSFUSE_TMP/capture.err
+	rm -f -- "$file"
+	# Not -q: the "Packets: N" progress lines are the readiness signal.
+	dumpcap -i lo -f "$filter" -w "$file" </dev/null >/dev/null 2>"$_CAPTURE_ERR" &
+	_CAPTURE_PID=$!
+	echo "$_CAPTURE_PID" >>"$_REG/pids"
+	# dumpcap says "Capturing on" a few hundred ms before the kernel really
+	# hands it packets, so poke rpcbind until a packet has been counted.
+	for ((i = 0; i < 100; i++)); do
+		kill -0 "$_CAPTURE_PID" 2>/dev/null || break
+		if grep -q '^Capturing on' "$_CAPTURE_ERR" 2>/dev/null; then
+			if [[ $filter != *111* ]]; then
+				# No probe can be seen through this filter: settle for a delay
+				# that was always long enough in practice.
+				sleep 1
+				return 0
+			fi
+			grep -q 'Packets: [1-9]' "$_CAPTURE_ERR" && return 0
+			# dumpcap updates its count every 500 ms; probe at that pace.
+			if ((i % 5 == 0)); then
+				setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+					timeout 5 rpcinfo -p 127.0.0.1 >/dev/null 2>&1 || true
+			fi
+		fi
+		sleep 0.1
+	done
+	cat "$_CAPTURE_ERR" >&2
+	fail "packet capture did not start"
+}
+
+# capture_stop: stop the capture and wait until the file is complete.
+capture_stop() {
+	[[ -n ${_CAPTURE_PID:-} ]] || return 0
+	local pid=$_CAPTURE_PID
+	_CAPTURE_PID=
+	# The kernel hands packets to dumpcap in blocks that are released after
+	# a timeout, and on SIGINT dumpcap writes out only released blocks: a
+	# capture stopped right after the traffic would miss its last packets.
+	sleep 1
+	# dumpcap flushes and closes the file on SIGINT, as on Ctrl-C.
+	kill -INT "$pid" 2>/dev/null || true
+	if ! wait_until 10 _pid_gone "$pid"; then
+		kill -KILL "$pid" 2>/dev/null || true
+		fail "packet capture did not stop"
+	fi
+	wait "$pid" 2>/dev/null || true
+}
+
+# ------------------------------------------------------------------ cleanup
+
+_nfsfuse_cleanup() {
+	local rc=$? line mnt p pids
+	# $(...) subshells inherit nothing to clean up; only the test's own
+	# shell runs this.
+	[[ $BASHPID == "$_NFSFUSE_LIB_PID" ]] || return "$rc"
+	set +e
+	trap - EXIT INT TERM HUP
+	while IFS= read -r line; do
+		[[ -n $line ]] && eval "$line"
+	done < <(tac "$_REG/on_exit" 2>/dev/null)
+	capture_stop >/dev/null 2>&1
+	while IFS= read -r mnt; do
+		[[ -n $mnt ]] || continue
+		pids=$(nfsfuse_pids "$mnt")
+		if ! _unmount "$mnt"; then
+			# A hung daemon keeps processes blocked inside the mount, which
+			# makes it busy.  Its death (or an abort) fails their requests,
+			# after which the unmount goes through.
+			echo "# cleanup: $mnt would not unmount; killing nfsfuse ${pids:-(no pid found)}" >&2
+			for p in $pids; do kill -KILL "$p" 2>/dev/null; done
+			_fuse_abort "$mnt"
+			sleep 0.5
+			_unmount "$mnt" ||
+				timeout 10 fusermount3 -u -z -- "$mnt" 2>/dev/null ||
+				timeout 10 umount -l -- "$mnt" 2>/dev/null
+		fi
+		for p in $pids; do
+			wait_until 5 _pid_gone "$p" || kill -KILL "$p" 2>/dev/null
+		done
+	done < <(tac "$_REG/mounts" 2>/dev/null)
+	while IFS= read -r p; do
+		[[ -n $p ]] && kill -KILL "$p" 2>/dev/null
+	done <"$_REG/pids"
+	if [[ ${NFSFUSE_TEST_KEEP:-0} == 1 ]]; then
+		echo "# kept: $NFSFUSE_TMP $(tr '\n' ' ' <"$_REG/testdirs")" >&2
+	else
+		while IFS= read -r line; do
+			[[ -n $line ]] && rm -rf -- "$line"
+		done <"$_REG/testdirs"
+		# Mount points that could not be unmounted must not be descended
+		# into; --one-file-system keeps rm out of them.
+		rm -rf --one-file-system -- "$NFSFUSE_TMP"
+	fi
+	return "$rc"
+}
+trap _nfsfuse_cleanup EXIT
+# A signal must still run the EXIT cleanup, with the usual 128+n status.
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
