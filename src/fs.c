@@ -158,6 +158,10 @@ enum acache_change fs_learn(struct fs *fs, struct inode *ino,
 		return ACACHE_SAME;
 	}
 	change = inode_set_attr(fs->inodes, ino, &a->attr);
+	/* The kernel keeps attributes of its own, for as long as we told it
+	 * to: when they changed, it must ask again (its size bounds reads). */
+	if ((change == ACACHE_DATA || change == ACACHE_META) && fs->se)
+		fuse_lowlevel_notify_inval_inode(fs->se, ino->id, -1, 0);
 	if (change == ACACHE_DATA) {
 		if (!strcmp(why, "open"))
 			STAT_INC(purge_cto);
@@ -224,7 +228,8 @@ int fs_getattr_rpc(fuse_req_t req, struct inode *ino, struct fattr3 *a)
 	return ret;
 }
 
-int fs_make_entry(fuse_req_t req, const struct nfs_fh3 *fh,
+int fs_make_entry(fuse_req_t req, struct inode *dir,
+		  const struct nfs_fh3 *fh,
 		  const struct post_op_attr *a, const char *name,
 		  struct fuse_entry_param *e)
 {
@@ -255,7 +260,12 @@ int fs_make_entry(fuse_req_t req, const struct nfs_fh3 *fh,
 	memset(e, 0, sizeof(*e));
 	e->ino = ino->id;
 	fs_fattr_to_stat(&attr, &e->attr);
-	e->attr_timeout = e->entry_timeout = fs_attr_timeout(ino);
+	e->attr_timeout = fs_attr_timeout(ino);
+	/* A name is believed as long as its directory is: a change to the
+	 * directory is what would show the name gone or replaced. */
+	e->entry_timeout = dir ? fs_attr_timeout(dir) : e->attr_timeout;
+	if (e->entry_timeout < e->attr_timeout)
+		e->entry_timeout = e->attr_timeout;
 	return 0;
 }
 
@@ -282,7 +292,7 @@ static int lookup_name(fuse_req_t req, struct inode *dir, const char *name,
 	fs_learn(fs_of(req), dir, &res.dir_attributes, "lookup");
 	if (res.status != NFS3_OK)
 		return nfs_stat_errno(res.status);
-	return fs_make_entry(req, &res.object, &res.obj_attributes, name, e);
+	return fs_make_entry(req, dir, &res.object, &res.obj_attributes, name, e);
 }
 
 void fs_reply_created(fuse_req_t req, struct inode *dir,
@@ -300,7 +310,7 @@ void fs_reply_created(fuse_req_t req, struct inode *dir,
 	/* RFC 1813 lets a server create the object without returning its
 	 * handle; then we must look the name up like anyone else. */
 	if (r->obj.present)
-		ret = fs_make_entry(req, &r->obj.fh, &r->obj_attributes, name,
+		ret = fs_make_entry(req, dir, &r->obj.fh, &r->obj_attributes, name,
 				    &e);
 	else
 		ret = lookup_name(req, dir, name, &e);

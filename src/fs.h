@@ -53,11 +53,12 @@ void fs_learn_wcc(struct fs *fs, struct inode *ino, const struct wcc_data *w,
 /* Forget ino's cached data (ours; the kernel's goes at the next open). */
 void fs_purge_data(struct fs *fs, struct inode *ino, const char *why);
 /*
- * Fill *e for a name that resolved to fh: remember the inode (one lookup
+ * Fill *e for a name in dir that resolved to fh: remember the inode (one lookup
  * the kernel now holds) and take attributes from a, or fetch them when the
  * server sent none.  Returns 0 or a negative errno (nothing remembered).
  */
-int fs_make_entry(fuse_req_t req, const struct nfs_fh3 *fh,
+int fs_make_entry(fuse_req_t req, struct inode *dir,
+		  const struct nfs_fh3 *fh,
 		  const struct post_op_attr *a, const char *name,
 		  struct fuse_entry_param *e);
 /* Reply to an entry-creating request from its diropres3. */

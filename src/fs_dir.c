@@ -239,7 +239,7 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 			 * LOOKUP itself when it needs them. */
 			if (!is_dot(d.name, (uint32_t)strlen(d.name)) &&
 			    d.fh.present && d.attr.present &&
-			    fs_make_entry(req, &d.fh.fh, &d.attr, d.name, &e) != 0)
+			    fs_make_entry(req, dir, &d.fh.fh, &d.attr, d.name, &e) != 0)
 				memset(&e, 0, sizeof(e));
 			if (e.ino == 0) {
 				e.attr.st_ino = d.fileid;

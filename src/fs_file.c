@@ -232,6 +232,139 @@ static struct inode *handle_inode(fuse_req_t req, struct open_file *h,
 	return h->ino;
 }
 
+/*
+ * Read-ahead.  The kernel reads ahead only 128 KiB on a FUSE mount, one
+ * request at a time, so a sequential reader would wait a round trip per
+ * request.  While reads continue where the last one stopped, we keep a
+ * window of READs of rsize in flight ahead of the reader, growing from
+ * RA_START to RA_MAX; their data lands in the data cache, where the
+ * reader's next requests find it.  A read elsewhere closes the window.
+ */
+#define RA_START (2u << 20)
+#define RA_MAX (4u << 20)
+
+struct ra_req {
+	struct fs *fs;
+	struct inode *ino;
+	uint64_t gen, seq;
+	struct nfs3_read_args args;
+	struct nfs3_read_res res;
+};
+
+/* Runs on the RPC transport thread: takes short locks only. */
+static void ra_done(void *ctx, int err, void *res, struct rpc_reply *reply)
+{
+	struct ra_req *r = ctx;
+	struct inode *ino = r->ino;
+	bool used = false;
+
+	(void)res;
+	pthread_mutex_lock(&ino->lock);
+	if (err == 0 && r->res.status == NFS3_OK &&
+	    r->res.data_len <= r->args.count && ino->df &&
+	    r->gen == ino->data_gen &&
+	    (!ino->wb || wback_seq(ino->wb) == r->seq)) {
+		dcache_fill(r->fs->dc, ino->df, r->args.offset, r->res.data,
+			    r->res.data_len);
+		used = true;
+	}
+	if (!used)
+		STAT_INC(readahead_wasted);
+	ino->ra_inflight--;
+	pthread_cond_broadcast(&ino->ra_cond);
+	pthread_mutex_unlock(&ino->lock);
+	rpc_reply_release(reply);
+	free(r);
+}
+
+/* Called after the reply: the request is gone, so the caller's identity
+ * comes as a copy. */
+static void ra_issue(const struct rpc_cred *cred, struct fs *fs,
+		     struct inode *ino, uint64_t off, size_t size)
+{
+	uint64_t start, end, file_size = 0, gen, seq = 0;
+	struct ra_req *batch[RA_MAX / 4096];
+	unsigned n = 0;
+	bool known;
+
+	pthread_mutex_lock(&ino->lock);
+	known = ino->as.valid && !ino->wbatch;
+	if (known)
+		file_size = ino->as.attr.size;
+	if (off == ino->ra_last_end && off) {
+		ino->ra_window = ino->ra_window ? ino->ra_window * 2 : RA_START;
+		if (ino->ra_window > RA_MAX)
+			ino->ra_window = RA_MAX;
+	} else {
+		ino->ra_window = 0;
+		ino->ra_end = off + size;
+	}
+	ino->ra_last_end = off + size;
+	start = ino->ra_end > off + size ? ino->ra_end : off + size;
+	end = off + size + ino->ra_window;
+	if (!known || !ino->df)
+		end = start;
+	if (end > file_size)
+		end = file_size;
+	gen = ino->data_gen;
+	if (ino->wb)
+		seq = wback_seq(ino->wb);
+	while (start < end && n < sizeof(batch) / sizeof(batch[0])) {
+		struct ra_req *r;
+		uint64_t len = end - start;
+
+		/* Whole rsize READs only, but for the file's tail. */
+		if (len < fs->nfs->rsize && end != file_size)
+			break;
+		r = calloc(1, sizeof(*r));
+		if (!r)
+			break;
+		if (len > fs->nfs->rsize)
+			len = fs->nfs->rsize;
+		r->fs = fs;
+		r->ino = ino;
+		r->gen = gen;
+		r->seq = seq;
+		r->args.file = ino->fh;
+		r->args.offset = start;
+		r->args.count = (uint32_t)len;
+		batch[n++] = r;
+		start += len;
+		ino->ra_inflight++;
+	}
+	if (n)
+		ino->ra_end = start;
+	pthread_mutex_unlock(&ino->lock);
+	for (unsigned k = 0; k < n; k++) {
+		STAT_INC(readahead_issued);
+		if (nfs_call_async(fs->nfs, NFS3PROC_READ, cred,
+				   &batch[k]->args, &batch[k]->res, ra_done,
+				   batch[k])) {
+			pthread_mutex_lock(&ino->lock);
+			ino->ra_inflight--;
+			pthread_cond_broadcast(&ino->ra_cond);
+			pthread_mutex_unlock(&ino->lock);
+			free(batch[k]);
+		}
+	}
+}
+
+/* Is [off, off+size) being read ahead right now?  Then wait for the next
+ * read-ahead reply rather than asking the server a second time. */
+static bool ra_wait(struct inode *ino, uint64_t off, size_t size)
+{
+	bool waited = false;
+
+	pthread_mutex_lock(&ino->lock);
+	if (ino->ra_inflight && off + size <= ino->ra_end &&
+	    off >= ino->ra_last_end) {
+		pthread_cond_wait(&ino->ra_cond, &ino->lock);
+		waited = true;
+	}
+	pthread_mutex_unlock(&ino->lock);
+	return waited;
+}
+
 static struct dfile *inode_dfile(struct fs *fs, struct inode *ino)
 {
 	pthread_mutex_lock(&ino->lock);
@@ -251,6 +384,7 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	struct nfs3_read_res res;
 	struct rpc_reply reply = { 0 };
 	uint64_t gen, seq = 0, file_size = UINT64_MAX;
+	struct rpc_cred cred;
 	struct dfile *df;
 	struct fattr3 a;
 	char *buf;
@@ -263,23 +397,27 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	}
 	if (size > fs->nfs->rsize)
 		size = fs->nfs->rsize;
+	fs_req_cred(req, &cred);
 	df = inode_dfile(fs, i);
 	/* The cached size bounds a read only while no write of ours is
 	 * outstanding (writes invalidate the cached attributes). */
 	if (inode_get_attr(i, &a))
 		file_size = a.size;
 	buf = df ? malloc(size ? size : 1) : NULL;
-	if (buf) {
+	while (buf) {
 		got = dcache_read(fs->dc, df, (uint64_t)off, size, file_size,
 				  buf);
 		if (got >= 0) {
 			STAT_INC(data_hits);
 			fuse_reply_buf(req, buf, (size_t)got);
 			free(buf);
+			ra_issue(&cred, fs, i, (uint64_t)off, size);
 			return;
 		}
-		free(buf);
+		if (!ra_wait(i, (uint64_t)off, size))
+			break;
 	}
+	free(buf);
 	STAT_INC(data_misses);
 	/* A READ must not overtake our own WRITEs of the same bytes. */
 	if (i->wb)
@@ -318,6 +456,8 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	 * rest, so returning what we have is enough. */
 	fuse_reply_buf(req, (const char *)res.data, res.data_len);
 	rpc_reply_release(&reply);
+	if (!res.eof)
+		ra_issue(&cred, fs, i, (uint64_t)off, size);
 }
 
 void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
@@ -444,6 +584,9 @@ void fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			       "the server: %s", i->name, strerror(-ret));
 		pthread_mutex_lock(&i->lock);
 		i->nopen--;
+		/* Read-ahead replies name the inode: none may outlive it. */
+		while (i->ra_inflight)
+			pthread_cond_wait(&i->ra_cond, &i->lock);
 		pthread_mutex_unlock(&i->lock);
 	}
 	free(h);

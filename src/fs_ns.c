@@ -214,7 +214,7 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 		return;
 	}
 	/* The link count changed: attributes without it would be stale. */
-	ret = fs_make_entry(req, &i->fh, &res.file_attributes, newname, &e);
+	ret = fs_make_entry(req, dir, &i->fh, &res.file_attributes, newname, &e);
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;

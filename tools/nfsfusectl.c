@@ -267,15 +267,16 @@ int main(int argc, char **argv)
 		return fail("path too long for a control socket");
 	if (ret)
 		return fail("%s", strerror(-ret));
-	if (stat(canon, &mnt_st) < 0)
-		return fail("%s", strerror(errno));
-
-	/* The command line for the daemon. */
+	/* The command line for the daemon.  Only a command about a file
+	 * looks at the mount itself: statistics must not disturb what they
+	 * count. */
 	if (!strcmp(cmd, "stats")) {
 		n = snprintf(line, sizeof(line), "stats%s\n",
 			     argc == 4 ? " json" : "");
 	} else if (!strcmp(cmd, "cache") || !strcmp(cmd, "drop")) {
 		if (argc == 4) {
+			if (stat(canon, &mnt_st) < 0)
+				return fail("%s", strerror(errno));
 			if (fileid_of(argv[3], &mnt_st, &fileid))
 				return 1;
 			if (!strcmp(cmd, "cache"))

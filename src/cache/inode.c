@@ -55,6 +55,7 @@ static struct inode *inode_new(const struct nfs_fh3 *fh, uint64_t id)
 	ino->id = id;
 	ino->fh = *fh;
 	pthread_mutex_init(&ino->lock, NULL);
+	pthread_cond_init(&ino->ra_cond, NULL);
 	return ino;
 }
 
@@ -62,6 +63,7 @@ static void inode_free(struct inode_table *t, struct inode *ino)
 {
 	dfile_free(t->dc, ino->df);
 	wback_free(ino->wb);
+	pthread_cond_destroy(&ino->ra_cond);
 	pthread_mutex_destroy(&ino->lock);
 	free(ino);
 }

@@ -51,6 +51,13 @@ struct inode {
 	struct fattr3 wb_before; /* attributes before that batch */
 	bool wb_before_valid;
 	char name[64];          /* last name seen, for the trace only */
+	/* read-ahead (fs_file.c) */
+	pthread_cond_t ra_cond; /* signalled when a read-ahead READ ends */
+	uint64_t ra_last_end;   /* where the last read stopped */
+	uint64_t ra_end;        /* read-ahead issued up to here */
+	uint32_t ra_window;     /* bytes to keep ahead; grows while sequential */
+	unsigned ra_inflight;
+	uint64_t ra_busy_start, ra_busy_end; /* span of READs in flight */
 	struct dfile *df;       /* data blocks; created on first use */
 	struct wback *wb;       /* write-behind; created on first write */
 };

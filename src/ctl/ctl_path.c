@@ -47,10 +47,54 @@ int ctl_sock_path_canon(const char *canon_mountpoint, char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * The canonical path of a mount point without touching the mount itself:
+ * the parent directory is resolved, the last name is taken as it is.  So
+ * asking a mount for its statistics costs it no GETATTR, and a hung
+ * server cannot hang nfsfusectl before it even connects.
+ */
+static char *canon_path(const char *path)
+{
+	char *copy = strdup(path), *slash, *dir, *real = NULL;
+	const char *base;
+	size_t n;
+
+	if (!copy)
+		return NULL;
+	n = strlen(copy);
+	while (n > 1 && copy[n - 1] == '/')
+		copy[--n] = '\0';
+	slash = strrchr(copy, '/');
+	if (!slash) {
+		dir = ".";
+		base = copy;
+	} else if (slash == copy) {
+		dir = "/";
+		base = copy + 1;
+	} else {
+		*slash = '\0';
+		dir = copy;
+		base = slash + 1;
+	}
+	if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) {
+		/* "/", "x/." and the like: nothing to spare, resolve it all. */
+		real = realpath(path, NULL);
+	} else {
+		char *rdir = realpath(dir, NULL);
+
+		if (rdir && asprintf(&real, "%s%s%s", rdir,
+				     strcmp(rdir, "/") ? "/" : "", base) < 0)
+			real = NULL;
+		free(rdir);
+	}
+	free(copy);
+	return real;
+}
+
 int ctl_sock_path(const char *mountpoint, char *buf, size_t len, char *canon,
 		  size_t canonlen)
 {
-	char *real = realpath(mountpoint, NULL);
+	char *real = canon_path(mountpoint);
 	int ret;
 
 	if (!real)
