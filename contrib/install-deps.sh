@@ -23,6 +23,20 @@ PACKAGES=(
 	util-linux
 )
 
+# Ordinary users mount through fusermount3, which opens /dev/fuse as the
+# user.  udev makes it 0666 on a normal Debian system; machines without
+# udev (containers, minimal VMs) leave it 0600 and rootless mounts fail.
+fuse_device_for_all() {
+	[[ -c /dev/fuse ]] || return 0
+	[[ $(stat -c %a /dev/fuse) == 666 ]] && return 0
+	if [[ $(id -u) -eq 0 ]]; then
+		chmod 0666 /dev/fuse
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo chmod 0666 /dev/fuse
+	fi
+}
+trap 'fuse_device_for_all' EXIT
+
 missing=()
 for p in "${PACKAGES[@]}"; do
 	# dpkg-query exits 0 for removed-but-configured packages too, so look
