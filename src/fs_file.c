@@ -277,8 +277,7 @@ static void ra_done(void *ctx, int err, void *res, struct rpc_reply *reply)
 	free(r);
 }
 
-/* Called after the reply: the request is gone, so the caller's identity
- * comes as a copy. */
+/* The caller's identity comes as a copy: the READs outlive the request. */
 static void ra_issue(const struct rpc_cred *cred, struct fs *fs,
 		     struct inode *ino, uint64_t off, size_t size)
 {
@@ -409,9 +408,11 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 				  buf);
 		if (got >= 0) {
 			STAT_INC(data_hits);
+			/* Before the reply: once the reader has its data it
+			 * may close the file and the inode may go. */
+			ra_issue(&cred, fs, i, (uint64_t)off, size);
 			fuse_reply_buf(req, buf, (size_t)got);
 			free(buf);
-			ra_issue(&cred, fs, i, (uint64_t)off, size);
 			return;
 		}
 		if (!ra_wait(i, (uint64_t)off, size))
@@ -454,10 +455,10 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	pthread_mutex_unlock(&i->lock);
 	/* A short read without eof is legal; the kernel asks again for the
 	 * rest, so returning what we have is enough. */
-	fuse_reply_buf(req, (const char *)res.data, res.data_len);
-	rpc_reply_release(&reply);
 	if (!res.eof)
 		ra_issue(&cred, fs, i, (uint64_t)off, size);
+	fuse_reply_buf(req, (const char *)res.data, res.data_len);
+	rpc_reply_release(&reply);
 }
 
 void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
