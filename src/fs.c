@@ -346,6 +346,7 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
 	/* The kernel drops its pages of a file whose mtime or size moved in
 	 * attributes we return: the same rule our own cache follows. */
 	conn->want |= FUSE_CAP_AUTO_INVAL_DATA & conn->capable;
+	fs_lock_init_conn(fs, conn);
 }
 
 static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
@@ -618,6 +619,37 @@ static void access_store(struct inode *ino, uint32_t uid, uint32_t asked,
 	pthread_mutex_unlock(&ino->lock);
 }
 
+/*
+ * For a server without ACCESS (NFSv2): the mode bits of the attributes we
+ * have, read as the kernel's generic_permission() does (root may do all
+ * but execute a file nobody may execute).  No attributes: allow.  Either
+ * way the server still checks each call with the caller's identity.
+ */
+static int access_by_mode(fuse_req_t req, struct inode *ino, uint32_t want)
+{
+	struct rpc_cred c;
+	struct fattr3 a;
+	uint32_t bits, granted = 0;
+	bool in_group;
+
+	if (!inode_get_attr(ino, &a))
+		return 0;
+	fs_req_cred(req, &c);
+	in_group = c.gid == a.gid;
+	for (uint32_t k = 0; k < c.ngids; k++)
+		in_group |= c.gids[k] == a.gid;
+	bits = c.uid == a.uid ? a.mode >> 6 : in_group ? a.mode >> 3 : a.mode;
+	if (c.uid == 0)
+		bits = 06 | ((a.mode & 0111) || a.type == NF3DIR ? 01 : 0);
+	if (bits & 04)
+		granted |= ACCESS3_READ;
+	if (bits & 02)
+		granted |= ACCESS3_MODIFY | ACCESS3_EXTEND | ACCESS3_DELETE;
+	if (bits & 01)
+		granted |= ACCESS3_LOOKUP | ACCESS3_EXECUTE;
+	return (granted & want) == want ? 0 : -EACCES;
+}
+
 int fs_check_access(fuse_req_t req, struct inode *ino, uint32_t want)
 {
 	const struct fuse_ctx *ctx = fuse_req_ctx(req);
@@ -630,6 +662,8 @@ int fs_check_access(fuse_req_t req, struct inode *ino, uint32_t want)
 		args.object = ino->fh;
 		args.access = ACCESS3_ALL;
 		ret = fs_call(req, NFS3PROC_ACCESS, &args, &res, NULL);
+		if (ret == -ENOTSUP) /* the protocol has no ACCESS */
+			return access_by_mode(req, ino, want);
 		if (ret)
 			return ret;
 		fs_learn(fs_of(req), ino, &res.obj_attributes, "access");
@@ -721,8 +755,8 @@ const struct fuse_lowlevel_ops fs_ops = {
 	.open = fs_open,
 	.read = fs_read,
 	.write = fs_write,
-	.flush = fs_flush,
-	.release = fs_release,
+	.flush = fs_lock_flush,
+	.release = fs_lock_release,
 	.fsync = fs_fsync,
 	.opendir = fs_opendir,
 	.readdir = fs_readdir,
@@ -730,6 +764,13 @@ const struct fuse_lowlevel_ops fs_ops = {
 	.releasedir = fs_releasedir,
 	.fsyncdir = fs_fsyncdir,
 	.statfs = fs_statfs,
+	.getxattr = fs_getxattr,
+	.setxattr = fs_setxattr,
+	.listxattr = fs_listxattr,
+	.removexattr = fs_removexattr,
 	.access = fs_access,
 	.create = fs_create,
+	.getlk = fs_getlk,
+	.setlk = fs_setlk,
+	.flock = fs_flock,
 };

@@ -20,6 +20,8 @@ struct fs {
 	const struct nfsfuse_opts *opts;
 	char machinename[256];
 	struct fuse_session *se;
+	struct lockmgr *locks;  /* NULL with nolock: the kernel's locks */
+	struct rpc_clnt *acl;   /* NFSACL (fs_xattr.c); NULL: ACLs off */
 };
 
 extern const struct fuse_lowlevel_ops fs_ops;
@@ -95,6 +97,30 @@ void fs_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
 void fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
 void fs_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
 	      struct fuse_file_info *fi);
+/* Is any file open on this mount?  (Unlink and rename look for an open
+ * file behind the name only then.) */
+bool fs_files_open(void);
+
+/* fs_lock.c: byte-range locks and flock through NLM (src/lock/) */
+void fs_lock_init_conn(struct fs *fs, struct fuse_conn_info *conn);
+void fs_getlk(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
+	      struct flock *lock);
+void fs_setlk(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
+	      struct flock *lock, int sleep);
+void fs_flock(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
+	      int op);
+/* flush/release that first drop the closing owner's locks */
+void fs_lock_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
+void fs_lock_release(fuse_req_t req, fuse_ino_t ino,
+		     struct fuse_file_info *fi);
+
+/* fs_xattr.c: the POSIX ACL xattrs through NFSACL */
+void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
+		 size_t size);
+void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
+		 const char *value, size_t size, int flags);
+void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size);
+void fs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name);
 
 /* fs_dir.c */
 void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
@@ -119,5 +145,14 @@ void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	       fuse_ino_t newparent, const char *newname, unsigned int flags);
 void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	     const char *newname);
+/* Silly rename: at the last close of ino, REMOVE the .nfs name it was
+ * moved to when it was unlinked while open (nothing if it was not). */
+void fs_silly_release(fuse_req_t req, struct inode *ino);
+/* Is name a .nfs name of this mount that no open file holds: one left by
+ * an earlier run that crashed? */
+bool fs_silly_is_orphan(struct fs *fs, const char *name);
+/* REMOVE such an orphan from dir (counted and logged). */
+void fs_silly_remove_orphan(fuse_req_t req, struct inode *dir,
+			    const char *name);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "cache/data.h"
 #include "cache/wback.h"
+#include "lock/lock.h"
 #include "stats.h"
 #include "trace.h"
 
@@ -245,7 +246,45 @@ static void stats_extra(void *ctx, struct ctl_stats *s)
 	ctl_stat_u64(s, "acdirmin", p.dirmin);
 	ctl_stat_u64(s, "acdirmax", p.dirmax);
 	ctl_stat_u64(s, "noac", p.noac);
+	/* Which way blocked locks are granted here: by the server's
+	 * callback, or by polling where no callback can arrive. */
+	ctl_stat_str(s, "lock_mode",
+		     fs->locks ? lockmgr_mode(fs->locks) : "local (nolock)");
+	if (fs->locks) {
+		char buf[1024];
+
+		lockmgr_format_stats(fs->locks, buf, sizeof(buf));
+		buf[strcspn(buf, "\n")] = '\0';
+		ctl_stat_str(s, "lock_stats", buf);
+	}
 }
+
+static int locks_cmd(void *ctx, int argc, char **argv, struct ctl_out *out)
+{
+	struct fs *fs = ctx;
+	size_t need;
+	char *buf;
+
+	(void)argc;
+	(void)argv;
+	if (!fs->locks) {
+		ctl_printf(out, "locks are local to this machine (nolock)\n");
+		return 0;
+	}
+	need = lockmgr_format_locks(fs->locks, NULL, 0) + 1;
+	buf = malloc(need);
+	if (!buf)
+		return -ENOMEM;
+	lockmgr_format_locks(fs->locks, buf, need);
+	ctl_printf(out, "%s", buf);
+	free(buf);
+	return 0;
+}
+
+static const struct ctl_cmd_ext fs_ctl_cmds[] = {
+	{ "locks", "held and waiting locks, with owners and ranges",
+	  locks_cmd },
+};
 
 void fs_ctl_hooks(struct fs *fs, struct ctl_hooks *h)
 {
@@ -258,5 +297,7 @@ void fs_ctl_hooks(struct fs *fs, struct ctl_hooks *h)
 		.drop = drop,
 		.set = set,
 		.stats_extra = stats_extra,
+		.cmds = fs_ctl_cmds,
+		.ncmds = sizeof(fs_ctl_cmds) / sizeof(fs_ctl_cmds[0]),
 	};
 }

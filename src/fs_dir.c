@@ -189,6 +189,10 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 	struct inode *dir = fs_inode(req, ino);
 	struct dir_handle *dh = dh_of(fi);
 	uint64_t cookie = (uint64_t)off;
+	/* .nfs names left by a crashed run of this mount (fs_ns.c): hidden
+	 * from the listing and removed before the reply. */
+	char orphans[8][NFS3_MAXNAMLEN + 1];
+	unsigned norphans = 0;
 	size_t used = 0;
 	char *buf;
 	int err = 0;
@@ -222,6 +226,12 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 			err = -dh_fetch(req, dir, dh, dh->pos, plus);
 			if (err)
 				break;
+			continue;
+		}
+		if (d.name[0] == '.' && norphans < 8 &&
+		    fs_silly_is_orphan(fs, d.name)) {
+			memcpy(orphans[norphans++], d.name, sizeof(d.name));
+			dh->pos = d.cookie;
 			continue;
 		}
 		memset(&e, 0, sizeof(e));
@@ -260,6 +270,8 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 	}
 out:
 	pthread_mutex_unlock(&dh->lock);
+	for (unsigned k = 0; k < norphans; k++)
+		fs_silly_remove_orphan(req, dir, orphans[k]);
 	if (err && used == 0)
 		fuse_reply_err(req, err);
 	else

@@ -21,9 +21,14 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cache/data.h"
 #include "cache/wback.h"
+#include "lock/lock.h"
 #include "log.h"
 #include "stats.h"
 #include "trace.h"
@@ -35,6 +40,14 @@
 struct open_file {
 	struct inode *ino;
 };
+
+/* A lock on the file was lost when the server restarted: as the Linux
+ * client does, I/O fails until the file is opened again, so that nobody
+ * goes on writing under a lock that someone else may now hold. */
+static bool lock_lost(struct fs *fs, struct inode *ino)
+{
+	return fs->locks && lockmgr_ino_lost(fs->locks, ino->id);
+}
 
 static struct open_file *of_of(struct fuse_file_info *fi)
 {
@@ -79,6 +92,39 @@ static struct open_file *handle_new(struct inode *ino)
 	if (h)
 		h->ino = ino;
 	return h;
+}
+
+/* Open handles on the whole mount, so that unlink and rename need not
+ * look for an open file behind a name when there can be none. */
+static unsigned long files_open;
+
+bool fs_files_open(void)
+{
+	return __atomic_load_n(&files_open, __ATOMIC_RELAXED) != 0;
+}
+
+static void nopen_inc(struct inode *ino)
+{
+	pthread_mutex_lock(&ino->lock);
+	ino->nopen++;
+	pthread_mutex_unlock(&ino->lock);
+	__atomic_add_fetch(&files_open, 1, __ATOMIC_RELAXED);
+}
+
+/* Returns true when this was the last open handle of ino.  Read-ahead
+ * replies name the inode: none may outlive the last one. */
+static bool nopen_dec(struct inode *ino)
+{
+	bool last;
+
+	pthread_mutex_lock(&ino->lock);
+	ino->nopen--;
+	last = ino->nopen == 0;
+	while (ino->ra_inflight)
+		pthread_cond_wait(&ino->ra_cond, &ino->lock);
+	pthread_mutex_unlock(&ino->lock);
+	__atomic_sub_fetch(&files_open, 1, __ATOMIC_RELAXED);
+	return last;
 }
 
 /*
@@ -160,26 +206,167 @@ void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	pthread_mutex_lock(&i->lock);
-	i->nopen++;
-	pthread_mutex_unlock(&i->lock);
+	if (fs_of(req)->locks)
+		lockmgr_reopened(fs_of(req)->locks, i->id);
+	nopen_inc(i);
 	fi->fh = (uintptr_t)h;
 	fi->keep_cache = keep == 1;
 	if (fuse_reply_open(req, fi)) {
-		pthread_mutex_lock(&i->lock);
-		i->nopen--;
-		pthread_mutex_unlock(&i->lock);
+		nopen_dec(i);
 		free(h);
+	}
+}
+
+/*
+ * Exclusive create.  O_CREAT|O_EXCL is an NFSv3 EXCLUSIVE CREATE: the
+ * server stores our 8-byte verifier with the new file (ganesha and knfsd
+ * in its atime and mtime), and a retransmission that finds the file with
+ * the same verifier is answered with success, where GUARDED would say
+ * EEXIST for the file we created ourselves.  The verifier is 4 random
+ * bytes drawn once per daemon and a 4-byte counter per call, so it is
+ * unique to this client and this call; the RPC layer retransmits the same
+ * arguments.  Since the server may have used atime and mtime to hold it,
+ * a SETATTR follows with the real mode and the server's time.  A server
+ * without EXCLUSIVE (NFS3ERR_NOTSUPP) gets GUARDED; so does every
+ * exclusive create with -o excl=guarded.
+ *
+ * O_CREAT without O_EXCL (the kernel asks only for a name it believes
+ * absent) is GUARDED, and if the name exists after all (made meanwhile
+ * by someone else, or by our own retransmitted call) the existing file is
+ * opened as open(2) would.  Unlike UNCHECKED, this never applies the
+ * creator's mode to a file someone else made.
+ */
+static uint32_t verf_boot_id;
+static uint32_t verf_counter;
+static pthread_once_t verf_once = PTHREAD_ONCE_INIT;
+
+static void verf_init(void)
+{
+	uint32_t v[2];
+
+	if (getrandom(v, sizeof(v), GRND_NONBLOCK) != sizeof(v)) {
+		v[0] = (uint32_t)time(NULL) ^ ((uint32_t)getpid() << 16);
+		v[1] = (uint32_t)clock();
+	}
+	verf_boot_id = v[0];
+	verf_counter = v[1];
+}
+
+static void excl_verifier(uint8_t verf[NFS3_CREATEVERFSIZE])
+{
+	uint32_t n;
+
+	pthread_once(&verf_once, verf_init);
+	n = __atomic_add_fetch(&verf_counter, 1, __ATOMIC_RELAXED);
+	memcpy(verf, &verf_boot_id, 4);
+	memcpy(verf + 4, &n, 4);
+}
+
+/* LOOKUP name in dir: its handle and attributes. */
+static int lookup_name_fh(fuse_req_t req, struct inode *dir, const char *name,
+			  struct nfs_fh3 *fh, struct post_op_attr *a)
+{
+	struct nfs3_lookup_args args = { .what = { &dir->fh, name } };
+	struct nfs3_lookup_res res;
+	int ret = fs_call(req, NFS3PROC_LOOKUP, &args, &res, NULL);
+
+	if (ret)
+		return ret;
+	fs_learn(fs_of(req), dir, &res.dir_attributes, "lookup");
+	if (res.status != NFS3_OK)
+		return nfs_stat_errno(res.status);
+	*fh = res.object;
+	*a = res.obj_attributes;
+	return 0;
+}
+
+/* After an EXCLUSIVE create: the real mode, and times that are times. */
+static int excl_setattr(fuse_req_t req, const struct nfs_fh3 *fh,
+			mode_t mode, struct post_op_attr *a)
+{
+	struct nfs3_setattr_args args;
+	struct nfs3_setattr_res res;
+	int ret;
+
+	memset(&args, 0, sizeof(args));
+	args.object = *fh;
+	args.new_attributes.set_mode = true;
+	args.new_attributes.mode = mode & 07777;
+	args.new_attributes.set_atime = SET_TO_SERVER_TIME;
+	args.new_attributes.set_mtime = SET_TO_SERVER_TIME;
+	ret = fs_call(req, NFS3PROC_SETATTR, &args, &res, NULL);
+	if (ret)
+		return ret;
+	if (res.status != NFS3_OK)
+		return nfs_stat_errno(res.status);
+	*a = res.obj_wcc.after;
+	return 0;
+}
+
+/* Reply to a create with the file (fh, a) now open: the handle knows its
+ * inode from the start, so an unlink before any read or write still
+ * finds it open. */
+static void reply_create_open(fuse_req_t req, struct inode *dir,
+			      const struct nfs_fh3 *fh,
+			      const struct post_op_attr *a, const char *name,
+			      struct fuse_file_info *fi, bool existing)
+{
+	struct fs *fs = fs_of(req);
+	struct fuse_entry_param e;
+	struct open_file *h;
+	struct inode *ino;
+	int ret;
+
+	ret = fs_make_entry(req, dir, fh, a, name, &e);
+	if (ret) {
+		fuse_reply_err(req, -ret);
+		return;
+	}
+	ino = inode_get(fs->inodes, e.ino);
+	if (existing) {
+		if (S_ISDIR(e.attr.st_mode))
+			ret = -EISDIR;
+		else
+			ret = fs_check_access(req, ino,
+					      access_for_flags(fi->flags));
+		if (ret == 0 && (fi->flags & O_TRUNC)) {
+			struct fattr3 now;
+
+			ret = truncate_to_zero(req, ino);
+			if (ret == 0 && !inode_get_attr(ino, &now))
+				ret = fs_getattr_rpc(req, ino, &now);
+			if (ret == 0)
+				fs_fattr_to_stat(&now, &e.attr);
+		}
+	}
+	h = ret ? NULL : handle_new(ino);
+	if (!h) {
+		inode_forget(fs->inodes, e.ino, 1);
+		fuse_reply_err(req, ret ? -ret : ENOMEM);
+		return;
+	}
+	if (fs->locks)
+		lockmgr_reopened(fs->locks, ino->id);
+	nopen_inc(ino);
+	fi->fh = (uintptr_t)h;
+	fi->keep_cache = 0;
+	if (fuse_reply_create(req, &e, fi)) {
+		nopen_dec(ino);
+		free(h);
+		inode_forget(fs->inodes, e.ino, 1);
 	}
 }
 
 void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	       mode_t mode, struct fuse_file_info *fi)
 {
+	struct fs *fs = fs_of(req);
 	struct inode *dir = fs_inode(req, parent);
+	bool excl = fi->flags & O_EXCL;
 	struct nfs3_create_args args;
 	struct nfs3_diropres res;
-	struct open_file *h;
+	struct post_op_attr a;
+	struct nfs_fh3 fh;
 	int ret;
 
 	if (!dir) {
@@ -193,41 +380,71 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	memset(&args, 0, sizeof(args));
 	args.where.dir = &dir->fh;
 	args.where.name = name;
-	args.mode = (fi->flags & O_EXCL) ? GUARDED : UNCHECKED;
+	if (excl && fs->opts->excl == EXCL_EXCLUSIVE) {
+		args.mode = EXCLUSIVE;
+		excl_verifier(args.verf);
+		ret = fs_call(req, NFS3PROC_CREATE, &args, &res, NULL);
+		if (ret) {
+			fuse_reply_err(req, -ret);
+			return;
+		}
+		if (res.status != NFS3ERR_NOTSUPP)
+			goto created;
+		fs_learn_wcc(fs, dir, &res.dir_wcc, "create");
+		TRACE("create %s: EXCLUSIVE not supported → GUARDED", name);
+	}
+	args.mode = GUARDED;
 	args.obj_attributes.set_mode = true;
 	args.obj_attributes.mode = mode & 07777;
-	if (fi->flags & O_TRUNC) {
-		args.obj_attributes.set_size = true;
-		args.obj_attributes.size = 0;
-	}
 	ret = fs_call(req, NFS3PROC_CREATE, &args, &res, NULL);
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	h = handle_new(NULL);
-	if (!h) {
-		fuse_reply_err(req, ENOMEM);
+created:
+	fs_learn_wcc(fs, dir, &res.dir_wcc, "create");
+	if (res.status == NFS3ERR_EXIST && !excl) {
+		ret = lookup_name_fh(req, dir, name, &fh, &a);
+		if (ret) {
+			fuse_reply_err(req, -ret);
+			return;
+		}
+		reply_create_open(req, dir, &fh, &a, name, fi, true);
 		return;
 	}
-	fi->fh = (uintptr_t)h;
-	fi->keep_cache = 0;
-	/* The handle learns its inode at its first use: fs_reply_created
-	 * replies, so it cannot hand the inode back to us here. */
-	fs_reply_created(req, dir, &res, name, fi);
+	if (res.status != NFS3_OK) {
+		fuse_reply_err(req, -nfs_stat_errno(res.status));
+		return;
+	}
+	/* RFC 1813 lets a server create the object without returning its
+	 * handle; then we must look the name up like anyone else. */
+	a = res.obj_attributes;
+	if (res.obj.present)
+		fh = res.obj.fh;
+	else if ((ret = lookup_name_fh(req, dir, name, &fh, &a))) {
+		fuse_reply_err(req, -ret);
+		return;
+	}
+	if (args.mode == EXCLUSIVE &&
+	    (ret = excl_setattr(req, &fh, mode, &a))) {
+		/* As the kernel's client does: the file exists, but with
+		 * attributes we could not make right; say so. */
+		nf_log(NF_LOG_WARNING, "SETATTR after exclusive create of %s: "
+		       "%s", name, strerror(-ret));
+		fuse_reply_err(req, -ret);
+		return;
+	}
+	reply_create_open(req, dir, &fh, &a, name, fi, false);
 }
 
-/* The inode behind an open file.  Created files learn it late (above). */
+/* The inode behind an open file (fs_open and fs_create set it). */
 static struct inode *handle_inode(fuse_req_t req, struct open_file *h,
 				  fuse_ino_t ino)
 {
 	if (!h->ino) {
 		h->ino = fs_inode(req, ino);
-		if (h->ino) {
-			pthread_mutex_lock(&h->ino->lock);
-			h->ino->nopen++;
-			pthread_mutex_unlock(&h->ino->lock);
-		}
+		if (h->ino)
+			nopen_inc(h->ino);
 	}
 	return h->ino;
 }
@@ -394,6 +611,10 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, ESTALE);
 		return;
 	}
+	if (lock_lost(fs, i)) {
+		fuse_reply_err(req, EIO);
+		return;
+	}
 	if (size > fs->nfs->rsize)
 		size = fs->nfs->rsize;
 	fs_req_cred(req, &cred);
@@ -473,6 +694,10 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 
 	if (!i) {
 		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	if (lock_lost(fs, i)) {
+		fuse_reply_err(req, EIO);
 		return;
 	}
 	if (size > fs->nfs->wsize) {
@@ -583,12 +808,10 @@ void fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		if (ret)
 			nf_log(NF_LOG_WARNING, "data of %s may not have reached "
 			       "the server: %s", i->name, strerror(-ret));
-		pthread_mutex_lock(&i->lock);
-		i->nopen--;
-		/* Read-ahead replies name the inode: none may outlive it. */
-		while (i->ra_inflight)
-			pthread_cond_wait(&i->ra_cond, &i->lock);
-		pthread_mutex_unlock(&i->lock);
+		/* The last close of a file unlinked while open takes its
+		 * silly name away (fs_ns.c). */
+		if (nopen_dec(i))
+			fs_silly_release(req, i);
 	}
 	free(h);
 	fuse_reply_err(req, 0);

@@ -3,9 +3,18 @@
 #include "fs.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "stats.h"
+#include "trace.h"
 
 /* The creator's mode, less the umask the kernel already applied; owner and
  * group follow from the AUTH_SYS identity of the call. */
@@ -121,35 +130,547 @@ void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 	reply_diropres_call(req, dir, NFS3PROC_SYMLINK, &args, name);
 }
 
-static void remove_name(fuse_req_t req, fuse_ino_t parent, const char *name,
-			enum nfs3_proc proc)
-{
-	struct inode *dir = fs_inode(req, parent);
-	struct nfs3_remove_args args;
-	struct nfs3_wccstat_res res;
-	int ret;
+/*
+ * Silly rename.  An NFS server does not know which files are open, so a
+ * file unlinked while this client holds it open would vanish under the
+ * open descriptors.  Instead, when the name is the file's last one, we
+ * RENAME it to a hidden name in the same directory and REMOVE that name at
+ * the last close (fs_release).  Rename over an open file does the same to
+ * the target first.  rmdir of a directory whose only entries are such
+ * names of ours moves them to the parent directory and then succeeds,
+ * which the kernel's client does not do.
+ *
+ * The names are ".nfs" + 8 hex digits naming this mount + 8 hex digits of
+ * a counter: 20 characters, where the Linux client's are 28, so the two
+ * never mistake each other's.  The mount's part is a hash of the AUTH_SYS
+ * machine name, the server, the export and the mount point as given on
+ * the command line: a later mount of the same export at the same place
+ * recognises the names a crashed run of itself left behind, while a
+ * second mount running at the same time elsewhere does not take ours.
+ *
+ * Crash cleanup is lazy: a scan of the whole export at mount time would
+ * cost too much, so a READDIR(PLUS) (fs_dir.c) or an rmdir that meets one
+ * of our names that no open file of ours holds REMOVEs it (counted as
+ * silly_orphans, logged at info).
+ *
+ * An inode's silly_name is set before its RENAME goes out and cleared
+ * before its REMOVE does, under the inode lock; no lock is held across
+ * the RPCs.
+ */
+#define SILLY_PREFIX ".nfs"
+#define SILLY_NAME_LEN 20
 
-	if (check_name(req, dir, name))
+static uint32_t silly_counter;
+static pthread_once_t silly_once = PTHREAD_ONCE_INIT;
+
+/* A counter that started where the last run's did would reuse names its
+ * leftovers may still hold: it starts at random instead. */
+static void silly_counter_init(void)
+{
+	uint32_t v;
+
+	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) != sizeof(v))
+		v = (uint32_t)time(NULL) ^ ((uint32_t)getpid() << 16);
+	silly_counter = v;
+}
+
+static uint32_t fnv1a(uint32_t h, const char *s)
+{
+	for (; s && *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return (h ^ 0xffu) * 16777619u; /* separates the fields */
+}
+
+static uint32_t mount_hash(struct fs *fs)
+{
+	uint32_t h = 2166136261u;
+
+	h = fnv1a(h, fs->machinename);
+	h = fnv1a(h, fs->opts->host);
+	h = fnv1a(h, fs->opts->export_path);
+	return fnv1a(h, fs->opts->mountpoint);
+}
+
+static void silly_make_name(struct fs *fs, char out[SILLY_NAME_LEN + 1])
+{
+	uint32_t n;
+
+	pthread_once(&silly_once, silly_counter_init);
+	n = __atomic_add_fetch(&silly_counter, 1, __ATOMIC_RELAXED);
+	snprintf(out, SILLY_NAME_LEN + 1, SILLY_PREFIX "%08x%08x",
+		 mount_hash(fs), n);
+}
+
+struct silly_find {
+	const char *name;
+	bool found;
+};
+
+static void silly_find_one(struct inode *ino, void *ctx)
+{
+	struct silly_find *f = ctx;
+
+	pthread_mutex_lock(&ino->lock);
+	if (ino->silly_name && !strcmp(ino->silly_name, f->name))
+		f->found = true;
+	pthread_mutex_unlock(&ino->lock);
+}
+
+bool fs_silly_is_orphan(struct fs *fs, const char *name)
+{
+	struct silly_find f = { name, false };
+	char mine[9];
+
+	if (strncmp(name, SILLY_PREFIX, 4) || strlen(name) != SILLY_NAME_LEN)
+		return false;
+	snprintf(mine, sizeof(mine), "%08x", mount_hash(fs));
+	if (memcmp(name + 4, mine, 8) ||
+	    strspn(name + 12, "0123456789abcdef") != 8)
+		return false;
+	inode_foreach(fs->inodes, silly_find_one, &f);
+	return !f.found;
+}
+
+/* The wcc data of a directory we know only by its handle. */
+static void learn_wcc_fh(fuse_req_t req, const struct nfs_fh3 *fh,
+			 const struct wcc_data *w, const char *op)
+{
+	struct fs *fs = fs_of(req);
+	struct inode *dir = inode_find_fh(fs->inodes, fh);
+
+	if (!dir)
 		return;
-	args.object.dir = &dir->fh;
-	args.object.name = name;
-	ret = fs_call(req, proc, &args, &res, NULL);
-	if (ret) {
-		fuse_reply_err(req, -ret);
+	fs_learn_wcc(fs, dir, w, op);
+	inode_forget(fs->inodes, dir->id, 1);
+}
+
+static int remove_fh(fuse_req_t req, const struct nfs_fh3 *dir,
+		     const char *name)
+{
+	struct nfs3_remove_args args = { .object = { dir, name } };
+	struct nfs3_wccstat_res res;
+	int ret = fs_call(req, NFS3PROC_REMOVE, &args, &res, NULL);
+
+	if (ret)
+		return ret;
+	learn_wcc_fh(req, dir, &res.dir_wcc, "remove");
+	return nfs_stat_errno(res.status);
+}
+
+static int rename_fh(fuse_req_t req, const struct nfs_fh3 *from,
+		     const char *name, const struct nfs_fh3 *to,
+		     const char *newname)
+{
+	struct nfs3_rename_args args = { { from, name }, { to, newname } };
+	struct nfs3_rename_res res;
+	int ret = fs_call(req, NFS3PROC_RENAME, &args, &res, NULL);
+
+	if (ret)
+		return ret;
+	learn_wcc_fh(req, from, &res.fromdir_wcc, "rename");
+	/* Within one directory both wcc_data describe the same change. */
+	if (from->len != to->len || memcmp(from->data, to->data, from->len))
+		learn_wcc_fh(req, to, &res.todir_wcc, "rename");
+	return nfs_stat_errno(res.status);
+}
+
+void fs_silly_remove_orphan(fuse_req_t req, struct inode *dir,
+			    const char *name)
+{
+	int ret = remove_fh(req, &dir->fh, name);
+
+	if (ret && ret != -ENOENT) {
+		nf_log(NF_LOG_WARNING, "cannot remove %s, left by an earlier "
+		       "run of this mount: %s", name, strerror(-ret));
 		return;
 	}
-	fs_learn_wcc(fs_of(req), dir, &res.dir_wcc, "remove");
-	fuse_reply_err(req, -nfs_stat_errno(res.status));
+	if (ret == 0) {
+		STAT_INC(silly_orphans);
+		nf_log(NF_LOG_INFO, "removed %s, left by an earlier run of "
+		       "this mount", name);
+	}
+}
+
+void fs_silly_release(fuse_req_t req, struct inode *ino)
+{
+	struct nfs_fh3 dir;
+	char *name;
+	int ret;
+
+	pthread_mutex_lock(&ino->lock);
+	name = ino->nopen ? NULL : ino->silly_name;
+	if (name) {
+		ino->silly_name = NULL;
+		dir = ino->silly_dir;
+	}
+	pthread_mutex_unlock(&ino->lock);
+	if (!name)
+		return;
+	ret = remove_fh(req, &dir, name);
+	if (ret == 0 || ret == -ENOENT) {
+		STAT_INC(silly_removes);
+		TRACE("close %s: last close of an unlinked file → REMOVE %s",
+		      ino->name, name);
+	} else {
+		/* A later listing of the directory will find it an orphan. */
+		nf_log(NF_LOG_WARNING, "cannot remove %s at last close: %s",
+		       name, strerror(-ret));
+	}
+	free(name);
+}
+
+/* LOOKUP name in dir, for the handle and attributes only. */
+static int lookup_fh(fuse_req_t req, struct inode *dir, const char *name,
+		     struct nfs_fh3 *fh, struct post_op_attr *a)
+{
+	struct nfs3_lookup_args args = { .what = { &dir->fh, name } };
+	struct nfs3_lookup_res res;
+	int ret = fs_call(req, NFS3PROC_LOOKUP, &args, &res, NULL);
+
+	if (ret)
+		return ret;
+	fs_learn(fs_of(req), dir, &res.dir_attributes, "lookup");
+	if (res.status != NFS3_OK)
+		return nfs_stat_errno(res.status);
+	*fh = res.object;
+	*a = res.obj_attributes;
+	return 0;
+}
+
+/*
+ * Is name in dir a file we hold open, whose last name it is?  Returns its
+ * inode with a hold (inode_find_fh) or NULL; a directory, a file with
+ * other links, or one nobody opened here is removed as usual.
+ */
+static struct inode *open_behind(fuse_req_t req, struct inode *dir,
+				 const char *name)
+{
+	struct fs *fs = fs_of(req);
+	struct post_op_attr a;
+	struct nfs_fh3 fh;
+	struct inode *ino;
+	bool open;
+
+	if (!fs_files_open() || lookup_fh(req, dir, name, &fh, &a))
+		return NULL;
+	ino = inode_find_fh(fs->inodes, &fh);
+	if (!ino)
+		return NULL;
+	if (a.present)
+		fs_learn(fs, ino, &a, "lookup");
+	pthread_mutex_lock(&ino->lock);
+	open = ino->nopen > 0 &&
+	       (!a.present || (a.attr.type != NF3DIR && a.attr.nlink <= 1));
+	pthread_mutex_unlock(&ino->lock);
+	if (!open) {
+		inode_forget(fs->inodes, ino->id, 1);
+		return NULL;
+	}
+	return ino;
+}
+
+/* Move name (ino, open here) out of the way to a new silly name in dir.
+ * On success *silly holds that name. */
+static int silly_rename(fuse_req_t req, struct inode *dir, const char *name,
+			struct inode *ino, char silly[SILLY_NAME_LEN + 1])
+{
+	char *copy;
+	int ret;
+
+	silly_make_name(fs_of(req), silly);
+	copy = strdup(silly);
+	if (!copy)
+		return -ENOMEM;
+	pthread_mutex_lock(&ino->lock);
+	if (ino->silly_name) {
+		/* Its last name is already a silly one (someone unlinks
+		 * .nfsXXXX itself): the kernel's client says EBUSY too. */
+		pthread_mutex_unlock(&ino->lock);
+		free(copy);
+		return -EBUSY;
+	}
+	ino->silly_name = copy;
+	ino->silly_dir = dir->fh;
+	pthread_mutex_unlock(&ino->lock);
+
+	ret = rename_fh(req, &dir->fh, name, &dir->fh, silly);
+	if (ret) {
+		pthread_mutex_lock(&ino->lock);
+		if (ino->silly_name == copy)
+			ino->silly_name = NULL;
+		else
+			copy = NULL;
+		pthread_mutex_unlock(&ino->lock);
+		free(copy);
+		return ret;
+	}
+	STAT_INC(silly_renames);
+	TRACE("unlink %s: open on this client → RENAME to %s", name, silly);
+	return 0;
+}
+
+/* Undo silly_rename after the operation it made room for failed. */
+static void silly_undo(fuse_req_t req, struct inode *dir, const char *name,
+		       struct inode *ino, const char *silly)
+{
+	char *mine = NULL;
+
+	if (rename_fh(req, &dir->fh, silly, &dir->fh, name)) {
+		nf_log(NF_LOG_WARNING, "cannot rename %s back to %s; it goes "
+		       "at the last close", silly, name);
+		return;
+	}
+	pthread_mutex_lock(&ino->lock);
+	if (ino->silly_name && !strcmp(ino->silly_name, silly)) {
+		mine = ino->silly_name;
+		ino->silly_name = NULL;
+	}
+	pthread_mutex_unlock(&ino->lock);
+	free(mine);
 }
 
 void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
-	remove_name(req, parent, name, NFS3PROC_REMOVE);
+	struct inode *dir = fs_inode(req, parent);
+	char silly[SILLY_NAME_LEN + 1];
+	struct inode *ino;
+	int ret;
+
+	if (check_name(req, dir, name))
+		return;
+	ino = open_behind(req, dir, name);
+	if (ino) {
+		ret = silly_rename(req, dir, name, ino, silly);
+		inode_forget(fs_of(req)->inodes, ino->id, 1);
+		fuse_reply_err(req, -ret);
+		return;
+	}
+	fuse_reply_err(req, -remove_fh(req, &dir->fh, name));
+}
+
+/* ---- rmdir of a directory that holds only our silly names ---- */
+
+#define SILLY_MOVE_MAX 64
+
+struct silly_dir_scan {
+	const struct nfs_fh3 *dir;
+	unsigned n;
+	bool overflow;
+	struct nfs_fh3 fh[SILLY_MOVE_MAX];
+};
+
+static void silly_in_dir(struct inode *ino, void *ctx)
+{
+	struct silly_dir_scan *s = ctx;
+
+	pthread_mutex_lock(&ino->lock);
+	if (ino->silly_name && ino->silly_dir.len == s->dir->len &&
+	    !memcmp(ino->silly_dir.data, s->dir->data, s->dir->len)) {
+		if (s->n < SILLY_MOVE_MAX)
+			s->fh[s->n++] = ino->fh;
+		else
+			s->overflow = true;
+	}
+	pthread_mutex_unlock(&ino->lock);
+}
+
+struct silly_move {
+	struct inode *ino;      /* held */
+	char name[SILLY_NAME_LEN + 1];
+	bool moved;
+};
+
+struct silly_plan {
+	struct fs *fs;
+	struct silly_move live[SILLY_MOVE_MAX];
+	unsigned nlive;
+	char orphan[SILLY_MOVE_MAX][SILLY_NAME_LEN + 1];
+	unsigned norphan;
+};
+
+/* One entry of the directory to remove: 0 if it is ours, -ENOTEMPTY if
+ * not (or if there are more of ours than we handle at once). */
+static int silly_plan_entry(const char *name, void *ctx)
+{
+	struct silly_plan *p = ctx;
+
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		return 0;
+	for (unsigned k = 0; k < p->nlive; k++)
+		if (!strcmp(p->live[k].name, name))
+			return 0;
+	if (p->norphan < SILLY_MOVE_MAX && fs_silly_is_orphan(p->fs, name)) {
+		/* fs_silly_is_orphan() checked its length */
+		memcpy(p->orphan[p->norphan++], name, SILLY_NAME_LEN + 1);
+		return 0;
+	}
+	return -ENOTEMPTY;
+}
+
+/* Every name in directory d, each handed to fn; the first nonzero return
+ * of fn ends the walk and is returned. */
+static int walk_dir(fuse_req_t req, const struct nfs_fh3 *d,
+		    int (*fn)(const char *name, void *ctx), void *ctx)
+{
+	struct fs *fs = fs_of(req);
+	uint8_t verf[NFS3_COOKIEVERFSIZE] = { 0 };
+	uint64_t cookie = 0;
+
+	for (;;) {
+		struct nfs3_readdir_args a = { .dir = *d, .cookie = cookie,
+					       .count = fs->nfs->dsize };
+		struct nfs3_readdir_res r;
+		struct rpc_reply reply = { 0 };
+		struct nfs3_entry e;
+		char name[NFS3_MAXNAMLEN + 1];
+		bool eof;
+		int ret, n;
+
+		memcpy(a.cookieverf, verf, sizeof(verf));
+		ret = fs_call(req, NFS3PROC_READDIR, &a, &r, &reply);
+		if (ret)
+			return ret;
+		if (r.status != NFS3_OK) {
+			rpc_reply_release(&reply);
+			return nfs_stat_errno(r.status);
+		}
+		memcpy(verf, r.cookieverf, sizeof(verf));
+		eof = r.eof;
+		ret = 0;
+		while (ret == 0 &&
+		       (n = nfs3_readdir_next(&r.entries, &e)) == 1) {
+			uint32_t len = e.namelen < NFS3_MAXNAMLEN ?
+				       e.namelen : NFS3_MAXNAMLEN;
+
+			memcpy(name, e.name, len);
+			name[len] = '\0';
+			cookie = e.cookie;
+			ret = fn(name, ctx);
+		}
+		rpc_reply_release(&reply);
+		if (ret)
+			return ret;
+		/* An empty page that is not the last would loop forever. */
+		if (eof || r.nentries == 0)
+			return 0;
+	}
+}
+
+static int rmdir_fh(fuse_req_t req, struct inode *dir, const char *name)
+{
+	struct nfs3_remove_args args = { .object = { &dir->fh, name } };
+	struct nfs3_wccstat_res res;
+	int ret = fs_call(req, NFS3PROC_RMDIR, &args, &res, NULL);
+
+	if (ret)
+		return ret;
+	fs_learn_wcc(fs_of(req), dir, &res.dir_wcc, "rmdir");
+	return nfs_stat_errno(res.status);
+}
+
+/*
+ * RMDIR of dir/name said "not empty": if every entry is a silly name of
+ * ours, move the live ones to dir (their inodes follow), remove the
+ * orphans, and try again.  On a second failure the moved ones go back.
+ */
+static int rmdir_silly(fuse_req_t req, struct inode *dir, const char *name)
+{
+	struct fs *fs = fs_of(req);
+	struct silly_dir_scan scan;
+	struct silly_plan *plan;
+	struct post_op_attr a;
+	struct nfs_fh3 victim;
+	int ret;
+
+	if (lookup_fh(req, dir, name, &victim, &a))
+		return -ENOTEMPTY;
+	memset(&scan, 0, sizeof(scan));
+	scan.dir = &victim;
+	inode_foreach(fs->inodes, silly_in_dir, &scan);
+	if (scan.overflow)
+		return -ENOTEMPTY;
+	plan = calloc(1, sizeof(*plan));
+	if (!plan)
+		return -ENOMEM;
+	plan->fs = fs;
+	for (unsigned k = 0; k < scan.n; k++) {
+		struct inode *ino = inode_find_fh(fs->inodes, &scan.fh[k]);
+		struct silly_move *m = &plan->live[plan->nlive];
+
+		if (!ino)
+			continue;
+		pthread_mutex_lock(&ino->lock);
+		if (ino->silly_name)
+			snprintf(m->name, sizeof(m->name), "%s",
+				 ino->silly_name);
+		pthread_mutex_unlock(&ino->lock);
+		if (!m->name[0]) {
+			inode_forget(fs->inodes, ino->id, 1);
+			continue;
+		}
+		m->ino = ino;
+		plan->nlive++;
+	}
+	ret = walk_dir(req, &victim, silly_plan_entry, plan);
+	if (ret) {
+		ret = -ENOTEMPTY;
+		goto out;
+	}
+	for (unsigned k = 0; k < plan->norphan; k++)
+		fs_silly_remove_orphan(req, dir, plan->orphan[k]);
+	/* Our names are unique to this mount, so each keeps its name in the
+	 * parent directory. */
+	for (unsigned k = 0; k < plan->nlive; k++) {
+		struct silly_move *m = &plan->live[k];
+		int r = rename_fh(req, &victim, m->name, &dir->fh, m->name);
+
+		if (r && r != -ENOENT) {
+			ret = r;
+			break;
+		}
+		m->moved = r == 0;
+		pthread_mutex_lock(&m->ino->lock);
+		if (m->moved && m->ino->silly_name &&
+		    !strcmp(m->ino->silly_name, m->name))
+			m->ino->silly_dir = dir->fh;
+		pthread_mutex_unlock(&m->ino->lock);
+		TRACE("rmdir %s: move %s to the parent directory", name,
+		      m->name);
+	}
+	if (ret == 0)
+		ret = rmdir_fh(req, dir, name);
+	if (ret) {
+		for (unsigned k = 0; k < plan->nlive; k++) {
+			struct silly_move *m = &plan->live[k];
+
+			if (!m->moved ||
+			    rename_fh(req, &dir->fh, m->name, &victim, m->name))
+				continue;
+			pthread_mutex_lock(&m->ino->lock);
+			if (m->ino->silly_name &&
+			    !strcmp(m->ino->silly_name, m->name))
+				m->ino->silly_dir = victim;
+			pthread_mutex_unlock(&m->ino->lock);
+		}
+	}
+out:
+	for (unsigned k = 0; k < plan->nlive; k++)
+		inode_forget(fs->inodes, plan->live[k].ino->id, 1);
+	free(plan);
+	return ret;
 }
 
 void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
-	remove_name(req, parent, name, NFS3PROC_RMDIR);
+	struct inode *dir = fs_inode(req, parent);
+	int ret;
+
+	if (check_name(req, dir, name))
+		return;
+	ret = rmdir_fh(req, dir, name);
+	if (ret == -ENOTEMPTY)
+		ret = rmdir_silly(req, dir, name);
+	fuse_reply_err(req, -ret);
 }
 
 void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
@@ -157,8 +678,8 @@ void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 {
 	struct inode *from = fs_inode(req, parent);
 	struct inode *to = fs_inode(req, newparent);
-	struct nfs3_rename_args args;
-	struct nfs3_rename_res res;
+	char silly[SILLY_NAME_LEN + 1];
+	struct inode *target;
 	int ret;
 
 	/* NFSv3 RENAME replies atomically or not at all; it has no way to
@@ -169,18 +690,21 @@ void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	}
 	if (check_name(req, from, name) || check_name(req, to, newname))
 		return;
-	args.from.dir = &from->fh;
-	args.from.name = name;
-	args.to.dir = &to->fh;
-	args.to.name = newname;
-	ret = fs_call(req, NFS3PROC_RENAME, &args, &res, NULL);
-	if (ret) {
+	/* A target open here would lose its last name: move it aside
+	 * first, as unlink would. */
+	target = open_behind(req, to, newname);
+	if (target && (ret = silly_rename(req, to, newname, target, silly))) {
+		inode_forget(fs_of(req)->inodes, target->id, 1);
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	fs_learn_wcc(fs_of(req), from, &res.fromdir_wcc, "rename");
-	fs_learn_wcc(fs_of(req), to, &res.todir_wcc, "rename");
-	fuse_reply_err(req, -nfs_stat_errno(res.status));
+	ret = rename_fh(req, &from->fh, name, &to->fh, newname);
+	if (target) {
+		if (ret)
+			silly_undo(req, to, newname, target, silly);
+		inode_forget(fs_of(req)->inodes, target->id, 1);
+	}
+	fuse_reply_err(req, -ret);
 }
 
 void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,

@@ -21,6 +21,7 @@
 #include "daemon.h"
 #include "fs.h"
 #include "fs_ctl.h"
+#include "lock/lock.h"
 #include "log.h"
 #include "options.h"
 #include "proto/mount_client.h"
@@ -109,6 +110,71 @@ out_session:
 	return ret;
 }
 
+/* NLM locks, unless nolock: after session_open, so after daemon_start()
+ * (the lock manager's threads would not survive the fork). */
+static int start_locks(struct fs *fs, const struct session *s,
+		       const struct nfsfuse_opts *o)
+{
+	struct lockmgr_config cfg = {
+		.server = s->addr,
+		.server_name = o->host,
+		.caller_name = s->machinename,
+		.clientaddr = o->clientaddr,
+		.statedir = o->statedir,
+		.callbacks = o->nlm_callback == 0,
+	};
+	char err[512];
+
+	if (o->nolock)
+		return 0;
+	if (lockmgr_start(&cfg, &fs->locks, err, sizeof(err))) {
+		fprintf(stderr, "nfsfuse: locks: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * --list-exports SERVER: MOUNT EXPORT, printed as showmount -e prints it
+ * ("/path  group1,group2", "(everyone)" for no groups).  0, or 1 with one
+ * line on stderr.
+ */
+static int list_exports(const struct nfsfuse_opts *o)
+{
+	struct addrinfo hints = { .ai_family = AF_INET,
+				  .ai_socktype = SOCK_STREAM };
+	struct mnt_export *list;
+	struct addrinfo *res;
+	struct sockaddr_in sa;
+	size_t n;
+	int ret;
+
+	ret = getaddrinfo(o->host, NULL, &hints, &res);
+	if (ret) {
+		fprintf(stderr, "nfsfuse: cannot resolve server '%s': %s\n",
+			o->host, gai_strerror(ret));
+		return 1;
+	}
+	memcpy(&sa, res->ai_addr, sizeof(sa));
+	freeaddrinfo(res);
+	ret = mnt_export_list(&sa, (uint16_t)o->mountport, IPPROTO_TCP, &list,
+			      &n);
+	if (ret) {
+		fprintf(stderr, "nfsfuse: %s: cannot list exports: %s\n",
+			o->host, mnt_strerror(ret, MNT_STAT_NONE));
+		return 1;
+	}
+	printf("Export list for %s:\n", o->host);
+	for (size_t i = 0; i < n; i++) {
+		printf("%s ", list[i].dir);
+		for (size_t g = 0; g < list[i].ngroups; g++)
+			printf("%s%s", g ? "," : " ", list[i].groups[g]);
+		printf("%s\n", list[i].ngroups ? "" : " (everyone)");
+	}
+	mnt_export_list_free(list, n);
+	return fflush(stdout) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct fuse_args fa = FUSE_ARGS_INIT(0, NULL);
@@ -135,6 +201,10 @@ int main(int argc, char **argv)
 	}
 	if (o.debug)
 		nf_log_level = NF_LOG_DEBUG;
+	if (o.list_exports) {
+		ret = list_exports(&o);
+		goto out_opts;
+	}
 	if (check_mountpoint(o.mountpoint) || add_fsname(&fa, &o))
 		goto out_opts;
 
@@ -152,6 +222,7 @@ int main(int argc, char **argv)
 	memset(&fs, 0, sizeof(fs));
 	fs.nfs = &s.nfs;
 	fs.opts = &o;
+	fs.acl = s.acl;
 	snprintf(fs.machinename, sizeof(fs.machinename), "%s",
 		 s.machinename);
 	params = (struct acache_params){
@@ -168,7 +239,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "nfsfuse: out of memory\n");
 		goto out_cache;
 	}
+	if (start_locks(&fs, &s, &o))
+		goto out_inodes;
 	ret = run_session(&fs, &fa, &o);
+	lockmgr_stop(fs.locks);
+out_inodes:
 	inode_table_free(fs.inodes);
 out_cache:
 	dcache_free(fs.dc);

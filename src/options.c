@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "../xdr/nfs3.h"
@@ -29,6 +30,10 @@ struct opt_def {
 static const char *const proto_choices[] = { "tcp", "udp", NULL };
 static const char *const lookupcache_choices[] = { "all", "positive", "none",
 						   NULL };
+static const char *const local_lock_choices[] = { "none", "flock", "posix",
+						  "all", NULL };
+static const char *const yes_no_choices[] = { "yes", "no", NULL };
+static const char *const excl_choices[] = { "exclusive", "guarded", NULL };
 
 static const struct opt_def opt_table[] = {
 	{ "vers", OPT_UINT, O(vers), 2, 3, false, NULL },
@@ -46,8 +51,6 @@ static const struct opt_def opt_table[] = {
 	{ "acdirmax", OPT_UINT, O(acdirmax), 0, DAY, false, NULL },
 	{ "cache_size", OPT_SIZE, O(cache_size), 1u << 20, 1ul << 40, false,
 	  NULL },
-	{ "hard", OPT_FLAG, O(soft), 0, 0, false, NULL },
-	{ "soft", OPT_FLAG, O(soft), 0, 0, true, NULL },
 	{ "resvport", OPT_FLAG, O(resvport), 0, 0, true, NULL },
 	{ "noresvport", OPT_FLAG, O(resvport), 0, 0, false, NULL },
 	{ "ac", OPT_FLAG, O(noac), 0, 0, false, NULL },
@@ -58,8 +61,21 @@ static const struct opt_def opt_table[] = {
 	{ "nordirplus", OPT_FLAG, O(rdirplus), 0, 0, false, NULL },
 	{ "hostname", OPT_STR, O(hostname), 1, 255, false, NULL },
 	{ "proto", OPT_CHOICE, O(proto_udp), 0, 0, false, proto_choices },
+	{ "mountproto", OPT_CHOICE, O(mountproto), 0, 0, false,
+	  proto_choices },
 	{ "lookupcache", OPT_CHOICE, O(lookupcache), 0, 0, false,
 	  lookupcache_choices },
+	{ "lock", OPT_FLAG, O(nolock), 0, 0, false, NULL },
+	{ "nolock", OPT_FLAG, O(nolock), 0, 0, true, NULL },
+	{ "local_lock", OPT_CHOICE, O(local_lock), 0, 0, false,
+	  local_lock_choices },
+	{ "statedir", OPT_STR, O(statedir), 1, 4095, false, NULL },
+	{ "clientaddr", OPT_STR, O(clientaddr), 1, 63, false, NULL },
+	{ "nlm_callback", OPT_CHOICE, O(nlm_callback), 0, 0, false,
+	  yes_no_choices },
+	{ "excl", OPT_CHOICE, O(excl), 0, 0, false, excl_choices },
+	{ "acl", OPT_FLAG, O(noacl), 0, 0, false, NULL },
+	{ "noacl", OPT_FLAG, O(noacl), 0, 0, true, NULL },
 };
 
 /* Words from fstab that mean nothing to a FUSE daemon. */
@@ -156,8 +172,10 @@ static int apply_opt(const struct opt_def *d, const char *val,
 				continue;
 			if (d->off == O(proto_udp))
 				o->proto_udp = i == 1;
-			else
+			else if (d->off == O(lookupcache))
 				*(enum lookupcache_mode *)field = i;
+			else
+				*(unsigned *)field = i;
 			return 0;
 		}
 		set_err(err, errlen, "option '%s=%s': unknown value", d->name,
@@ -181,6 +199,18 @@ static int parse_one(char *item, struct nfsfuse_opts *o, char *err,
 	for (unsigned i = 0; fstab_noise[i]; i++)
 		if (!strcmp(item, fstab_noise[i]))
 			return 0;
+	/* hard|soft|softerr: one mode, the last word wins. */
+	if (!strcmp(item, "hard") || !strcmp(item, "soft") ||
+	    !strcmp(item, "softerr")) {
+		if (val) {
+			set_err(err, errlen, "option '%s' takes no value",
+				item);
+			return -1;
+		}
+		o->soft = item[0] == 's';
+		o->softerr = !strcmp(item, "softerr");
+		return 0;
+	}
 	if (!strcmp(item, "actimeo")) {
 		if (!val || parse_number(val, false, &v) || v > DAY) {
 			set_err(err, errlen, "option 'actimeo': expected a "
@@ -221,12 +251,221 @@ static int parse_list(const char *list, struct nfsfuse_opts *o,
 	return ret;
 }
 
+/*
+ * nfs:// URLs (RFC 2224, in the form libnfs users know):
+ *
+ *	nfs://HOST[:PORT]/PATH[?KEY[=VALUE][&KEY[=VALUE]...]]
+ *
+ * The URL is split at its raw delimiters first and each piece is
+ * percent-decoded afterwards, never before: an escaped "%3F", "%26" or
+ * "%2F" stays data (a '?' or '&' in a file name, a '/' in a value).
+ * HOST may be "[v6]".  PORT is port=.  Each query item is one -o option
+ * through parse_one(); libnfs's names "version" and "nfsport" mean vers=
+ * and port=.  Options that are not ours (FUSE's) are refused in a URL: it
+ * names a server and an export, not how to mount them.  Query options are
+ * applied after the port, so "?port=N" wins over ":N".
+ */
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* s[0..n) percent-decoded into a new string, or NULL with a message
+ * (a bad escape, an escaped NUL, out of memory). */
+static char *pct_decode(const char *s, size_t n, const char *what,
+			char *err, size_t errlen)
+{
+	char *out = malloc(n + 1), *q = out;
+
+	if (!out) {
+		set_err(err, errlen, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int hi, lo;
+
+		if (s[i] != '%') {
+			*q++ = s[i];
+			continue;
+		}
+		hi = i + 1 < n ? hexval(s[i + 1]) : -1;
+		lo = i + 2 < n ? hexval(s[i + 2]) : -1;
+		if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
+			set_err(err, errlen, "URL %s '%.*s': bad percent escape "
+				"(%%XX with two hex digits, not %%00)", what,
+				(int)n, s);
+			free(out);
+			return NULL;
+		}
+		*q++ = (char)(hi << 4 | lo);
+		i += 2;
+	}
+	*q = '\0';
+	return out;
+}
+
+/* One item of the query string, "key[=value]", not yet decoded. */
+static int url_query_item(const char *item, size_t n, struct nfsfuse_opts *o,
+			  char *err, size_t errlen)
+{
+	const char *eq = memchr(item, '=', n);
+	size_t klen = eq ? (size_t)(eq - item) : n;
+	char *key, *val = NULL, *opt = NULL;
+	int ret = -1;
+
+	key = pct_decode(item, klen, "option", err, errlen);
+	if (!key)
+		return -1;
+	if (eq && !(val = pct_decode(eq + 1, n - klen - 1, "option", err,
+				     errlen)))
+		goto out;
+	if (!*key || strpbrk(key, "=,")) {
+		set_err(err, errlen, "URL option '%.*s': bad option name",
+			(int)n, item);
+		goto out;
+	}
+	if (!strcmp(key, "version"))
+		strcpy(key, "vers");
+	else if (!strcmp(key, "nfsport"))
+		strcpy(key, "port");
+	if (asprintf(&opt, "%s%s%s", key, val ? "=" : "", val ? val : "") < 0) {
+		opt = NULL;
+		set_err(err, errlen, "out of memory");
+		goto out;
+	}
+	ret = parse_one(opt, o, err, errlen);
+	if (ret == 1) {
+		set_err(err, errlen, "URL option '%s' is unknown (a URL takes "
+			"nfsfuse's -o options only)", key);
+		ret = -1;
+	}
+out:
+	free(opt);
+	free(val);
+	free(key);
+	return ret;
+}
+
+static int parse_url(const char *url, struct nfsfuse_opts *o, bool need_path,
+		     char *err, size_t errlen)
+{
+	const char *auth = url + 6, *auth_end, *host, *host_end, *port = NULL;
+	const char *path, *query;
+	char *h = NULL, *p = NULL;
+	unsigned long v;
+
+	if (strchr(url, '#')) {
+		set_err(err, errlen, "'%s': a '#' in a URL must be escaped as "
+			"%%23", url);
+		return -1;
+	}
+	auth_end = auth + strcspn(auth, "/?");
+	if (memchr(auth, '@', (size_t)(auth_end - auth))) {
+		set_err(err, errlen, "'%s': user names in nfs:// URLs are not "
+			"supported", url);
+		return -1;
+	}
+	host = auth;
+	if (*host == '[') {
+		host_end = memchr(host, ']', (size_t)(auth_end - host));
+		if (!host_end || (host_end + 1 != auth_end &&
+				  host_end[1] != ':')) {
+			set_err(err, errlen, "'%s': expected nfs://[ADDRESS]"
+				"[:PORT]/PATH", url);
+			return -1;
+		}
+		host++;
+		if (host_end + 1 != auth_end)
+			port = host_end + 2;
+	} else {
+		host_end = memchr(host, ':', (size_t)(auth_end - host));
+		if (host_end)
+			port = host_end + 1;
+		else
+			host_end = auth_end;
+	}
+	if (host_end == host) {
+		set_err(err, errlen, "'%s': no server in the URL", url);
+		return -1;
+	}
+	/* ":" with nothing after it is the default port (RFC 3986). */
+	if (port && port != auth_end) {
+		char num[8];
+		size_t plen = (size_t)(auth_end - port);
+
+		if (plen >= sizeof(num) ||
+		    (memcpy(num, port, plen), num[plen] = '\0',
+		     parse_number(num, false, &v)) ||
+		    v < 1 || v > 65535) {
+			set_err(err, errlen, "'%s': port '%.*s' is not a number "
+				"from 1 to 65535", url, (int)plen, port);
+			return -1;
+		}
+		o->port = (unsigned)v;
+	}
+	path = auth_end;
+	query = path + strcspn(path, "?");
+	if (query == path && need_path) {
+		set_err(err, errlen, "'%s': no export path in the URL "
+			"(nfs://SERVER/PATH)", url);
+		return -1;
+	}
+	h = pct_decode(host, (size_t)(host_end - host), "server", err, errlen);
+	if (!h)
+		return -1;
+	if (query != path) {
+		p = pct_decode(path, (size_t)(query - path), "path", err,
+			       errlen);
+		if (!p)
+			goto fail;
+		if (strlen(p) > 1024) {
+			set_err(err, errlen, "'%s': export path longer than "
+				"1024 bytes", url);
+			goto fail;
+		}
+	}
+	free(o->host);
+	free(o->export_path);
+	o->host = h;
+	o->export_path = p;
+	h = p = NULL;
+	if (*query == '?') {
+		for (const char *it = query + 1; *it;) {
+			size_t n = strcspn(it, "&");
+
+			if (n && url_query_item(it, n, o, err, errlen))
+				return -1;
+			it += n;
+			if (*it == '&')
+				it++;
+		}
+	}
+	return 0;
+fail:
+	free(h);
+	free(p);
+	return -1;
+}
+
+static bool is_url(const char *spec)
+{
+	return !strncasecmp(spec, "nfs://", 6);
+}
+
 int opts_parse_spec(const char *spec, struct nfsfuse_opts *o, char *err,
 		    size_t errlen)
 {
 	const char *colon, *host = spec;
 	size_t hostlen;
 
+	if (is_url(spec))
+		return parse_url(spec, o, true, err, errlen);
 	if (spec[0] == '[') {
 		const char *close = strchr(spec, ']');
 
@@ -268,13 +507,43 @@ int opts_parse_spec(const char *spec, struct nfsfuse_opts *o, char *err,
 	return 0;
 }
 
+/* --list-exports: "host", "host:/anything", "[v6]" or an nfs:// URL
+ * whose path may be left out. */
+static int parse_server(const char *server, struct nfsfuse_opts *o,
+			char *err, size_t errlen)
+{
+	size_t n = strlen(server);
+
+	if (is_url(server))
+		return parse_url(server, o, false, err, errlen);
+	if (strchr(server, '/'))
+		return opts_parse_spec(server, o, err, errlen);
+	if (n >= 2 && server[0] == '[' && server[n - 1] == ']') {
+		server++;
+		n -= 2;
+	}
+	if (n == 0 || n > 255) {
+		set_err(err, errlen, "--list-exports: bad server name '%s'",
+			server);
+		return -1;
+	}
+	free(o->host);
+	o->host = strndup(server, n);
+	if (!o->host) {
+		set_err(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 static void opts_defaults(struct nfsfuse_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->vers = 3;
-	o->mountvers = 0;
-	o->timeo = 600;
-	o->retrans = 2;
+	o->vers = 0;      /* auto: 3, or 2 when the server has no v3 */
+	o->mountvers = 0; /* follows vers */
+	o->timeo = 0;            /* by proto= once parsed */
+	o->retrans = UINT_MAX;
+	o->mountproto = UINT_MAX;
 	o->resvport = geteuid() == 0;
 	o->acregmin = 3;
 	o->acregmax = 60;
@@ -289,7 +558,7 @@ static void opts_defaults(struct nfsfuse_opts *o)
 int opts_parse(int argc, char **argv, struct nfsfuse_opts *o,
 	       struct fuse_args *fa, char *err, size_t errlen)
 {
-	const char *spec = NULL;
+	const char *spec = NULL, *server = NULL;
 	int nonopt = 0;
 
 	opts_defaults(o);
@@ -308,6 +577,18 @@ int opts_parse(int argc, char **argv, struct nfsfuse_opts *o,
 		} else if (!strcmp(a, "-d") || !strcmp(a, "--debug")) {
 			o->debug = true;
 			o->foreground = true;
+		} else if (!strcmp(a, "--list-exports") ||
+			   !strncmp(a, "--list-exports=", 15)) {
+			o->list_exports = true;
+			if (a[14] == '=') {
+				server = a + 15;
+			} else if (i + 1 < argc) {
+				server = argv[++i];
+			} else {
+				set_err(err, errlen, "--list-exports needs a "
+					"SERVER");
+				return -1;
+			}
 		} else if (!strncmp(a, "-o", 2)) {
 			const char *list = a[2] ? a + 2 : NULL;
 
@@ -340,6 +621,21 @@ int opts_parse(int argc, char **argv, struct nfsfuse_opts *o,
 	}
 	if (o->show_help || o->show_version)
 		return 0;
+	/* nfs(5): UDP starts at 1.1 s and tries each request three times. */
+	if (o->timeo == 0)
+		o->timeo = o->proto_udp ? 11 : 600;
+	if (o->retrans == UINT_MAX)
+		o->retrans = o->proto_udp ? 3 : 2;
+	if (o->mountproto == UINT_MAX)
+		o->mountproto = o->proto_udp ? 1 : 0;
+	if (o->list_exports) {
+		if (nonopt) {
+			set_err(err, errlen, "usage: nfsfuse [-o mountport=N] "
+				"--list-exports SERVER");
+			return -1;
+		}
+		return parse_server(server, o, err, errlen);
+	}
 	if (!spec || !o->mountpoint) {
 		set_err(err, errlen, "usage: nfsfuse [options] SERVER:/EXPORT "
 			"MOUNTPOINT (see --help)");
@@ -347,7 +643,7 @@ int opts_parse(int argc, char **argv, struct nfsfuse_opts *o,
 	}
 	if (opts_parse_spec(spec, o, err, errlen))
 		return -1;
-	if (o->mountvers == 0)
+	if (o->mountvers == 0 && o->vers)
 		o->mountvers = o->vers == 2 ? 1 : 3;
 	if (o->vers == 2 && o->mountvers == 3) {
 		set_err(err, errlen, "vers=2 needs mountvers=1 (MOUNT v3 gives "
@@ -371,24 +667,34 @@ void opts_free(struct nfsfuse_opts *o)
 	free(o->export_path);
 	free(o->mountpoint);
 	free(o->hostname);
+	free(o->statedir);
+	free(o->clientaddr);
 	memset(o, 0, sizeof(*o));
 }
 
 void opts_usage(const char *progname)
 {
 	printf("usage: %s [options] SERVER:/EXPORT MOUNTPOINT\n"
+	       "   or: %s [options] nfs://SERVER[:PORT]/EXPORT[?OPT=V&...] "
+	       "MOUNTPOINT\n"
 	       "\n"
 	       "  -f                 stay in the foreground\n"
 	       "  -d                 debug: foreground, one trace line per RPC\n"
 	       "  -o OPT[,OPT...]    mount options (see README):\n"
-	       "     vers=3 proto=tcp port=N mountport=N mountvers=N\n"
-	       "     rsize=N wsize=N timeo=DS retrans=N hard|soft\n"
+	       "     vers=2|3 proto=tcp|udp port=N mountport=N mountvers=N\n"
+	       "     mountproto=tcp|udp\n"
+	       "     rsize=N wsize=N timeo=DS retrans=N hard|soft|softerr\n"
 	       "     resvport|noresvport hostname=NAME\n"
 	       "     acregmin=S acregmax=S acdirmin=S acdirmax=S actimeo=S\n"
 	       "     noac cto|nocto rdirplus|nordirplus\n"
 	       "     lookupcache=all|positive|none cache_size=N[kmg]\n"
+	       "     excl=exclusive|guarded\n"
+	       "     lock|nolock local_lock=none|flock|posix|all statedir=DIR\n"
+	       "     clientaddr=IPV4 nlm_callback=yes|no\n"
+	       "     acl|noacl\n"
 	       "     and FUSE's own: allow_other, default_permissions, ro, ...\n"
+	       "  --list-exports SERVER  the server's exports, like showmount -e\n"
 	       "  -h, --help         this text\n"
 	       "  -V, --version      version\n",
-	       progname);
+	       progname, progname);
 }

@@ -14,6 +14,11 @@
 struct fuse_args;
 
 enum lookupcache_mode { LOOKUPCACHE_ALL, LOOKUPCACHE_POSITIVE, LOOKUPCACHE_NONE };
+/* local_lock=: which kinds of lock stay local (nfs(5)); index of the word. */
+enum local_lock_mode { LOCAL_LOCK_NONE, LOCAL_LOCK_FLOCK, LOCAL_LOCK_POSIX,
+		       LOCAL_LOCK_ALL };
+/* excl=: how O_CREAT|O_EXCL goes on the wire; index of the word. */
+enum excl_mode { EXCL_EXCLUSIVE, EXCL_GUARDED };
 
 struct nfsfuse_opts {
 	/* the export */
@@ -22,16 +27,18 @@ struct nfsfuse_opts {
 	char *mountpoint;   /* owned */
 
 	/* protocol and transport */
-	unsigned vers;      /* 3 */
+	unsigned vers;      /* 0: auto (3, else 2), or 2 or 3 */
 	bool proto_udp;     /* proto=tcp|udp */
 	unsigned port;      /* 0: ask the portmapper */
 	unsigned mountport; /* 0: ask the portmapper */
-	unsigned mountvers; /* 3 (1 with vers=2) */
+	unsigned mountvers; /* 3 (1 with vers=2); 0 with vers auto: follows */
+	unsigned mountproto; /* mountproto=: 0 tcp, 1 udp; default: as proto= */
 	unsigned rsize;     /* 0: what the server prefers */
 	unsigned wsize;
-	unsigned timeo;     /* deciseconds */
-	unsigned retrans;
+	unsigned timeo;     /* deciseconds; default 600 (TCP), 11 (UDP) */
+	unsigned retrans;   /* default 2 (TCP), 3 (UDP) */
 	bool soft;
+	bool softerr;       /* soft, and a timeout is ETIMEDOUT rather than EIO */
 	bool resvport;
 	char *hostname;     /* AUTH_SYS machine name; owned; NULL: gethostname */
 
@@ -42,12 +49,26 @@ struct nfsfuse_opts {
 	bool rdirplus;
 	enum lookupcache_mode lookupcache;
 	unsigned long cache_size; /* bytes of data-block cache */
+	unsigned excl;      /* enum excl_mode */
+
+	/* locks (src/lock/) */
+	bool nolock;          /* every lock stays local */
+	unsigned local_lock;  /* enum local_lock_mode */
+	char *statedir;       /* owned; NULL: $XDG_STATE_HOME/nfsfuse/NAME */
+	char *clientaddr;     /* owned; IPv4 source of NLM calls, or NULL */
+	unsigned nlm_callback; /* 0 yes: take callbacks when we can; 1 no */
+
+	/* side protocols */
+	bool noacl;          /* acl (default: when the server has NFSACL) */
 
 	/* daemon */
 	bool foreground;
 	bool debug;
 	bool show_help;
 	bool show_version;
+	/* --list-exports SERVER: print the export list (host, mountport
+	 * set; export_path and mountpoint NULL) and exit */
+	bool list_exports;
 };
 
 /*
@@ -57,7 +78,9 @@ struct nfsfuse_opts {
  */
 int opts_parse(int argc, char **argv, struct nfsfuse_opts *o,
 	       struct fuse_args *fuse_args, char *err, size_t errlen);
-/* Parse "host:/path" (host may be "[v6]") into o->host / o->export_path. */
+/* Parse "host:/path" (host may be "[v6]") or an nfs:// URL (whose port
+ * and query options set the fields they name) into o->host /
+ * o->export_path. */
 int opts_parse_spec(const char *spec, struct nfsfuse_opts *o, char *err,
 		    size_t errlen);
 void opts_free(struct nfsfuse_opts *o);

@@ -9,8 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../xdr/nfs2.h"
 #include "log.h"
 #include "proto/mount_client.h"
+#include "proto/nfsacl_client.h"
 #include "proto/pmap_client.h"
 #include "trace.h"
 
@@ -18,6 +20,15 @@
  * client settles on with servers that offer more. */
 #define DEFAULT_XFER (1u << 20)
 #define DEFAULT_DIRSIZE (64u << 10)
+/* Over UDP a READ reply or a WRITE call must fit in one datagram (64 KiB
+ * with the headers): 32 KiB unless the user asks, 60 KiB at most. */
+#define DEFAULT_UDP_XFER (32u << 10)
+#define MAX_UDP_XFER (60u << 10)
+
+static int mount_proto(const struct nfsfuse_opts *o)
+{
+	return o->mountproto == 1 ? IPPROTO_UDP : IPPROTO_TCP;
+}
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -60,6 +71,13 @@ static void rpc_trace(void *ctx, const char *server, uint32_t xid,
 	      recvd, usec / 1000.0, err ? " " : "", err ? strerror(-err) : "");
 }
 
+/*
+ * do_mount() with s->mountvers, connect_nfs() and probe_root() with
+ * s->nfs.v: -1 or a negative errno, with one line in err.
+ * -EPROTONOSUPPORT means the server has no such version (not registered
+ * with the portmapper, or PROG_MISMATCH): with vers= absent, session_open()
+ * then tries NFSv2.
+ */
 static int do_mount(struct session *s, char *err, size_t errlen)
 {
 	const struct nfsfuse_opts *o = s->o;
@@ -68,8 +86,8 @@ static int do_mount(struct session *s, char *err, size_t errlen)
 	bool sys_ok = false;
 	int ret;
 
-	ret = mnt_mount(&s->addr, (uint16_t)o->mountport, o->mountvers,
-			IPPROTO_TCP, o->resvport, o->export_path, &s->cred,
+	ret = mnt_mount(&s->addr, (uint16_t)o->mountport, s->mountvers,
+			mount_proto(o), o->resvport, o->export_path, &s->cred,
 			&s->nfs.root, flavors, &nflavors, &mntstat);
 	if (ret) {
 		char ex[512] = "";
@@ -79,16 +97,21 @@ static int do_mount(struct session *s, char *err, size_t errlen)
 		/* The server answered: say what it does export. */
 		if (mntstat != MNT_STAT_NONE &&
 		    mnt_export_list(&s->addr, (uint16_t)o->mountport,
-				    IPPROTO_TCP, &list, &n) == 0) {
+				    mount_proto(o), &list, &n) == 0) {
 			mnt_export_list_str(list, n, ex, sizeof(ex));
 			mnt_export_list_free(list, n);
 		}
 		set_err(err, errlen, "mount failed: %s%s%s%s",
 			mnt_strerror(ret, mntstat), *ex ? " (exports: " : "",
 			ex, *ex ? ")" : "");
-		return -1;
+		return ret;
 	}
 	s->mounted = true;
+	if (s->mountvers == MNT_V1 && s->nfs.root.len != NFS2_FHSIZE) {
+		set_err(err, errlen, "MOUNT v1 gave a %u-byte handle",
+			s->nfs.root.len);
+		return -1;
+	}
 	/* No list (MOUNT v1) means AUTH_SYS is fine. */
 	sys_ok = nflavors == 0;
 	for (size_t i = 0; i < nflavors; i++)
@@ -102,30 +125,64 @@ static int do_mount(struct session *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* NFSACL v3 beside NFSv3, unless noacl; a server
+ * without it leaves ACLs off (getfacl shows the mode, setfacl fails with
+ * "Operation not supported", as on a kernel mount). */
+static void open_acl(struct session *s, const struct sockaddr_in *sa,
+		     const struct rpc_clnt_opts *ro)
+{
+	int ret;
+
+	struct sockaddr_in asa = *sa;
+	uint16_t port;
+
+	if (s->o->noacl || s->nfs.v->vers != 3)
+		return;
+	/* ganesha registers NFSACL on a port of its own; other servers
+	 * serve it on the NFS port and may not register it. */
+	if (pmap_getport(&s->addr, NFSACL_PROGRAM, NFSACL_V3, ro->proto,
+			 &port) == 0)
+		asa.sin_port = htons(port);
+	ret = nfsacl_client_open(&asa, ro, &s->acl);
+	if (ret) {
+		s->acl = NULL;
+		nf_log(NF_LOG_INFO, "no NFSACL on the server (%s): ACLs off",
+		       strerror(-ret));
+		return;
+	}
+	rpc_clnt_set_trace(s->acl, rpc_trace, NULL);
+}
+
 static int connect_nfs(struct session *s, char *err, size_t errlen)
 {
 	const struct nfsfuse_opts *o = s->o;
+	char name[300];
 	struct rpc_clnt_opts ro = {
-		.proto = IPPROTO_TCP,
+		.proto = o->proto_udp ? IPPROTO_UDP : IPPROTO_TCP,
 		.resvport = o->resvport,
 		.timeo_ds = o->timeo,
 		.retrans = o->retrans,
 		.soft = o->soft,
-		.server = o->host,
-		.proc_names = nfs_version3.names,
-		.nprocs = nfs_version3.nnames,
+		/* nfs(5): soft fails with EIO, softerr with ETIMEDOUT. */
+		.timeout_eio = o->soft && !o->softerr,
+		.server = name,
+		.proc_names = s->nfs.v->names,
+		.nprocs = s->nfs.v->nnames,
 	};
 	struct sockaddr_in sa = s->addr;
 	uint16_t port = (uint16_t)o->port;
 	int ret;
 
+	/* "server X not responding, still trying" / "server X OK" */
+	snprintf(name, sizeof(name), "server %s", o->host);
 	if (!port) {
-		ret = pmap_getport(&s->addr, NFS3_PROGRAM, NFS3_VERSION,
-				   IPPROTO_TCP, &port);
+		ret = pmap_getport(&s->addr, NFS3_PROGRAM, s->nfs.v->vers,
+				   ro.proto, &port);
 		if (ret == -EPROTONOSUPPORT) {
 			set_err(err, errlen, "server does not offer NFS "
-				"version 3 over TCP");
-			return -1;
+				"version %u over %s", s->nfs.v->vers,
+				o->proto_udp ? "UDP" : "TCP");
+			return ret;
 		}
 		if (ret) {
 			set_err(err, errlen, "cannot ask the portmapper for "
@@ -135,21 +192,24 @@ static int connect_nfs(struct session *s, char *err, size_t errlen)
 	}
 	sa.sin_port = htons(port);
 	ret = rpc_clnt_create((struct sockaddr *)&sa, sizeof(sa), NFS3_PROGRAM,
-			      NFS3_VERSION, &ro, &s->nfs.rpc);
+			      s->nfs.v->vers, &ro, &s->nfs.rpc);
 	if (ret) {
 		set_err(err, errlen, "cannot connect to NFS on port %u: %s",
 			port, strerror(-ret));
 		return -1;
 	}
 	rpc_clnt_set_trace(s->nfs.rpc, rpc_trace, NULL);
-	s->nfs.v = &nfs_version3;
+	open_acl(s, &sa, &ro);
 	return 0;
 }
 
-static uint32_t xfer_size(unsigned want, uint32_t max, uint32_t pref)
+static uint32_t xfer_size(unsigned want, bool udp, uint32_t max,
+			  uint32_t pref)
 {
-	uint32_t size = want ? want : DEFAULT_XFER;
+	uint32_t size = want ? want : udp ? DEFAULT_UDP_XFER : DEFAULT_XFER;
 
+	if (udp && size > MAX_UDP_XFER)
+		size = MAX_UDP_XFER;
 	if (max && size > max)
 		size = max;
 	if (!size)
@@ -175,9 +235,10 @@ static int probe_root(struct session *s, char *err, size_t errlen)
 	if (ret == 0 && fr.status != NFS3_OK)
 		ret = nfs_stat_errno(fr.status);
 	if (ret) {
-		set_err(err, errlen, "FSINFO of the export failed: %s",
+		set_err(err, errlen, "%s of the export failed: %s",
+			s->nfs.v->vers == NFS2_VERSION ? "STATFS" : "FSINFO",
 			strerror(-ret));
-		return -1;
+		return ret;
 	}
 	fi->rtmax = fr.rtmax;
 	fi->rtpref = fr.rtpref;
@@ -187,8 +248,15 @@ static int probe_root(struct session *s, char *err, size_t errlen)
 	fi->maxfilesize = fr.maxfilesize;
 	fi->time_delta = fr.time_delta;
 	fi->properties = fr.properties;
-	s->nfs.rsize = xfer_size(s->o->rsize, fr.rtmax, fr.rtpref);
-	s->nfs.wsize = xfer_size(s->o->wsize, fr.wtmax, fr.wtpref);
+	s->nfs.rsize = xfer_size(s->o->rsize, s->o->proto_udp, fr.rtmax,
+				 fr.rtpref);
+	s->nfs.wsize = xfer_size(s->o->wsize, s->o->proto_udp, fr.wtmax,
+				 fr.wtpref);
+	/* NFSv2 moves at most 8 KiB per READ or WRITE (RFC 1094). */
+	if (s->nfs.v->vers == NFS2_VERSION && s->nfs.rsize > NFS2_MAXDATA)
+		s->nfs.rsize = NFS2_MAXDATA;
+	if (s->nfs.v->vers == NFS2_VERSION && s->nfs.wsize > NFS2_MAXDATA)
+		s->nfs.wsize = NFS2_MAXDATA;
 	s->nfs.dsize = s->nfs.rsize < DEFAULT_DIRSIZE ? s->nfs.rsize
 						      : DEFAULT_DIRSIZE;
 
@@ -205,26 +273,40 @@ static int probe_root(struct session *s, char *err, size_t errlen)
 		set_err(err, errlen, "the export is not a directory");
 		return -1;
 	}
-	nf_log(NF_LOG_INFO, "mounted %s:%s rsize=%u wsize=%u dirsize=%u "
-	       "time_delta=%u.%09us", s->o->host, s->o->export_path,
-	       s->nfs.rsize, s->nfs.wsize, s->nfs.dsize,
+	nf_log(NF_LOG_INFO, "mounted %s:%s vers=%u rsize=%u wsize=%u "
+	       "dirsize=%u time_delta=%u.%09us", s->o->host, s->o->export_path,
+	       s->nfs.v->vers, s->nfs.rsize, s->nfs.wsize, s->nfs.dsize,
 	       fr.time_delta.seconds, fr.time_delta.nseconds);
 	return 0;
+}
+
+/* MOUNT, connect and probe with one NFS version; undone on failure. */
+static int open_version(struct session *s, const struct nfs_version *v,
+			char *err, size_t errlen)
+{
+	int ret;
+
+	s->nfs.v = v;
+	s->mountvers = s->o->mountvers;
+	if (!s->mountvers)
+		s->mountvers = v->vers == NFS2_VERSION ? MNT_V1 : MNT_V3;
+	ret = do_mount(s, err, errlen);
+	if (!ret)
+		ret = connect_nfs(s, err, errlen);
+	if (!ret)
+		ret = probe_root(s, err, errlen);
+	if (ret)
+		session_close(s);
+	return ret;
 }
 
 int session_open(struct session *s, const struct nfsfuse_opts *o, char *err,
 		 size_t errlen)
 {
+	int ret;
+
 	memset(s, 0, sizeof(*s));
 	s->o = o;
-	if (o->proto_udp) {
-		set_err(err, errlen, "proto=udp is not supported yet");
-		return -1;
-	}
-	if (o->vers != 3) {
-		set_err(err, errlen, "vers=%u is not supported yet", o->vers);
-		return -1;
-	}
 	if (o->hostname)
 		snprintf(s->machinename, sizeof(s->machinename), "%s",
 			 o->hostname);
@@ -237,25 +319,35 @@ int session_open(struct session *s, const struct nfsfuse_opts *o, char *err,
 
 	if (resolve(o->host, &s->addr, err, errlen))
 		return -1;
-	if (do_mount(s, err, errlen) || connect_nfs(s, err, errlen) ||
-	    probe_root(s, err, errlen)) {
-		session_close(s);
-		return -1;
+	if (o->vers == 2)
+		return open_version(s, &nfs_version2, err, errlen) ? -1 : 0;
+	ret = open_version(s, &nfs_version3, err, errlen);
+	/* vers= absent: NFSv2 when the server says it has no v3 (MOUNT v3
+	 * or NFS v3 not registered, or PROG_MISMATCH).  mountvers=3 asks
+	 * for v3 handles, which v2 cannot use. */
+	if (ret == -EPROTONOSUPPORT && o->vers == 0 && o->mountvers != MNT_V3) {
+		nf_log(NF_LOG_INFO, "%s: trying NFS version 2", err);
+		ret = open_version(s, &nfs_version2, err, errlen);
 	}
-	return 0;
+	return ret ? -1 : 0;
 }
 
 void session_close(struct session *s)
 {
 	int ret;
 
+	if (s->acl) {
+		rpc_clnt_destroy(s->acl);
+		s->acl = NULL;
+	}
 	if (s->nfs.rpc) {
 		rpc_clnt_destroy(s->nfs.rpc);
 		s->nfs.rpc = NULL;
 	}
 	if (s->mounted) {
 		ret = mnt_umount(&s->addr, (uint16_t)s->o->mountport,
-				 s->o->mountvers, IPPROTO_TCP, s->o->resvport,
+				 s->mountvers, mount_proto(s->o),
+				 s->o->resvport,
 				 s->o->export_path, &s->cred);
 		if (ret)
 			nf_log(NF_LOG_INFO, "UMNT failed: %s", strerror(-ret));

@@ -37,7 +37,10 @@
 	X(commits)                                                          \
 	X(verifier_changes)     /* server restarted: data written again */  \
 	X(evictions)            /* clean blocks dropped for the size cap */ \
-	X(dir_hits)             /* READDIR(PLUS) served from a buffer */
+	X(dir_hits)             /* READDIR(PLUS) served from a buffer */    \
+	X(silly_renames)        /* open file unlinked: moved to .nfsXXXX */ \
+	X(silly_removes)        /* .nfsXXXX name removed at last close */   \
+	X(silly_orphans)        /* .nfsXXXX left by a crashed run: removed */
 
 struct cache_stats {
 #define X(name) uint64_t name;

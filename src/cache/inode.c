@@ -63,6 +63,7 @@ static void inode_free(struct inode_table *t, struct inode *ino)
 {
 	dfile_free(t->dc, ino->df);
 	wback_free(ino->wb);
+	free(ino->silly_name);
 	pthread_cond_destroy(&ino->ra_cond);
 	pthread_mutex_destroy(&ino->lock);
 	free(ino);
@@ -140,6 +141,18 @@ struct inode *inode_remember(struct inode_table *t, const struct nfs_fh3 *fh)
 	}
 	ino->nlookup++;
 out:
+	pthread_mutex_unlock(&t->lock);
+	return ino;
+}
+
+struct inode *inode_find_fh(struct inode_table *t, const struct nfs_fh3 *fh)
+{
+	struct inode *ino;
+
+	pthread_mutex_lock(&t->lock);
+	ino = g_hash_table_lookup(t->by_fh, fh);
+	if (ino)
+		ino->nlookup++;
 	pthread_mutex_unlock(&t->lock);
 	return ino;
 }

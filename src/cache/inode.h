@@ -60,6 +60,13 @@ struct inode {
 	uint64_t ra_busy_start, ra_busy_end; /* span of READs in flight */
 	struct dfile *df;       /* data blocks; created on first use */
 	struct wback *wb;       /* write-behind; created on first write */
+	/* Silly rename (fs_ns.c): the name this open file was moved to when
+	 * its last name was removed, and the directory holding it; REMOVEd at
+	 * the last close.  NULL when the file was not silly-renamed.  Set
+	 * before the RENAME goes out, so that no one takes the name for a
+	 * stale one while it is on the wire. */
+	char *silly_name;       /* owned */
+	struct nfs_fh3 silly_dir;
 };
 
 struct inode_table;
@@ -77,6 +84,13 @@ struct inode *inode_get(struct inode_table *t, uint64_t id);
 /* Find or create the inode of fh and add one lookup; NULL only when out
  * of memory. */
 struct inode *inode_remember(struct inode_table *t, const struct nfs_fh3 *fh);
+/*
+ * The inode of fh if the table holds one, with one lookup added: a
+ * reference of the daemon's own, so that the inode cannot be freed under a
+ * caller that waits on an RPC.  Give it back with inode_forget(t, id, 1).
+ * NULL when no inode has that handle (nothing is created).
+ */
+struct inode *inode_find_fh(struct inode_table *t, const struct nfs_fh3 *fh);
 /* Take n lookups away; frees the inode at zero.  Forgetting more than was
  * remembered aborts: it means the lookup accounting is broken. */
 void inode_forget(struct inode_table *t, uint64_t id, uint64_t n);

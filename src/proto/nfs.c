@@ -2,7 +2,9 @@
 #include "nfs.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../log.h"
 
@@ -10,22 +12,38 @@ int nfs_call(struct nfs_client *c, enum nfs3_proc proc,
 	     const struct rpc_cred *cred, const void *args, void *res,
 	     struct rpc_reply *reply, volatile int *interrupted)
 {
+	struct rpc_reply own = { NULL, 0 };
 	const struct nfs_proc *p;
+	int ret;
 
 	if ((unsigned)proc >= NFS3PROC_COUNT)
 		return -EINVAL;
 	p = &c->v->procs[proc];
 	if (proc != NFS3PROC_NULL && !p->dec)
 		return -ENOTSUP;
-	return rpc_call(c->rpc, p->wire_proc, cred, p->enc, args, p->dec, res,
-			reply, interrupted);
+	if (!p->fixup)
+		return rpc_call(c->rpc, p->wire_proc, cred, p->enc, args,
+				p->dec, res, reply, interrupted);
+	/* The fixup may need the reply buffer even when the caller does
+	 * not (its results then hold no pointers it will use). */
+	if (!reply)
+		reply = &own;
+	ret = rpc_call(c->rpc, p->wire_proc, cred, p->enc, args, p->dec, res,
+		       reply, interrupted);
+	if (ret == 0)
+		ret = p->fixup(args, res, reply);
+	if (ret || reply == &own)
+		rpc_reply_release(reply);
+	return ret;
 }
 
 struct async_call {
 	rpc_dec_fn dec;
+	nfs_fixup_fn fixup;
 	void *res;
 	nfs_done_fn done;
 	void *ctx;
+	max_align_t args[]; /* args_size bytes, for the fixup */
 };
 
 static void async_done(void *ctx, int err, struct xdr_dec *results,
@@ -35,6 +53,11 @@ static void async_done(void *ctx, int err, struct xdr_dec *results,
 
 	if (err == 0 && a->dec && a->dec(results, a->res))
 		err = -EIO;
+	if (err == 0 && a->fixup) {
+		err = a->fixup(a->args, a->res, reply);
+		if (err)
+			rpc_reply_release(reply);
+	}
 	a->done(a->ctx, err, a->res, reply);
 	free(a);
 }
@@ -52,10 +75,12 @@ int nfs_call_async(struct nfs_client *c, enum nfs3_proc proc,
 	p = &c->v->procs[proc];
 	if (proc != NFS3PROC_NULL && !p->dec)
 		return -ENOTSUP;
-	a = malloc(sizeof(*a));
+	a = malloc(sizeof(*a) + (p->fixup ? p->args_size : 0));
 	if (!a)
 		return -ENOMEM;
-	*a = (struct async_call){ p->dec, res, done, ctx };
+	*a = (struct async_call){ p->dec, p->fixup, res, done, ctx };
+	if (p->fixup)
+		memcpy(a->args, args, p->args_size);
 	ret = rpc_call_async(c->rpc, p->wire_proc, cred, p->enc, args,
 			     async_done, a);
 	if (ret)

@@ -4,8 +4,11 @@
  * of xdr/nfs3.h (a superset of NFSv2's) and name procedures by their v3
  * number; each protocol version supplies a table that says how to put a
  * procedure on the wire and how to turn its reply back into the v3 result.
- * A version that lacks a procedure (v2 has no ACCESS, READDIRPLUS, COMMIT)
- * has no entry, and nfs_call() answers -ENOTSUP without a round trip.
+ * A version that lacks a procedure (v2 has no ACCESS, PATHCONF, COMMIT)
+ * has no entry, and nfs_call() answers -ENOTSUP without a round trip.  A
+ * version may also stand in for a procedure with one of its own: v2 answers
+ * FSINFO from STATFS, MKNOD with CREATE, and READDIRPLUS with READDIR
+ * (entries without attributes or handles, which READDIRPLUS3 allows).
  *
  * The NFS status is data in the result, not the return value: callers map
  * it with nfs_stat_errno() after letting the caches learn from the
@@ -15,15 +18,32 @@
 #define NFSFUSE_PROTO_NFS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../../xdr/nfs3.h"
 #include "../rpc/rpc.h"
 
+/*
+ * fixup, optional: runs after dec succeeded, for results a decoder cannot
+ * finish from the reply bytes alone.  It may read the scalar fields of
+ * args (for asynchronous calls a copy of args_size bytes taken when the
+ * call was sent: pointers in it may no longer be valid) and may replace
+ * reply->buf by a buffer of its own (malloc'd; the old one freed), moving
+ * the pointers in res along, so that "results point into *reply" stays
+ * true.  Returns 0 or a negative errno, which nfs_call() returns (having
+ * released the reply).  NFSv2 uses it for the WRITE count, the READ eof
+ * and to rewrite READDIR entries in the NFSv3 format (nfs2_procs.c).
+ */
+typedef int (*nfs_fixup_fn)(const void *args, void *res,
+			    struct rpc_reply *reply);
+
 struct nfs_proc {
 	uint32_t wire_proc;  /* procedure number on the wire */
 	rpc_enc_fn enc;
 	rpc_dec_fn dec;
+	nfs_fixup_fn fixup;  /* NULL for most */
+	size_t args_size;    /* sizeof the args struct, when fixup is set */
 };
 
 struct nfs_version {
@@ -34,6 +54,8 @@ struct nfs_version {
 };
 
 extern const struct nfs_version nfs_version3;
+/* NFSv2 (RFC 1094) behind the same v3 types: nfs2_procs.c. */
+extern const struct nfs_version nfs_version2;
 
 /* What FSINFO (or its NFSv2 stand-ins) told us about the server. */
 struct nfs_fsinfo {

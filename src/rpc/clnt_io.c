@@ -7,9 +7,12 @@
  * Timers (nfs(5)): a call's first timeout is timeo; each expiry is a minor
  * timeout: the call is sent again with the same XID and its timeout
  * doubles, up to 60 s (or timeo when larger).  After retrans minor timeouts
- * the next expiry is a major timeout: a soft call fails with -ETIMEDOUT; a
- * hard call logs "not responding" once for the client and goes on.  Timers
- * run whether or not the connection is up.
+ * the next expiry is a major timeout: a soft call fails with -ETIMEDOUT
+ * (-EIO with opts.timeout_eio); a hard call logs "not responding" once for
+ * the client and goes on.  Timers run whether or not the connection is up.
+ * Over UDP a call's timer starts when it is first sent: a call that waits
+ * for room in the congestion window has not timed out; each retransmission
+ * timeout halves the window.
  *
  * Connection: lost on EOF, a read or write error or a protocol error (an
  * oversized record).  The thread then reconnects -- at once the first
@@ -85,10 +88,20 @@ static void check_timeouts(struct rpc_clnt *c)
 	}
 	for (e = c->first; e; e = n) {
 		n = e->next;
-		if (e->deadline_us <= now) {
+		if (e->deadline_us <= now && c->ops->datagram && !e->cong) {
+			/* Not sent yet: waiting for the window. */
+			e->deadline_us = now + e->timeout_us;
+		} else if (e->deadline_us <= now) {
+			if (c->ops->datagram) {
+				c->cwnd /= 2;
+				if (c->cwnd < RPC_CWNDSCALE)
+					c->cwnd = RPC_CWNDSCALE;
+			}
 			if (++e->minor > c->opts.retrans) {
 				if (c->opts.soft) {
-					rpc_finish_locked(c, e, -ETIMEDOUT,
+					rpc_finish_locked(c, e,
+							  c->opts.timeout_eio
+							  ? -EIO : -ETIMEDOUT,
 							  &done_list);
 					continue;
 				}
@@ -107,15 +120,7 @@ static void check_timeouts(struct rpc_clnt *c)
 			/* Retransmit with the same XID; while the connection
 			 * is down, reconnecting queues it anyway. */
 			if (!e->queued && c->state == RPC_UP) {
-				e->refs++;
-				e->queued = true;
-				e->sent = 0;
-				e->qnext = NULL;
-				if (c->qtail)
-					c->qtail->qnext = e;
-				else
-					c->qhead = e;
-				c->qtail = e;
+				rpc_sendq_requeue_locked(c, e);
 				queued = true;
 			}
 		}
@@ -170,7 +175,7 @@ void *rpc_io_thread(void *arg)
 			break;
 		}
 		outstanding = c->first != NULL;
-		queued = c->qhead != NULL;
+		queued = rpc_sendq_ready_locked(c);
 		next_deadline = c->next_deadline_us;
 		pthread_mutex_unlock(&c->lock);
 

@@ -20,6 +20,7 @@
 #include "../log.h"
 
 #define RPC_DEFAULT_TIMEO_US (60u * 1000 * 1000)
+#define RPC_DEFAULT_UDP_TIMEO_US (1100u * 1000) /* nfs(5): timeo=11 */
 #define RPC_MAX_TIMEO_US (60u * 1000 * 1000)
 #define RPC_DEFAULT_NSTATS 64u
 /* A caller with an interrupt flag looks at it this often. */
@@ -94,6 +95,10 @@ static void outstanding_unlink_locked(struct rpc_clnt *c,
 		c->last = e->prev;
 	e->prev = e->next = NULL;
 	e->outstanding = false;
+	if (e->cong) {
+		e->cong = false;
+		c->inflight--;
+	}
 }
 
 void rpc_finish_locked(struct rpc_clnt *c, struct rpc_call_ent *e, int err,
@@ -188,6 +193,15 @@ void rpc_deliver(struct rpc_clnt *c, uint8_t *buf, size_t len)
 		return;
 	}
 	c->backoff_us = 0; /* the server answers: reconnect at once next time */
+	/* A reply while the window was full: open it a little (additive
+	 * increase, one call per window of replies). */
+	if (e->cong && c->inflight * RPC_CWNDSCALE >= c->cwnd &&
+	    c->cwnd < RPC_MAXCWND) {
+		c->cwnd += (RPC_CWNDSCALE * RPC_CWNDSCALE + c->cwnd / 2) /
+			   c->cwnd;
+		if (c->cwnd > RPC_MAXCWND)
+			c->cwnd = RPC_MAXCWND;
+	}
 	if (c->not_responding) {
 		c->not_responding = false;
 		nf_log(NF_LOG_WARNING, "%s OK", c->server);
@@ -227,10 +241,45 @@ struct rpc_call_ent *rpc_sendq_peek(struct rpc_clnt *c)
 		e->queued = false;
 		rpc_ent_unref_locked(e);
 	}
+	if (e && !rpc_sendq_ready_locked(c))
+		e = NULL; /* the congestion window is full */
 	if (e)
 		e->refs++;
 	pthread_mutex_unlock(&c->lock);
 	return e;
+}
+
+bool rpc_sendq_ready_locked(struct rpc_clnt *c)
+{
+	const struct rpc_call_ent *e = c->qhead;
+
+	if (!e)
+		return false;
+	if (!c->ops->datagram || e->cong || e->done)
+		return true;
+	return c->inflight * RPC_CWNDSCALE < c->cwnd;
+}
+
+void rpc_sendq_requeue_locked(struct rpc_clnt *c, struct rpc_call_ent *e)
+{
+	e->refs++;
+	e->queued = true;
+	e->sent = 0;
+	if (c->ops->datagram) {
+		/* Nothing is ever half sent: a retransmission, which already
+		 * holds its window slot, goes first. */
+		e->qnext = c->qhead;
+		c->qhead = e;
+		if (!c->qtail)
+			c->qtail = e;
+		return;
+	}
+	e->qnext = NULL;
+	if (c->qtail)
+		c->qtail->qnext = e;
+	else
+		c->qhead = e;
+	c->qtail = e;
 }
 
 void rpc_sendq_advance(struct rpc_clnt *c, struct rpc_call_ent *e, size_t n)
@@ -245,6 +294,15 @@ void rpc_sendq_advance(struct rpc_clnt *c, struct rpc_call_ent *e, size_t n)
 		e->queued = false;
 		e->sent = 0;
 		e->transmits++;
+		if (c->ops->datagram && !e->cong && e->outstanding) {
+			/* First transmission: take a window slot and start
+			 * the timer now, not when the call was queued. */
+			e->cong = true;
+			c->inflight++;
+			e->deadline_us = rpc_now_us() + e->timeout_us;
+			if (e->deadline_us < c->next_deadline_us)
+				c->next_deadline_us = e->deadline_us;
+		}
 		if (e->proc < c->nstats) {
 			c->stats[e->proc].s.bytes_sent += e->msg.len;
 			if (e->transmits > 1)
@@ -333,6 +391,8 @@ static int submit(struct rpc_clnt *c, uint32_t proc,
 			ret = xdr_enc_error(&e->msg);
 	}
 	if (!ret && e->msg.len - 4 > 0x7fffffffu)
+		ret = -EMSGSIZE;
+	if (!ret && c->ops->datagram && e->msg.len - 4 > RPC_UDP_MAX_MSG)
 		ret = -EMSGSIZE;
 	if (ret) {
 		xdr_enc_release(&e->msg);
@@ -539,9 +599,8 @@ int rpc_clnt_create(const struct sockaddr *addr, socklen_t addrlen,
 	int ret;
 
 	*out = NULL;
-	if (opts->proto == IPPROTO_UDP)
-		return -EPROTONOSUPPORT; /* TODO: datagram transport */
-	if (opts->proto != IPPROTO_TCP && opts->proto != 0)
+	if (opts->proto != IPPROTO_TCP && opts->proto != IPPROTO_UDP &&
+	    opts->proto != 0)
 		return -EINVAL;
 	if (addrlen > sizeof(struct sockaddr_storage) ||
 	    (addr->sa_family != AF_INET && addr->sa_family != AF_INET6))
@@ -561,9 +620,11 @@ int rpc_clnt_create(const struct sockaddr *addr, socklen_t addrlen,
 	c->opts = *opts;
 	c->server = strdup(opts->server ? opts->server : "server");
 	c->opts.server = c->server;
-	c->ops = &rpc_tcp_ops;
+	c->ops = opts->proto == IPPROTO_UDP ? &rpc_udp_ops : &rpc_tcp_ops;
 	c->timeo_us = opts->timeo_ds ? (uint64_t)opts->timeo_ds * 100000u
-				     : RPC_DEFAULT_TIMEO_US;
+		      : opts->proto == IPPROTO_UDP ? RPC_DEFAULT_UDP_TIMEO_US
+						   : RPC_DEFAULT_TIMEO_US;
+	c->cwnd = RPC_INITCWND;
 	c->maxtimeo_us = c->timeo_us > RPC_MAX_TIMEO_US ? c->timeo_us
 						       : RPC_MAX_TIMEO_US;
 	c->nstats = opts->nprocs ? opts->nprocs : RPC_DEFAULT_NSTATS;

@@ -12,7 +12,9 @@
  * Retransmissions keep the call's XID so that the server's duplicate
  * request cache can recognise them; after a broken TCP connection
  * the client reconnects, from the same local port when it can, and sends
- * every outstanding call again.
+ * every outstanding call again.  Over UDP each call is one datagram from
+ * one local port for the client's whole life, and a congestion window
+ * bounds the calls in flight.
  */
 #ifndef NFSFUSE_RPC_H
 #define NFSFUSE_RPC_H
@@ -28,11 +30,14 @@
 struct rpc_clnt;
 
 struct rpc_clnt_opts {
-	int proto;            /* IPPROTO_TCP (IPPROTO_UDP later) */
+	int proto;            /* IPPROTO_TCP (or 0) or IPPROTO_UDP */
 	bool resvport;        /* bind a port < 1024 (needs privilege) */
-	unsigned timeo_ds;    /* first timeout, deciseconds (nfs(5) timeo=) */
+	unsigned timeo_ds;    /* first timeout, deciseconds (nfs(5) timeo=);
+			       * 0: 60 s over TCP, 1.1 s over UDP */
 	unsigned retrans;     /* minor timeouts before a major one */
 	bool soft;            /* fail with -ETIMEDOUT after a major timeout */
+	bool timeout_eio;     /* soft: fail with -EIO instead (nfs(5) soft
+			       * without softerr) */
 	const char *server;   /* for messages: "server 127.0.0.1" */
 	/* Procedure names for statistics and the trace, indexed by number;
 	 * may be NULL.  The array must outlive the client. */
@@ -86,7 +91,9 @@ void rpc_reply_release(struct rpc_reply *r);
  * rpc_reply_release); reply may be NULL when the results hold no pointers.
  *
  * Returns 0, or:
- *  -ETIMEDOUT   soft mount, no reply after the retries
+ *  -ETIMEDOUT   soft mount, no reply after the retries (-EIO with
+ *               opts.timeout_eio)
+ *  -EMSGSIZE    over UDP, the call does not fit in a datagram
  *  -EINTR       *interrupted became true while waiting (may be NULL)
  *  -EPROTONOSUPPORT / -EPROCUNAVAIL-like: mapped RPC accept errors, see
  *               rpcmsg_reply_errno()

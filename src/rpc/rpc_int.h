@@ -2,7 +2,8 @@
 /*
  * Internals of the RPC client, shared by rpc.c (calls and completion),
  * clnt_io.c (the transport thread: connection state, timeouts), tcp.c (the
- * stream transport) and stats.c.  Not for use outside src/rpc/.
+ * stream transport), udp.c (the datagram transport) and stats.c.  Not for
+ * use outside src/rpc/.
  *
  * Threads and locks
  * -----------------
@@ -37,6 +38,17 @@
 #include "record.h"
 
 #define RPC_RBUF_SIZE (64u * 1024)
+/* Largest RPC message in one UDP datagram over IPv4 (65535 - 8 - 20). */
+#define RPC_UDP_MAX_MSG 65507u
+/*
+ * Congestion window of a datagram transport, as in the Linux client
+ * (net/sunrpc/xprt.c): at most cwnd / RPC_CWNDSCALE calls in flight; one
+ * more per window of replies, halved by a retransmission timeout.  TCP
+ * needs none: the stream has its own.
+ */
+#define RPC_CWNDSCALE 256u
+#define RPC_INITCWND (8u * RPC_CWNDSCALE)
+#define RPC_MAXCWND (32u * RPC_CWNDSCALE)
 #define RPC_HIST_BUCKETS 160 /* 4 per power of two: 1 us .. 2^40 us */
 
 struct rpc_hist {
@@ -62,6 +74,7 @@ struct rpc_call_ent {
 	bool queued;
 	size_t sent;              /* bytes of msg written (head of queue) */
 	unsigned transmits;       /* times written in full */
+	bool cong;                /* holds a slot of the congestion window */
 
 	/* timers (monotonic microseconds) */
 	uint64_t start_us, end_us;
@@ -87,11 +100,16 @@ struct rpc_clnt;
 
 /*
  * A transport.  Every operation runs on the transport thread without the
- * lock.  TCP is the only one so far; a datagram transport would supply its
- * own (no record marking, a retransmission is a new datagram).
+ * lock.  TCP (tcp.c) sends records on a stream; UDP (udp.c) sends each
+ * call as one datagram without its record mark, and a retransmission is
+ * a new datagram with the same XID.
  */
 struct rpc_xprt_ops {
 	const char *name;
+	/* Messages are datagrams: never partly written, limited to
+	 * RPC_UDP_MAX_MSG bytes, paced by the congestion window;
+	 * retransmissions go to the head of the send queue. */
+	bool datagram;
 	/* Opens c->fd and starts connecting; 1 when already connected,
 	 * 0 when in progress (poll for POLLOUT), or a negative errno. */
 	int (*connect_start)(struct rpc_clnt *c);
@@ -108,6 +126,7 @@ struct rpc_xprt_ops {
 };
 
 extern const struct rpc_xprt_ops rpc_tcp_ops;
+extern const struct rpc_xprt_ops rpc_udp_ops;
 
 struct rpc_clnt {
 	/* fixed at creation */
@@ -135,6 +154,8 @@ struct rpc_clnt {
 	bool not_responding;      /* [L] "not responding" was logged */
 	bool bad_reply_logged;    /* [L] */
 	uint64_t dropped;         /* [L] replies nobody waited for */
+	unsigned cwnd;            /* [L] datagram congestion window (scaled) */
+	unsigned inflight;        /* [L] calls holding a window slot */
 	struct rpc_stats_slot *stats; /* [L] nstats of them */
 	rpc_trace_fn trace;       /* [L] */
 	void *trace_ctx;          /* [L] */
@@ -154,6 +175,8 @@ struct rpc_clnt {
 };
 
 uint64_t rpc_now_us(void);
+/* Binds fd to a free reserved port (tcp.c): 0 or a negative errno. */
+int rpc_bind_resvport(int fd, int family);
 /* Transport thread: the connection is up (c->fd connected): note the
  * local address and queue every outstanding call again. */
 void rpc_conn_established(struct rpc_clnt *c);
@@ -167,6 +190,11 @@ struct rpc_call_ent *rpc_sendq_peek(struct rpc_clnt *c);
 /* Transport thread: n more bytes of e were written; drops the reference
  * taken by rpc_sendq_peek(). */
 void rpc_sendq_advance(struct rpc_clnt *c, struct rpc_call_ent *e, size_t n);
+/* Something in the send queue may go out now (for a datagram transport:
+ * the congestion window has room for its head). */
+bool rpc_sendq_ready_locked(struct rpc_clnt *c);
+/* Queues e again for a retransmission (check_timeouts()). */
+void rpc_sendq_requeue_locked(struct rpc_clnt *c, struct rpc_call_ent *e);
 
 void *rpc_io_thread(void *arg);
 

@@ -47,7 +47,7 @@ static socklen_t any_addr(int family, struct sockaddr_storage *ss)
 }
 
 /* A reserved port, from a random starting point downwards. */
-static int bind_resvport(int fd, int family)
+int rpc_bind_resvport(int fd, int family)
 {
 	const int span = RPC_RESVPORT_MAX - RPC_RESVPORT_MIN + 1;
 	struct sockaddr_storage ss;
@@ -113,7 +113,7 @@ static int tcp_connect_start(struct rpc_clnt *c)
 			}
 		}
 		if (!bound && c->opts.resvport)
-			ret = bind_resvport(fd, c->addr.ss_family);
+			ret = rpc_bind_resvport(fd, c->addr.ss_family);
 		if (ret == 0 &&
 		    connect(fd, (struct sockaddr *)&c->addr, c->addrlen) < 0)
 			ret = -errno;

@@ -348,7 +348,7 @@ capture_start() {
 	_CAPTURE_ERR=$NFSFUSE_TMP/capture.err
 	rm -f -- "$file"
 	# Not -q: the "Packets: N" progress lines are the readiness signal.
-	dumpcap -i lo -f "$filter" -w "$file" </dev/null >/dev/null 2>"$_CAPTURE_ERR" &
+	dumpcap -i lo -B 64 -f "$filter" -w "$file" </dev/null >/dev/null 2>"$_CAPTURE_ERR" &
 	_CAPTURE_PID=$!
 	echo "$_CAPTURE_PID" >>"$_REG/pids"
 	# dumpcap says "Capturing on" a few hundred ms before the kernel really

@@ -34,8 +34,8 @@ static void test_defaults(void **state)
 	assert_string_equal(o.host, "srv");
 	assert_string_equal(o.export_path, "/export");
 	assert_string_equal(o.mountpoint, "/mnt");
-	assert_int_equal(o.vers, 3);
-	assert_int_equal(o.mountvers, 3);
+	assert_int_equal(o.vers, 0); /* auto: v3, falling back to v2 */
+	assert_int_equal(o.mountvers, 0); /* follows the version chosen */
 	assert_int_equal(o.timeo, 600);
 	assert_int_equal(o.retrans, 2);
 	assert_false(o.soft);
@@ -115,7 +115,156 @@ static const struct bad_case bad[] = {
 	{ NULL, "srv:relative", "absolute" },
 	{ NULL, ":/e", "SERVER:/PATH" },
 	{ NULL, "[::1/e", "[ADDRESS]" },
+	/* nfs:// URLs: each fault one clear message */
+	{ NULL, "nfs://h:0/e", "port '0' is not a number from 1 to 65535" },
+	{ NULL, "nfs://h:65536/e", "port '65536'" },
+	{ NULL, "nfs://h:12ab/e", "port '12ab'" },
+	{ NULL, "nfs://h:-1/e", "port '-1'" },
+	{ NULL, "nfs://h:99999999999/e", "port '99999999999'" },
+	{ NULL, "nfs://[::1]x/e", "nfs://[ADDRESS]" },
+	{ NULL, "nfs://[::1/e", "nfs://[ADDRESS]" },
+	{ NULL, "nfs:///e", "no server" },
+	{ NULL, "nfs://:2049/e", "no server" },
+	{ NULL, "nfs://h", "no export path" },
+	{ NULL, "nfs://h?vers=3", "no export path" },
+	{ NULL, "nfs://u@h/e", "user names" },
+	{ NULL, "nfs://h/e#frag", "%23" },
+	{ NULL, "nfs://h/a%2", "bad percent escape" },
+	{ NULL, "nfs://h/a%zz", "URL path '/a%zz': bad percent escape" },
+	{ NULL, "nfs://h/a%00b", "bad percent escape" },
+	{ NULL, "nfs://h%/e", "URL server" },
+	{ NULL, "nfs://h/e?bogus=1", "URL option 'bogus' is unknown" },
+	{ NULL, "nfs://h/e?allow_other", "URL option 'allow_other'" },
+	{ NULL, "nfs://h/e?vers=4", "option 'vers=4'" },
+	{ NULL, "nfs://h/e?version=9", "option 'vers=9'" },
+	{ NULL, "nfs://h/e?timeo=x", "option 'timeo=x'" },
+	{ NULL, "nfs://h/e?soft=1", "takes no value" },
+	{ NULL, "nfs://h/e?=3", "bad option name" },
+	{ NULL, "nfs://h/e?a%3Db=1", "bad option name" },
+	{ NULL, "nfs://h/e?soft%2Chard", "bad option name" },
+	{ NULL, "nfs://h/e?timeo=%4", "URL option '%4': bad percent escape" },
 };
+
+/* nfs:// URLs that parse, and what they must give. */
+struct url_case {
+	const char *url;
+	const char *host;
+	const char *path;
+	unsigned port;
+	unsigned vers;
+	unsigned timeo;
+	bool soft;
+};
+
+static const struct url_case urls[] = {
+	{ "nfs://srv/export", "srv", "/export", 0, 0, 600, false },
+	{ "NFS://srv/", "srv", "/", 0, 0, 600, false },
+	{ "nfs://srv:2049/a/b", "srv", "/a/b", 2049, 0, 600, false },
+	{ "nfs://srv:/e", "srv", "/e", 0, 0, 600, false },
+	{ "nfs://[::1]:20/e", "::1", "/e", 20, 0, 600, false },
+	{ "nfs://[fe80::1]/e", "fe80::1", "/e", 0, 0, 600, false },
+	{ "nfs://127.0.0.1/e?vers=3&proto=tcp&soft&timeo=50", "127.0.0.1",
+	  "/e", 0, 3, 50, true },
+	{ "nfs://h/e?version=3&nfsport=2050", "h", "/e", 2050, 3, 600, false },
+	/* the query port wins over the authority's */
+	{ "nfs://h:1/e?port=2", "h", "/e", 2, 0, 600, false },
+	/* escapes are data once the URL is split */
+	{ "nfs://h/a%3Fb", "h", "/a?b", 0, 0, 600, false },
+	{ "nfs://h/a%26b?soft", "h", "/a&b", 0, 0, 600, true },
+	{ "nfs://h/a%2Fb%2fc", "h", "/a/b/c", 0, 0, 600, false },
+	{ "nfs://h/sp%20ace%25", "h", "/sp ace%", 0, 0, 600, false },
+	{ "nfs://my%2Dhost/e", "my-host", "/e", 0, 0, 600, false },
+	/* empty items are skipped; a value may hold an escaped '&' or '=' */
+	{ "nfs://h/e?&&soft&", "h", "/e", 0, 0, 600, true },
+	{ "nfs://h/e?timeo=%37", "h", "/e", 0, 0, 7, false },
+	{ "nfs://h/e?", "h", "/e", 0, 0, 600, false },
+	/* ':' and '@' in the path are data */
+	{ "nfs://h/a:b@c", "h", "/a:b@c", 0, 0, 600, false },
+};
+
+static void test_urls(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(urls) / sizeof(urls[0]); i++) {
+		const char *argv[] = { "nfsfuse", urls[i].url, "/mnt", NULL };
+		struct nfsfuse_opts o;
+		struct fuse_args fa;
+		char err[256];
+
+		if (parse(argv, &o, &fa, err))
+			fail_msg("case %zu '%s': %s", i, urls[i].url, err);
+		assert_string_equal(o.host, urls[i].host);
+		assert_string_equal(o.export_path, urls[i].path);
+		assert_int_equal(o.port, urls[i].port);
+		assert_int_equal(o.vers, urls[i].vers);
+		assert_int_equal(o.timeo, urls[i].timeo);
+		assert_int_equal(o.soft, urls[i].soft);
+		assert_int_equal(fa.argc, 1);
+		fuse_opt_free_args(&fa);
+		opts_free(&o);
+	}
+}
+
+/* A URL's options are applied after -o's; the same spec from -o and URL
+ * give the same options. */
+static void test_url_and_o(void **state)
+{
+	const char *argv[] = { "nfsfuse", "-o", "timeo=20,allow_other",
+			       "nfs://h/e?timeo=30", "/mnt", NULL };
+	struct nfsfuse_opts o;
+	struct fuse_args fa;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(argv, &o, &fa, err), 0);
+	assert_int_equal(o.timeo, 30);
+	assert_int_equal(fa.argc, 3);
+	fuse_opt_free_args(&fa);
+	opts_free(&o);
+}
+
+static void test_list_exports(void **state)
+{
+	const char *a1[] = { "nfsfuse", "--list-exports", "srv", NULL };
+	const char *a2[] = { "nfsfuse", "-o", "mountport=20048",
+			     "--list-exports=nfs://[::1]:7", NULL };
+	const char *a3[] = { "nfsfuse", "--list-exports", "srv:/x", NULL };
+	const char *b1[] = { "nfsfuse", "--list-exports", NULL };
+	const char *b2[] = { "nfsfuse", "--list-exports", "srv", "/mnt", NULL };
+	const char *b3[] = { "nfsfuse", "--list-exports", "nfs://srv:0", NULL };
+	const char *const *bad_cases[] = { b1, b2, b3 };
+	struct nfsfuse_opts o;
+	struct fuse_args fa;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(a1, &o, &fa, err), 0);
+	assert_true(o.list_exports);
+	assert_string_equal(o.host, "srv");
+	assert_null(o.export_path);
+	assert_null(o.mountpoint);
+	fuse_opt_free_args(&fa);
+	opts_free(&o);
+
+	assert_int_equal(parse(a2, &o, &fa, err), 0);
+	assert_string_equal(o.host, "::1");
+	assert_int_equal(o.mountport, 20048);
+	assert_null(o.export_path);
+	fuse_opt_free_args(&fa);
+	opts_free(&o);
+
+	assert_int_equal(parse(a3, &o, &fa, err), 0);
+	assert_string_equal(o.host, "srv");
+	fuse_opt_free_args(&fa);
+	opts_free(&o);
+
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(parse(bad_cases[i], &o, &fa, err), -1);
+		assert_true(strlen(err) > 0);
+		fuse_opt_free_args(&fa);
+		opts_free(&o);
+	}
+}
 
 static void test_bad_input(void **state)
 {
@@ -171,6 +320,9 @@ int main(void)
 		cmocka_unit_test(test_nfs_options),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_missing_args),
+		cmocka_unit_test(test_urls),
+		cmocka_unit_test(test_url_and_o),
+		cmocka_unit_test(test_list_exports),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,9 @@
 /*
  * The RPC transport: the record reader without sockets, then the client
  * against a tiny server thread on 127.0.0.1 that answers out of order,
- * drops the connection, stays silent, or sends an oversized record.
+ * drops the connection, stays silent, or sends an oversized record; then
+ * the same over UDP: a lost datagram, replies out of order and twice, the
+ * congestion window, soft timeouts.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -890,18 +892,19 @@ static void test_destroy_fails_outstanding(void **state)
 	srv_join(&s);
 }
 
-static void test_udp_and_refused(void **state)
+static void test_refused(void **state)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET };
-	struct rpc_clnt_opts o = { .proto = IPPROTO_UDP, .timeo_ds = 10 };
+	struct rpc_clnt_opts o = { .proto = IPPROTO_TCP, .timeo_ds = 10 };
 	struct rpc_clnt *c = (struct rpc_clnt *)1;
 	int fd, one = 1;
 	socklen_t len = sizeof(sin);
 
 	(void)state;
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	o.proto = IPPROTO_SCTP;
 	assert_int_equal(rpc_clnt_create((struct sockaddr *)&sin, sizeof(sin),
-					 1, 1, &o, &c), -EPROTONOSUPPORT);
+					 1, 1, &o, &c), -EINVAL);
 	assert_null(c);
 
 	/* a port nobody listens on: bind one, note it, close it */
@@ -913,6 +916,405 @@ static void test_udp_and_refused(void **state)
 	o.proto = IPPROTO_TCP;
 	assert_int_equal(rpc_clnt_create((struct sockaddr *)&sin, sizeof(sin),
 					 1, 1, &o, &c), -ECONNREFUSED);
+}
+
+/* soft without softerr: a major timeout is -EIO (TCP) */
+static void test_soft_timeout_eio(void **state)
+{
+	struct srv s;
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct rpc_clnt_opts o = {
+		.proto = IPPROTO_TCP, .timeo_ds = 1, .retrans = 1,
+		.soft = true, .timeout_eio = true, .server = "server x",
+	};
+	struct rpc_clnt *c;
+	uint32_t arg = 1, res;
+
+	(void)state;
+	srv_start(&s, scen_silent);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin.sin_port = htons((uint16_t)s.port);
+	assert_int_equal(rpc_clnt_create((struct sockaddr *)&sin, sizeof(sin),
+					 TEST_PROG, TEST_VERS, &o, &c), 0);
+	assert_int_equal(rpc_call(c, 4, &test_cred, enc_u32, &arg, dec_u32,
+				  &res, NULL, NULL), -EIO);
+	rpc_clnt_destroy(c);
+	srv_join(&s);
+	assert_int_equal(s.nseen, 2);
+}
+
+/* ---- UDP ---- */
+
+struct usrv;
+typedef void (*uscenario_fn)(struct usrv *s);
+
+struct usrv {
+	int fd;
+	int port;
+	pthread_t th;
+	uscenario_fn fn;
+	uint32_t xids[64];
+	int peer_ports[64];
+	int nseen;
+	int max_held;  /* most calls seen and not yet answered at once */
+	int first_held; /* the first such batch */
+	int fail;
+};
+
+struct ucall {
+	uint32_t xid, arg;
+	struct sockaddr_in from;
+};
+
+/* One datagram call within ms; 0, 1 on timeout, -1 on a bad call. */
+static int usrv_recv(struct usrv *s, struct ucall *k, int ms)
+{
+	uint8_t buf[2048];
+	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
+	socklen_t len = sizeof(k->from);
+	struct rpc_call_hdr h;
+	struct xdr_dec d;
+	ssize_t n;
+
+	if (poll(&pfd, 1, ms) != 1)
+		return 1;
+	n = recvfrom(s->fd, buf, sizeof(buf), 0,
+		     (struct sockaddr *)&k->from, &len);
+	if (n <= 0)
+		return -1;
+	xdr_dec_init(&d, buf, (size_t)n);
+	if (rpcmsg_dec_call(&d, &h) || h.prog != TEST_PROG ||
+	    h.vers != TEST_VERS || xdr_dec_u32(&d, &k->arg) ||
+	    h.cred_flavor != RPC_AUTH_SYS || h.cred.uid != 1234) {
+		s->fail = 1;
+		return -1;
+	}
+	k->xid = h.xid;
+	if (s->nseen < 64) {
+		s->xids[s->nseen] = h.xid;
+		s->peer_ports[s->nseen] = ntohs(k->from.sin_port);
+		__atomic_store_n(&s->nseen, s->nseen + 1, __ATOMIC_RELEASE);
+	}
+	return 0;
+}
+
+static void usrv_reply(struct usrv *s, const struct ucall *k,
+		       uint32_t value)
+{
+	struct xdr_enc e;
+
+	xdr_enc_init(&e, 0, 0);
+	rpcmsg_enc_accepted_reply(&e, k->xid, RPC_SUCCESS);
+	xdr_enc_u32(&e, value);
+	if (sendto(s->fd, e.buf, e.len, 0, (const struct sockaddr *)&k->from,
+		   sizeof(k->from)) != (ssize_t)e.len)
+		s->fail = 1;
+	xdr_enc_release(&e);
+}
+
+static void *usrv_main(void *arg)
+{
+	struct usrv *s = arg;
+
+	s->fn(s);
+	return NULL;
+}
+
+static void usrv_start(struct usrv *s, uscenario_fn fn)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sin);
+
+	memset(s, 0, sizeof(*s));
+	s->fn = fn;
+	s->fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	assert_true(s->fd >= 0);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(s->fd, (struct sockaddr *)&sin, sizeof(sin)),
+			 0);
+	assert_int_equal(getsockname(s->fd, (struct sockaddr *)&sin, &len),
+			 0);
+	s->port = ntohs(sin.sin_port);
+	assert_int_equal(pthread_create(&s->th, NULL, usrv_main, s), 0);
+}
+
+static void usrv_join(struct usrv *s)
+{
+	pthread_join(s->th, NULL);
+	close(s->fd);
+	assert_int_equal(s->fail, 0);
+}
+
+static struct rpc_clnt *uclient(struct usrv *s, unsigned timeo_ds,
+				unsigned retrans, bool soft)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct rpc_clnt_opts o = {
+		.proto = IPPROTO_UDP,
+		.timeo_ds = timeo_ds,
+		.retrans = retrans,
+		.soft = soft,
+		.server = "server 127.0.0.1",
+	};
+	struct rpc_clnt *c = NULL;
+
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin.sin_port = htons((uint16_t)s->port);
+	assert_int_equal(rpc_clnt_create((struct sockaddr *)&sin, sizeof(sin),
+					 TEST_PROG, TEST_VERS, &o, &c), 0);
+	assert_non_null(c);
+	return c;
+}
+
+/* Drops the first datagram, answers the retransmission. */
+static void uscen_drop_first(struct usrv *s)
+{
+	struct ucall k;
+
+	if (usrv_recv(s, &k, 5000) || usrv_recv(s, &k, 5000)) {
+		s->fail = 1;
+		return;
+	}
+	usrv_reply(s, &k, k.arg + 10);
+	/* a late third copy would be a bug: none within 0.5 s */
+	if (usrv_recv(s, &k, 500) != 1)
+		s->fail = 1;
+}
+
+static void test_udp_retransmit(void **state)
+{
+	struct usrv s;
+	struct rpc_clnt *c;
+	struct rpc_proc_stats st;
+	uint32_t arg = 7, res = 0;
+	double t0, dt;
+	int port;
+
+	(void)state;
+	usrv_start(&s, uscen_drop_first);
+	c = uclient(&s, 3, 3, false); /* 0.3 s */
+	port = rpc_clnt_local_port(c);
+	assert_true(port > 0);
+	t0 = now_s();
+	assert_int_equal(rpc_call(c, 3, &test_cred, enc_u32, &arg, dec_u32,
+				  &res, NULL, NULL), 0);
+	dt = now_s() - t0;
+	assert_int_equal(res, 17);
+	assert_true(dt >= 0.25 && dt < 3);
+	assert_int_equal(rpc_clnt_get_stats(c, 3, &st), 0);
+	assert_int_equal(st.retrans, 1);
+	assert_int_equal(st.errors, 0);
+	usrv_join(&s);
+	rpc_clnt_destroy(c);
+	assert_int_equal(s.nseen, 2);
+	assert_int_equal(s.xids[0], s.xids[1]);
+	assert_int_equal(s.peer_ports[0], port);
+	assert_int_equal(s.peer_ports[1], port);
+}
+
+/* Three calls answered in reverse order, the middle one twice. */
+static void uscen_reverse(struct usrv *s)
+{
+	struct ucall k[3];
+
+	for (int i = 0; i < 3; i++)
+		if (usrv_recv(s, &k[i], 5000)) {
+			s->fail = 1;
+			return;
+		}
+	usrv_reply(s, &k[2], k[2].arg + 10);
+	usrv_reply(s, &k[1], k[1].arg + 10);
+	usrv_reply(s, &k[1], k[1].arg + 10);
+	usrv_reply(s, &k[0], k[0].arg + 10);
+}
+
+static void test_udp_out_of_order(void **state)
+{
+	struct usrv s;
+	struct rpc_clnt *c;
+	struct done_box b = { .lock = PTHREAD_MUTEX_INITIALIZER,
+			      .cond = PTHREAD_COND_INITIALIZER };
+	struct rpc_proc_stats st;
+	uint32_t args[3] = { 100, 200, 300 };
+
+	(void)state;
+	usrv_start(&s, uscen_reverse);
+	c = uclient(&s, 600, 2, false); /* no retransmission in this test */
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(rpc_call_async(c, 2, &test_cred, enc_u32,
+						&args[i], done_cb, &b), 0);
+	done_wait(&b, 3);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(b.err[i], 0);
+		assert_int_equal(b.res[i], args[2 - i] + 10);
+	}
+	usrv_join(&s);
+	assert_int_equal(rpc_clnt_get_stats(c, 2, &st), 0);
+	assert_int_equal(st.calls, 3);
+	assert_int_equal(st.retrans, 0);
+	assert_int_equal(rpc_clnt_dropped_replies(c), 1); /* the duplicate */
+	rpc_clnt_destroy(c);
+	assert_int_equal(s.nseen, 3);
+	assert_true(s.xids[0] != s.xids[1] && s.xids[1] != s.xids[2]);
+}
+
+/* Holds every call it sees until none comes for 0.3 s, then answers the
+ * lot: how many were in flight at once is the congestion window. */
+#define UWIN_CALLS 40
+static void uscen_window(struct usrv *s)
+{
+	struct ucall k[UWIN_CALLS];
+	int answered = 0;
+
+	while (answered < UWIN_CALLS) {
+		int held = 0, r;
+
+		while (answered + held < UWIN_CALLS &&
+		       (r = usrv_recv(s, &k[held], held ? 300 : 5000)) == 0)
+			held++;
+		if (held == 0) {
+			s->fail = 1;
+			return;
+		}
+		if (s->first_held == 0)
+			s->first_held = held;
+		if (held > s->max_held)
+			s->max_held = held;
+		for (int i = 0; i < held; i++)
+			usrv_reply(s, &k[i], k[i].arg + 10);
+		answered += held;
+	}
+}
+
+static void test_udp_window(void **state)
+{
+	struct usrv s;
+	struct rpc_clnt *c;
+	struct done_box b = { .lock = PTHREAD_MUTEX_INITIALIZER,
+			      .cond = PTHREAD_COND_INITIALIZER };
+	uint32_t args[UWIN_CALLS];
+	double deadline;
+
+	(void)state;
+	usrv_start(&s, uscen_window);
+	c = uclient(&s, 600, 2, false);
+	for (int i = 0; i < UWIN_CALLS; i++) {
+		args[i] = (uint32_t)i;
+		assert_int_equal(rpc_call_async(c, 2, &test_cred, enc_u32,
+						&args[i], done_cb, &b), 0);
+	}
+	deadline = now_s() + 20;
+	pthread_mutex_lock(&b.lock);
+	while (b.n < UWIN_CALLS && now_s() < deadline) {
+		pthread_mutex_unlock(&b.lock);
+		usleep(10000);
+		pthread_mutex_lock(&b.lock);
+	}
+	pthread_mutex_unlock(&b.lock);
+	assert_int_equal(b.n, UWIN_CALLS);
+	usrv_join(&s);
+	rpc_clnt_destroy(c);
+	/* 8 at first; a full window of replies opens it by about one */
+	assert_int_equal(s.first_held, 8);
+	assert_true(s.max_held > 8);
+	assert_true(s.max_held <= 32);
+	assert_int_equal(s.nseen, UWIN_CALLS); /* nothing retransmitted */
+}
+
+/* Never answers: soft fails with -EIO (or -ETIMEDOUT), hard goes on
+ * with the same XID until interrupted. */
+static void uscen_silent(struct usrv *s)
+{
+	struct ucall k;
+
+	while (usrv_recv(s, &k, 600) == 0)
+		;
+}
+
+static void test_udp_soft_and_intr(void **state)
+{
+	struct usrv s;
+	struct rpc_clnt *c;
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct rpc_clnt_opts o = {
+		.proto = IPPROTO_UDP, .timeo_ds = 1, .retrans = 2,
+		.soft = true, .timeout_eio = true, .server = "server u",
+	};
+	volatile int intr = 0;
+	uint32_t arg = 1, res;
+	pthread_t th;
+	double t0, dt;
+	int seen;
+
+	(void)state;
+	usrv_start(&s, uscen_silent);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin.sin_port = htons((uint16_t)s.port);
+	assert_int_equal(rpc_clnt_create((struct sockaddr *)&sin, sizeof(sin),
+					 TEST_PROG, TEST_VERS, &o, &c), 0);
+	t0 = now_s();
+	/* 0.1 + 0.2 + 0.4 s */
+	assert_int_equal(rpc_call(c, 4, &test_cred, enc_u32, &arg, dec_u32,
+				  &res, NULL, NULL), -EIO);
+	dt = now_s() - t0;
+	assert_true(dt >= 0.6 && dt < 5);
+	rpc_clnt_destroy(c);
+	seen = __atomic_load_n(&s.nseen, __ATOMIC_ACQUIRE);
+	assert_int_equal(seen, 3);
+
+	/* softerr */
+	o.timeout_eio = false;
+	assert_int_equal(rpc_clnt_create((struct sockaddr *)&sin, sizeof(sin),
+					 TEST_PROG, TEST_VERS, &o, &c), 0);
+	assert_int_equal(rpc_call(c, 4, &test_cred, enc_u32, &arg, dec_u32,
+				  &res, NULL, NULL), -ETIMEDOUT);
+	rpc_clnt_destroy(c);
+
+	/* hard: retransmits (one XID) until interrupted */
+	o.soft = false;
+	c = uclient(&s, 1, 1, false);
+	seen = __atomic_load_n(&s.nseen, __ATOMIC_ACQUIRE);
+	pthread_create(&th, NULL, set_flag_later, (void *)&intr);
+	t0 = now_s();
+	assert_int_equal(rpc_call(c, 5, &test_cred, enc_u32, &arg, dec_u32,
+				  &res, NULL, &intr), -EINTR);
+	dt = now_s() - t0;
+	pthread_join(th, NULL);
+	assert_true(dt >= 0.15 && dt < 5);
+	rpc_clnt_destroy(c);
+	usrv_join(&s);
+	/* sent at 0 and 0.1 s at least, before the flag at 0.2 s */
+	assert_true(s.nseen - seen >= 2);
+	for (int i = seen + 1; i < s.nseen && i < 64; i++)
+		assert_int_equal(s.xids[i], s.xids[seen]);
+}
+
+static int enc_big(struct xdr_enc *e, const void *args)
+{
+	static uint8_t zero[70000];
+
+	(void)args;
+	return xdr_enc_opaque(e, UINT32_MAX, zero, sizeof(zero));
+}
+
+/* A call too big for a datagram is refused at once. */
+static void test_udp_too_big(void **state)
+{
+	struct usrv s;
+	struct rpc_clnt *c;
+	struct done_box b = { .lock = PTHREAD_MUTEX_INITIALIZER,
+			      .cond = PTHREAD_COND_INITIALIZER };
+
+	(void)state;
+	usrv_start(&s, uscen_silent);
+	c = uclient(&s, 600, 2, false);
+	assert_int_equal(rpc_call(c, 1, &test_cred, enc_big, NULL, NULL,
+				  NULL, NULL, NULL), -EMSGSIZE);
+	assert_int_equal(rpc_call_async(c, 1, &test_cred, enc_big, NULL,
+					done_cb, &b), -EMSGSIZE);
+	rpc_clnt_destroy(c);
+	usrv_join(&s);
+	assert_int_equal(s.nseen, 0);
 }
 
 int main(void)
@@ -930,7 +1332,13 @@ int main(void)
 		cmocka_unit_test(test_oversize_record),
 		cmocka_unit_test(test_rpc_error),
 		cmocka_unit_test(test_destroy_fails_outstanding),
-		cmocka_unit_test(test_udp_and_refused),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_soft_timeout_eio),
+		cmocka_unit_test(test_udp_retransmit),
+		cmocka_unit_test(test_udp_out_of_order),
+		cmocka_unit_test(test_udp_window),
+		cmocka_unit_test(test_udp_soft_and_intr),
+		cmocka_unit_test(test_udp_too_big),
 	};
 
 	if (getenv("NFSFUSE_DEBUG"))

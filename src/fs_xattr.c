@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Extended attributes: only the two POSIX ACL names exist on an NFSv3
+ * mount, as on a kernel one, and they go through NFSACL (xdr/nfsacl.h):
+ *
+ *   system.posix_acl_access   GETACL/SETACL of the access ACL
+ *   system.posix_acl_default  the same for a directory's default ACL
+ *
+ * The semantics are the Linux client's (fs/nfs/nfs3acl.c):
+ *   - every other name, and both when ACLs are off (noacl, or the server
+ *     has no NFSACL), is EOPNOTSUPP; so is any ACL of a symlink;
+ *   - an access ACL that says no more than the mode, and an empty or
+ *     absent default ACL, read as ENODATA; listxattr names only the ACLs
+ *     that exist;
+ *   - SETACL always carries both ACLs of a directory, so setting one
+ *     first reads the other; removing the access ACL sends the minimal
+ *     ACL of the mode, removing the default ACL sends an empty one;
+ *   - a default ACL on a non-directory: EACCES to set, nothing to remove.
+ * The kernel (without FUSE_POSIX_ACL, which we do not ask for) hands us
+ * and expects the xattr format of <linux/posix_acl_xattr.h>, does not
+ * check permissions against these ACLs, and leaves the mode to us: the
+ * server updates it and the SETACL reply's attributes tell the cache.
+ * Permission checks stay with ACCESS, which the server answers with the
+ * ACL applied.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fs.h"
+#include "log.h"
+#include "proto/nfsacl_client.h"
+
+#define XATTR_ACL_ACCESS "system.posix_acl_access"
+#define XATTR_ACL_DEFAULT "system.posix_acl_default"
+
+enum acl_kind { ACL_NONE = -1, ACL_ACCESS = 0, ACL_DEFAULT = 1 };
+
+static enum acl_kind acl_kind(const char *name)
+{
+	if (!strcmp(name, XATTR_ACL_ACCESS))
+		return ACL_ACCESS;
+	if (!strcmp(name, XATTR_ACL_DEFAULT))
+		return ACL_DEFAULT;
+	return ACL_NONE;
+}
+
+static void on_interrupt(fuse_req_t req, void *data)
+{
+	(void)req;
+	*(volatile int *)data = 1;
+}
+
+/* Attributes of i: cached ones (the type never changes; uid, gid and mode
+ * are refreshed by the GETACL reply), or fetched. */
+static int node_attr(fuse_req_t req, struct inode *i, struct fattr3 *a)
+{
+	if (inode_get_attr(i, a))
+		return 0;
+	return fs_getattr_rpc(req, i, a);
+}
+
+/* GETACL of i, both ACLs for a directory.  On 0 *reply owns the lists. */
+static int get_acls(fuse_req_t req, struct inode *i, bool dir,
+		    struct nfsacl_getacl_res *res, struct rpc_reply *reply)
+{
+	struct fs *fs = fs_of(req);
+	struct nfsacl_getacl_args args = {
+		.fh = i->fh,
+		.mask = NFSACL_ACL | NFSACL_ACLCNT |
+			(dir ? NFSACL_DFACL | NFSACL_DFACLCNT : 0),
+	};
+	volatile int interrupted = 0;
+	struct rpc_cred cred;
+	int ret;
+
+	fs_req_cred(req, &cred);
+	fuse_req_interrupt_func(req, on_interrupt, (void *)&interrupted);
+	ret = nfsacl_getacl(fs->acl, &cred, &args, res, reply, &interrupted);
+	fuse_req_interrupt_func(req, NULL, NULL);
+	if (ret)
+		return ret == -EPROTONOSUPPORT ? -EOPNOTSUPP : ret;
+	fs_learn(fs, i, &res->attr, "getacl");
+	if (res->status == NFS3_OK)
+		return 0;
+	rpc_reply_release(reply);
+	if (res->status == NFS3ERR_NOTSUPP)
+		return -EOPNOTSUPP;
+	return nfs_stat_errno(res->status);
+}
+
+/* Checks common to every ACL request; *dir tells the node's kind. */
+static int acl_usable(fuse_req_t req, struct inode *i, bool *dir)
+{
+	struct fattr3 a;
+	int ret;
+
+	if (!fs_of(req)->acl)
+		return -EOPNOTSUPP;
+	ret = node_attr(req, i, &a);
+	if (ret)
+		return ret;
+	if (a.type == NF3LNK)
+		return -EOPNOTSUPP;
+	*dir = a.type == NF3DIR;
+	return 0;
+}
+
+void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
+		 size_t size)
+{
+	struct inode *i = fs_inode(req, ino);
+	enum acl_kind kind = acl_kind(name);
+	struct nfsacl_getacl_res res;
+	struct rpc_reply reply;
+	char *buf = NULL;
+	long need;
+	bool dir;
+	int ret;
+
+	if (!i) {
+		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	if (kind == ACL_NONE) {
+		fuse_reply_err(req, EOPNOTSUPP);
+		return;
+	}
+	ret = acl_usable(req, i, &dir);
+	if (ret == 0 && kind == ACL_DEFAULT && !dir)
+		ret = -ENODATA;
+	if (ret == 0)
+		ret = get_acls(req, i, dir, &res, &reply);
+	if (ret) {
+		fuse_reply_err(req, -ret);
+		return;
+	}
+	need = nfsacl_to_xattr(kind == ACL_ACCESS ? &res.acl : &res.dfacl,
+			       kind == ACL_ACCESS, NULL, 0);
+	if (need > 0 && size > 0) {
+		if ((size_t)need > size) {
+			need = -ERANGE;
+		} else if (!(buf = malloc((size_t)need))) {
+			need = -ENOMEM;
+		} else {
+			nfsacl_to_xattr(kind == ACL_ACCESS ? &res.acl
+							    : &res.dfacl,
+					kind == ACL_ACCESS, buf, (size_t)need);
+		}
+	}
+	rpc_reply_release(&reply);
+	if (need == -EIO)
+		nf_log(NF_LOG_ERR, "GETACL of node %llu: the server sent "
+		       "entries that are not an ACL",
+		       (unsigned long long)ino);
+	if (need < 0)
+		fuse_reply_err(req, (int)-need);
+	else if (need == 0)
+		fuse_reply_err(req, ENODATA);
+	else if (size == 0)
+		fuse_reply_xattr(req, (size_t)need);
+	else
+		fuse_reply_buf(req, buf, (size_t)need);
+	free(buf);
+}
+
+/* Entries of a decoded list as an owned array (the wire's types, default
+ * bit included, and ids kept); the minimal ACL of the mode for an empty
+ * access list. */
+static int copy_list(const struct nfsacl_wire_list *l, bool access,
+		     const struct fattr3 *a, struct nfsacl_entry **out,
+		     uint32_t *n)
+{
+	uint32_t cnt = l->n;
+
+	if (cnt == 0 && !access) {
+		*out = NULL;
+		*n = 0;
+		return 0;
+	}
+	*out = calloc(cnt ? cnt : 4, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	if (cnt == 0) {
+		nfsacl_from_mode(a->mode, a->uid, a->gid, *out);
+		*n = 4;
+		return 0;
+	}
+	for (uint32_t k = 0; k < cnt; k++)
+		nfsacl_entry_get(l, k, &(*out)[k]);
+	*n = cnt;
+	return 0;
+}
+
+/* Set (value != NULL) or remove one ACL of i: GETACL for the other one
+ * and the owner, then SETACL of both. */
+static int set_acl(fuse_req_t req, struct inode *i, enum acl_kind kind,
+		   const char *value, size_t size)
+{
+	struct fs *fs = fs_of(req);
+	struct nfsacl_entry *acc = NULL, *def = NULL, *mine = NULL;
+	struct nfsacl_setacl_args args;
+	struct nfsacl_getacl_res cur;
+	struct nfsacl_setacl_res res;
+	volatile int interrupted = 0;
+	uint32_t nacc = 0, ndef = 0, nmine = 0;
+	struct rpc_reply reply;
+	struct rpc_cred cred;
+	struct fattr3 a;
+	bool dir;
+	int ret;
+
+	ret = acl_usable(req, i, &dir);
+	if (ret)
+		return ret;
+	if (kind == ACL_DEFAULT && !dir)
+		return value && size > 4 ? -EACCES : 0;
+	ret = get_acls(req, i, dir, &cur, &reply);
+	if (ret)
+		return ret;
+	if (!cur.attr.present && (ret = node_attr(req, i, &cur.attr.attr)))
+		goto out;
+	a = cur.attr.attr;
+	if (value) {
+		ret = nfsacl_from_xattr(value, size,
+					kind == ACL_DEFAULT ? NFSACL_DEFAULT
+							    : 0,
+					a.uid, a.gid, &mine, &nmine);
+		if (ret)
+			goto out;
+	}
+	if (kind == ACL_ACCESS) {
+		if (value && nmine) {
+			acc = mine;
+			nacc = nmine;
+			mine = NULL;
+		} else {
+			ret = copy_list(&(struct nfsacl_wire_list){ 0 }, true,
+					&a, &acc, &nacc);
+		}
+		if (ret == 0 && dir)
+			ret = copy_list(&cur.dfacl, false, &a, &def, &ndef);
+	} else {
+		def = mine;
+		ndef = nmine;
+		mine = NULL;
+		ret = copy_list(&cur.acl, true, &a, &acc, &nacc);
+	}
+	if (ret)
+		goto out;
+	args = (struct nfsacl_setacl_args){
+		.fh = i->fh,
+		.mask = NFSACL_ACL | NFSACL_ACLCNT |
+			(dir ? NFSACL_DFACL | NFSACL_DFACLCNT : 0),
+		.acl = { nacc, nacc, acc },
+		.dfacl = { ndef, ndef, def },
+	};
+	fs_req_cred(req, &cred);
+	fuse_req_interrupt_func(req, on_interrupt, (void *)&interrupted);
+	ret = nfsacl_setacl(fs->acl, &cred, &args, &res, &interrupted);
+	fuse_req_interrupt_func(req, NULL, NULL);
+	if (ret == -EINVAL) {
+		/* GARBAGE_ARGS: nfs-ganesha 4.3 decodes SETACL's ACLs as
+		 * optional pointers (a bool before each), which no client
+		 * sends; it cannot store POSIX ACLs through VFS either. */
+		nf_log(NF_LOG_INFO, "the server refused SETACL's arguments "
+		       "(GARBAGE_ARGS): ACLs not supported there");
+		ret = -EOPNOTSUPP;
+	}
+	if (ret == -EPROTONOSUPPORT)
+		ret = -EOPNOTSUPP;
+	if (ret == 0) {
+		/* The mode's group bits may have become the mask. */
+		fs_learn(fs, i, &res.attr, "setacl");
+		if (res.status == NFS3ERR_NOTSUPP)
+			ret = -EOPNOTSUPP;
+		else if (res.status != NFS3_OK)
+			ret = nfs_stat_errno(res.status);
+	}
+out:
+	rpc_reply_release(&reply);
+	free(acc);
+	free(def);
+	free(mine);
+	return ret;
+}
+
+void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
+		 const char *value, size_t size, int flags)
+{
+	struct inode *i = fs_inode(req, ino);
+	enum acl_kind kind = acl_kind(name);
+
+	/* XATTR_CREATE/XATTR_REPLACE mean nothing for ACLs (as in Linux's
+	 * posix_acl_xattr_set). */
+	(void)flags;
+	if (!i) {
+		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	if (kind == ACL_NONE) {
+		fuse_reply_err(req, EOPNOTSUPP);
+		return;
+	}
+	fuse_reply_err(req, -set_acl(req, i, kind, value, size));
+}
+
+void fs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
+{
+	struct inode *i = fs_inode(req, ino);
+	enum acl_kind kind = acl_kind(name);
+
+	if (!i) {
+		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	if (kind == ACL_NONE) {
+		fuse_reply_err(req, EOPNOTSUPP);
+		return;
+	}
+	fuse_reply_err(req, -set_acl(req, i, kind, NULL, 0));
+}
+
+void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
+{
+	static const char acc[] = XATTR_ACL_ACCESS, def[] = XATTR_ACL_DEFAULT;
+	struct inode *i = fs_inode(req, ino);
+	struct nfsacl_getacl_res res;
+	struct rpc_reply reply;
+	char names[sizeof(acc) + sizeof(def)];
+	size_t len = 0;
+	bool dir;
+	int ret;
+
+	if (!i) {
+		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	ret = acl_usable(req, i, &dir);
+	if (ret == -EOPNOTSUPP) {
+		ret = 0; /* no ACLs: an empty list */
+	} else if (ret == 0) {
+		ret = get_acls(req, i, dir, &res, &reply);
+		if (ret == -EOPNOTSUPP)
+			ret = 0;
+		else if (ret == 0) {
+			if (nfsacl_to_xattr(&res.acl, true, NULL, 0) > 0) {
+				memcpy(names, acc, sizeof(acc));
+				len += sizeof(acc);
+			}
+			if (dir && nfsacl_to_xattr(&res.dfacl, false, NULL,
+						   0) > 0) {
+				memcpy(names + len, def, sizeof(def));
+				len += sizeof(def);
+			}
+			rpc_reply_release(&reply);
+		}
+	}
+	if (ret)
+		fuse_reply_err(req, -ret);
+	else if (size == 0)
+		fuse_reply_xattr(req, len);
+	else if (size < len)
+		fuse_reply_err(req, ERANGE);
+	else
+		fuse_reply_buf(req, names, len);
+}

@@ -1,0 +1,536 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The callback listener: a small RPC service on its own thread.
+ *
+ * It serves
+ *   NLM v4 GRANTED (5) and GRANTED_MSG (10): a blocked lock was granted.
+ *     Accepted only from the server's address and only for a lock we are
+ *     waiting on; GRANTED_MSG is answered with GRANTED_RES (15) sent to the
+ *     server's NLM, as the server waits for it (5 s for nfs-ganesha).
+ *   the statd callback (a private program, my_prog of our SM_MON): the
+ *     server rebooted.  Accepted only from loopback with our priv bytes.
+ *
+ * How the server finds us: it asks the rpcbind on the caller's host for NLM
+ * v4 over the transport of the original call, and connects to that port
+ * at the address our calls came from.  So:
+ *   - NLM v4 not registered locally: we listen on an ephemeral port and
+ *     register it (PMAP SET), and unregister at exit.
+ *   - registered by someone else (a local NFS server, another nfsfuse):
+ *     with clientaddr= we listen on that same port at our own address,
+ *     when that address is free there (the other owner bound another).
+ *   - otherwise, or with nlm_callback=no, or without rpcbind: no
+ *     callbacks; blocked locks are polled (lock.c).  lockmgr_mode() says
+ *     which.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+
+#include "../../xdr/pmap.h"
+#include "../log.h"
+#include "../proto/pmap_client.h"
+#include "../trace.h"
+#include "lock_int.h"
+
+#define LK_SM_PROG_BASE 0x4e465300u /* transient range 0x40000000.. */
+#define LK_MAX_CONNS 16
+
+bool lk_statd_priv_ok(struct lockmgr *lm, const uint8_t *priv);
+
+static void loopback(struct sockaddr_in *sa, uint16_t port)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sa->sin_port = htons(port);
+}
+
+static int pmap_change(uint32_t proc, uint32_t prog, uint32_t vers,
+		       uint32_t prot, uint16_t port)
+{
+	struct sockaddr_in sa;
+	struct pmap_getport_args args;
+	struct pmap_set_res res;
+	struct lk_conn c;
+	int ret;
+
+	loopback(&sa, PMAP_PORT);
+	lk_conn_init(&c, &sa, (struct in_addr){ htonl(INADDR_ANY) },
+		     PMAP_PROGRAM, PMAP_VERSION, IPPROTO_UDP);
+	args.map.prog = prog;
+	args.map.vers = vers;
+	args.map.prot = prot;
+	args.map.port = port;
+	ret = lk_conn_call(&c, proc, NULL, pmap_enc_getport_args, &args,
+			   pmap_dec_set_res, &res, NULL, 3000);
+	lk_conn_close(&c);
+	if (ret == 0 && !res.ok)
+		ret = -EADDRINUSE;
+	return ret;
+}
+
+static int bind_sock(int type, struct in_addr addr, uint16_t port,
+		     uint16_t *bound)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr = addr,
+				  .sin_port = htons(port) };
+	socklen_t sl = sizeof(sa);
+	int fd = socket(AF_INET, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), one = 1;
+
+	if (fd < 0)
+		return -errno;
+	if (type == SOCK_STREAM)
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    (type == SOCK_STREAM && listen(fd, 16) < 0)) {
+		int ret = -errno;
+
+		close(fd);
+		return ret;
+	}
+	getsockname(fd, (struct sockaddr *)&sa, &sl);
+	if (bound)
+		*bound = ntohs(sa.sin_port);
+	return fd;
+}
+
+/* Decide how NLM callbacks can reach us; fills lm->mode. */
+static void setup_nlm_callbacks(struct lockmgr *lm)
+{
+	struct sockaddr_in rpcb;
+	char addr[INET_ADDRSTRLEN];
+	uint16_t port_tcp = 0, port_udp = 0;
+	int ret, fd;
+
+	inet_ntop(AF_INET, &lm->src, addr, sizeof(addr));
+	if (!lm->cfg.callbacks) {
+		snprintf(lm->mode, sizeof(lm->mode),
+			 "poll (nlm_callback=no)");
+		return;
+	}
+	loopback(&rpcb, PMAP_PORT);
+	ret = pmap_getport(&rpcb, NLM_PROGRAM, NLM_V4, IPPROTO_TCP, &port_tcp);
+	if (ret == -EPROTONOSUPPORT) {
+		/* Free: ours to register. */
+		fd = bind_sock(SOCK_STREAM, lm->src, 0, &lm->nlm_port_tcp);
+		if (fd < 0)
+			goto fail;
+		lm->nlm_tcp_fd = fd;
+		fd = bind_sock(SOCK_DGRAM, lm->src, 0, &lm->nlm_port_udp);
+		if (fd >= 0)
+			lm->nlm_udp_fd = fd;
+		ret = pmap_change(PMAPPROC_SET, NLM_PROGRAM, NLM_V4,
+				  PMAP_PROT_TCP, lm->nlm_port_tcp);
+		if (ret == 0 && lm->nlm_udp_fd >= 0)
+			pmap_change(PMAPPROC_SET, NLM_PROGRAM, NLM_V4,
+				    PMAP_PROT_UDP, lm->nlm_port_udp);
+		if (ret) {
+			snprintf(lm->mode, sizeof(lm->mode),
+				 "poll (rpcbind refused our NLM "
+				 "registration: %s)", strerror(-ret));
+			return;
+		}
+		lm->nlm_registered = true;
+		lm->callbacks_on = true;
+		snprintf(lm->mode, sizeof(lm->mode),
+			 "callback (NLM v4 registered with rpcbind, port %u)",
+			 lm->nlm_port_tcp);
+		return;
+	}
+	if (ret) {
+		snprintf(lm->mode, sizeof(lm->mode), "poll (no rpcbind: %s)",
+			 strerror(-ret));
+		return;
+	}
+	/* Registered by someone else: share its port at our own address. */
+	if (lm->src.s_addr == htonl(INADDR_ANY)) {
+		snprintf(lm->mode, sizeof(lm->mode),
+			 "poll (NLM v4 registered by another process, port "
+			 "%u; no clientaddr=)", port_tcp);
+		return;
+	}
+	fd = bind_sock(SOCK_STREAM, lm->src, port_tcp, NULL);
+	if (fd < 0) {
+		snprintf(lm->mode, sizeof(lm->mode),
+			 "poll (NLM v4 registered by another process, port "
+			 "%u busy at %s)", port_tcp, addr);
+		return;
+	}
+	lm->nlm_tcp_fd = fd;
+	lm->nlm_port_tcp = port_tcp;
+	if (pmap_getport(&rpcb, NLM_PROGRAM, NLM_V4, IPPROTO_UDP,
+			 &port_udp) == 0) {
+		fd = bind_sock(SOCK_DGRAM, lm->src, port_udp, NULL);
+		if (fd >= 0) {
+			lm->nlm_udp_fd = fd;
+			lm->nlm_port_udp = port_udp;
+		}
+	}
+	lm->callbacks_on = true;
+	snprintf(lm->mode, sizeof(lm->mode),
+		 "callback (shared NLM port %u at %s)", port_tcp, addr);
+	return;
+fail:
+	snprintf(lm->mode, sizeof(lm->mode), "poll (cannot listen: %s)",
+		 strerror(-fd));
+}
+
+/* The statd callback program: private, UDP, on loopback. */
+static void setup_statd_callback(struct lockmgr *lm)
+{
+	struct in_addr any = { htonl(INADDR_ANY) };
+	struct sockaddr_in rpcb;
+	int fd = bind_sock(SOCK_DGRAM, any, 0, &lm->sm_port);
+
+	if (fd < 0)
+		return;
+	lm->sm_fd = fd;
+	loopback(&rpcb, PMAP_PORT);
+	for (uint32_t k = 0; k < 64; k++) {
+		uint32_t prog = LK_SM_PROG_BASE + (((uint32_t)getpid() + k) & 0xff);
+		uint16_t port;
+		int ret = pmap_getport(&rpcb, prog, 1, IPPROTO_UDP, &port);
+
+		if (ret == 0)
+			continue; /* taken */
+		if (ret != -EPROTONOSUPPORT)
+			return; /* no rpcbind */
+		if (pmap_change(PMAPPROC_SET, prog, 1, PMAP_PROT_UDP,
+				lm->sm_port) == 0) {
+			lm->sm_prog = prog;
+			return;
+		}
+	}
+}
+
+/* ---- serving ---- */
+
+struct lk_reply_sink {
+	int fd;
+	bool tcp;
+	struct sockaddr_in to; /* UDP */
+};
+
+static void send_reply(struct lk_reply_sink *s, uint32_t xid,
+		       uint32_t accept_stat, nlm_enc_fn enc, const void *res)
+{
+	struct xdr_enc e;
+
+	if (xdr_enc_init(&e, 128, s->tcp ? 4 : 0))
+		return;
+	rpcmsg_enc_accepted_reply(&e, xid, accept_stat);
+	if (enc && accept_stat == RPC_SUCCESS)
+		enc(&e, res);
+	if (!xdr_enc_error(&e)) {
+		if (s->tcp) {
+			xdr_put_u32(e.buf, 0x80000000u | (uint32_t)(e.len - 4));
+			(void)!send(s->fd, e.buf, e.len, MSG_NOSIGNAL);
+		} else {
+			(void)!sendto(s->fd, e.buf, e.len, 0,
+				      (struct sockaddr *)&s->to, sizeof(s->to));
+		}
+	}
+	xdr_enc_release(&e);
+}
+
+static void serve_nlm(struct lockmgr *lm, const struct rpc_call_hdr *h,
+		      struct xdr_dec *d, const struct sockaddr_in *from,
+		      struct lk_reply_sink *s)
+{
+	struct nlm_testargs a;
+	struct nlm_res res;
+	bool ours, ok = false;
+
+	if (h->vers != NLM_V4) {
+		send_reply(s, h->xid, RPC_PROG_MISMATCH, NULL, NULL);
+		return;
+	}
+	switch (h->proc) {
+	case NLMPROC_NULL:
+		send_reply(s, h->xid, RPC_SUCCESS, NULL, NULL);
+		return;
+	case NLMPROC_GRANTED:
+	case NLMPROC_GRANTED_MSG:
+		break;
+	case NLMPROC_TEST_RES:
+	case NLMPROC_LOCK_RES:
+	case NLMPROC_CANCEL_RES:
+	case NLMPROC_UNLOCK_RES:
+	case NLMPROC_GRANTED_RES:
+		/* We never send the _MSG requests these answer; and a
+		 * message gets no reply (the sender does not read one). */
+		return;
+	default:
+		send_reply(s, h->xid, RPC_PROC_UNAVAIL, NULL, NULL);
+		return;
+	}
+	if (nlm_dec_testargs_v4(d, &a)) {
+		send_reply(s, h->xid, RPC_GARBAGE_ARGS, NULL, NULL);
+		return;
+	}
+	LK_INC(lm, callbacks);
+	ours = from->sin_addr.s_addr == lm->cfg.server.sin_addr.s_addr;
+	if (ours)
+		ok = lk_granted(lm, &a);
+	if (!ok)
+		LK_INC(lm, callbacks_rejected);
+	TRACE("lock callback %s from %s svid=%d %llu+%llu -> %s",
+	      nlm_proc_names[h->proc], inet_ntoa(from->sin_addr),
+	      a.alock.svid, (unsigned long long)a.alock.l_offset,
+	      (unsigned long long)a.alock.l_len,
+	      ok ? "granted to a waiter"
+		 : (ours ? "no such waiter" : "not our server"));
+	res.cookie = a.cookie;
+	res.stat = ok ? NLM_GRANTED : NLM_DENIED;
+	if (h->proc == NLMPROC_GRANTED) {
+		send_reply(s, h->xid, RPC_SUCCESS, nlm_enc_res, &res);
+		return;
+	}
+	/* GRANTED_MSG is a one-way message: the answer is GRANTED_RES. */
+	if (ours) {
+		struct rpc_cred cred = { .flavor = RPC_AUTH_NONE };
+
+		lk_conn_send(&lm->nlm, NLMPROC_GRANTED_RES, &cred, nlm_enc_res,
+			     &res);
+	}
+}
+
+static void serve_statd(struct lockmgr *lm, const struct rpc_call_hdr *h,
+			struct xdr_dec *d, const struct sockaddr_in *from,
+			struct lk_reply_sink *s)
+{
+	struct nsm_status st;
+
+	if (h->proc == 0) {
+		send_reply(s, h->xid, RPC_SUCCESS, NULL, NULL);
+		return;
+	}
+	if (h->proc != 1) {
+		send_reply(s, h->xid, RPC_PROC_UNAVAIL, NULL, NULL);
+		return;
+	}
+	if (nsm_dec_status(d, &st)) {
+		send_reply(s, h->xid, RPC_GARBAGE_ARGS, NULL, NULL);
+		return;
+	}
+	send_reply(s, h->xid, RPC_SUCCESS, NULL, NULL);
+	if ((ntohl(from->sin_addr.s_addr) >> 24) != 127 ||
+	    !lk_statd_priv_ok(lm, st.priv)) {
+		LK_INC(lm, callbacks_rejected);
+		return;
+	}
+	LK_INC(lm, statd_callbacks);
+	TRACE("lock statd: %.*s is now in state %d", (int)st.mon_name_len,
+	      st.mon_name, st.state);
+	lk_server_rebooted(lm, st.state);
+}
+
+static void dispatch(struct lockmgr *lm, const uint8_t *buf, size_t len,
+		     const struct sockaddr_in *from, struct lk_reply_sink *s)
+{
+	struct rpc_call_hdr h;
+	struct xdr_dec d;
+
+	xdr_dec_init(&d, buf, len);
+	if (rpcmsg_dec_call(&d, &h))
+		return;
+	if (h.prog == NLM_PROGRAM && (s->fd == lm->nlm_tcp_fd ||
+				      s->fd == lm->nlm_udp_fd || s->tcp))
+		serve_nlm(lm, &h, &d, from, s);
+	else if (lm->sm_prog && h.prog == lm->sm_prog)
+		serve_statd(lm, &h, &d, from, s);
+	else
+		send_reply(s, h.xid, RPC_PROG_UNAVAIL, NULL, NULL);
+}
+
+struct lk_tcp_conn {
+	int fd;
+	struct sockaddr_in from;
+	uint8_t *buf;
+	size_t len;
+};
+
+/* Read what is there; serve each complete single- or multi-fragment
+ * record.  Returns false when the connection is done. */
+static bool tcp_readable(struct lockmgr *lm, struct lk_tcp_conn *c)
+{
+	uint8_t tmp[8192];
+	ssize_t n = recv(c->fd, tmp, sizeof(tmp), 0);
+	uint8_t *nb;
+
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+		return false;
+	if (n < 0)
+		return true;
+	if (c->len + (size_t)n > 256 * 1024)
+		return false;
+	nb = realloc(c->buf, c->len + (size_t)n);
+	if (!nb)
+		return false;
+	c->buf = nb;
+	memcpy(c->buf + c->len, tmp, (size_t)n);
+	c->len += (size_t)n;
+	for (;;) {
+		/* Gather fragments until the last one. */
+		size_t at = 0, rec = 0;
+		bool last = false;
+		uint8_t *msg;
+
+		while (!last) {
+			uint32_t m, flen;
+
+			if (c->len - at < 4)
+				return true;
+			m = xdr_get_u32(c->buf + at);
+			last = m & 0x80000000u;
+			flen = m & 0x7fffffffu;
+			if (c->len - at - 4 < flen)
+				return true;
+			at += 4 + flen;
+			rec += flen;
+		}
+		msg = malloc(rec ? rec : 1);
+		if (!msg)
+			return false;
+		for (size_t p = 0, q = 0; p < at;) {
+			uint32_t flen = xdr_get_u32(c->buf + p) & 0x7fffffffu;
+
+			memcpy(msg + q, c->buf + p + 4, flen);
+			q += flen;
+			p += 4 + flen;
+		}
+		memmove(c->buf, c->buf + at, c->len - at);
+		c->len -= at;
+		{
+			struct lk_reply_sink s = { .fd = c->fd, .tcp = true };
+
+			dispatch(lm, msg, rec, &c->from, &s);
+		}
+		free(msg);
+	}
+}
+
+static void udp_readable(struct lockmgr *lm, int fd)
+{
+	uint8_t buf[9000];
+	struct sockaddr_in from;
+	socklen_t fl = sizeof(from);
+	ssize_t n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from,
+			     &fl);
+	struct lk_reply_sink s = { .fd = fd, .tcp = false, .to = from };
+
+	if (n > 0 && from.sin_family == AF_INET)
+		dispatch(lm, buf, (size_t)n, &from, &s);
+}
+
+static void *listener_main(void *arg)
+{
+	struct lockmgr *lm = arg;
+	struct lk_tcp_conn conns[LK_MAX_CONNS];
+	size_t nconns = 0;
+
+	for (;;) {
+		struct pollfd pfd[4 + LK_MAX_CONNS];
+		nfds_t n = 0;
+		int fixed;
+
+		pfd[n++] = (struct pollfd){ lm->wake_pipe[0], POLLIN, 0 };
+		pfd[n++] = (struct pollfd){ lm->nlm_tcp_fd, POLLIN, 0 };
+		pfd[n++] = (struct pollfd){ lm->nlm_udp_fd, POLLIN, 0 };
+		pfd[n++] = (struct pollfd){ lm->sm_fd, POLLIN, 0 };
+		fixed = (int)n;
+		for (size_t i = 0; i < nconns; i++)
+			pfd[n++] = (struct pollfd){ conns[i].fd, POLLIN, 0 };
+		if (poll(pfd, n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd[0].revents)
+			break;
+		if (pfd[1].revents & POLLIN) {
+			struct sockaddr_in from;
+			socklen_t fl = sizeof(from);
+			int fd = accept4(lm->nlm_tcp_fd,
+					 (struct sockaddr *)&from, &fl,
+					 SOCK_CLOEXEC | SOCK_NONBLOCK);
+
+			if (fd >= 0 && nconns < LK_MAX_CONNS &&
+			    from.sin_family == AF_INET)
+				conns[nconns++] = (struct lk_tcp_conn){
+					.fd = fd, .from = from };
+			else if (fd >= 0)
+				close(fd);
+		}
+		if (pfd[2].revents & POLLIN)
+			udp_readable(lm, lm->nlm_udp_fd);
+		if (pfd[3].revents & POLLIN)
+			udp_readable(lm, lm->sm_fd);
+		for (size_t i = 0, k = (size_t)fixed; i < nconns; k++) {
+			if (pfd[k].revents && !tcp_readable(lm, &conns[i])) {
+				close(conns[i].fd);
+				free(conns[i].buf);
+				conns[i] = conns[--nconns];
+				/* pfd no longer lines up: next round */
+				break;
+			}
+			i++;
+		}
+	}
+	for (size_t i = 0; i < nconns; i++) {
+		close(conns[i].fd);
+		free(conns[i].buf);
+	}
+	return NULL;
+}
+
+int lk_listener_start(struct lockmgr *lm, char *err, size_t errlen)
+{
+	if (pipe2(lm->wake_pipe, O_CLOEXEC) < 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	setup_nlm_callbacks(lm);
+	setup_statd_callback(lm);
+	if (pthread_create(&lm->listener, NULL, listener_main, lm)) {
+		snprintf(err, errlen, "cannot start the lock listener thread");
+		lk_listener_stop(lm);
+		return -1;
+	}
+	lm->listener_running = true;
+	return 0;
+}
+
+void lk_listener_stop(struct lockmgr *lm)
+{
+	if (lm->listener_running) {
+		(void)!write(lm->wake_pipe[1], "x", 1);
+		pthread_join(lm->listener, NULL);
+		lm->listener_running = false;
+	}
+	if (lm->nlm_registered) {
+		pmap_change(PMAPPROC_UNSET, NLM_PROGRAM, NLM_V4, 0, 0);
+		lm->nlm_registered = false;
+	}
+	if (lm->sm_prog) {
+		pmap_change(PMAPPROC_UNSET, lm->sm_prog, 1, 0, 0);
+		lm->sm_prog = 0;
+	}
+	if (lm->nlm_tcp_fd >= 0)
+		close(lm->nlm_tcp_fd);
+	if (lm->nlm_udp_fd >= 0)
+		close(lm->nlm_udp_fd);
+	if (lm->sm_fd >= 0)
+		close(lm->sm_fd);
+	lm->nlm_tcp_fd = lm->nlm_udp_fd = lm->sm_fd = -1;
+	for (int i = 0; i < 2; i++)
+		if (lm->wake_pipe[i] >= 0)
+			close(lm->wake_pipe[i]);
+	lm->wake_pipe[0] = lm->wake_pipe[1] = -1;
+}

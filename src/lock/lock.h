@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The lock manager: NLM v4 byte-range locks on behalf of FUSE lock owners,
+ * the callback listener (NLM_GRANTED, NLM_GRANTED_MSG, the statd callback),
+ * STATMON (SM_MON with the local statd, or SM_STAT polling of the server),
+ * reclaim after a server reboot, and the client's own NSM state and list of
+ * servers on stable storage.
+ *
+ * Threads: FUSE workers call lockmgr_test/lock/unlock/release_owner; a
+ * worker blocked in a waiting lock sleeps on its own condition.  The
+ * listener thread answers callbacks; the monitor thread polls blocked locks
+ * (when no callback can arrive), watches the server's state number when no
+ * statd monitors it, reclaims after a reboot and writes the status file.
+ * One mutex (lockmgr.mu) guards the tables; it is never held across an RPC.
+ *
+ * Errors are negative errnos: -EAGAIN (conflict), -EINTR (interrupted
+ * while waiting; a CANCEL was sent), -ENOLCK (the server refused or cannot
+ * be reached), -EDEADLK, -ESTALE, -EIO.
+ */
+#ifndef NFSFUSE_LOCK_H
+#define NFSFUSE_LOCK_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../../xdr/nfs3.h"
+#include "../../xdr/rpc_msg.h"
+
+struct lockmgr;
+
+struct lockmgr_config {
+	struct sockaddr_in server;  /* the NFS server (port ignored) */
+	const char *server_name;    /* as the user wrote it, for SM_MON */
+	const char *caller_name;    /* our NLM caller_name and NSM name */
+	const char *clientaddr;     /* IPv4 source of our NLM traffic; NULL */
+	const char *statedir;       /* NULL: $XDG_STATE_HOME/nfsfuse/NAME */
+	bool callbacks;             /* false: blocked locks always poll */
+};
+
+/* On failure -1 with one line in err.  Starts the listener and monitor
+ * threads: call after daemon_start(). */
+int lockmgr_start(const struct lockmgr_config *cfg, struct lockmgr **out,
+		  char *err, size_t errlen);
+/* Releases every lock still held (UNLOCK), stops the threads. */
+void lockmgr_stop(struct lockmgr *lm);
+
+/* One lock request.  The handle is copied when the lock is kept. */
+struct lock_req {
+	const struct nfs_fh3 *fh;
+	uint64_t ino;           /* FUSE node id, for listings and EIO */
+	uint64_t owner;         /* FUSE lock owner */
+	bool flock;             /* flock(2): a separate owner space */
+	pid_t pid;              /* of the caller, for the svid */
+	bool excl;
+	uint64_t start;
+	uint64_t len;           /* 0: up to end of file */
+	const struct rpc_cred *cred;
+};
+
+struct lock_conflict {
+	bool found;
+	bool excl;
+	int32_t svid;           /* the holder's, as its client named it */
+	uint64_t start;
+	uint64_t len;           /* 0: to end of file */
+};
+
+/* NLM_TEST: is there a conflicting lock held by someone else? */
+int lockmgr_test(struct lockmgr *lm, const struct lock_req *r,
+		 struct lock_conflict *c);
+
+/*
+ * NLM_LOCK.  With wait, blocks until granted (by callback, or by polling
+ * where no callback can arrive) or until *interrupted becomes non-zero, in
+ * which case a CANCEL goes to the server and the result is -EINTR.
+ * *granted_by (may be NULL) says how: "immediate", "callback", "poll".
+ */
+int lockmgr_lock(struct lockmgr *lm, const struct lock_req *r, bool wait,
+		 volatile int *interrupted, const char **granted_by);
+
+/* NLM_UNLOCK of the range (POSIX semantics: may split a held lock). */
+int lockmgr_unlock(struct lockmgr *lm, const struct lock_req *r);
+
+/* Does owner hold any lock on ino?  (So that close need not send UNLOCK.) */
+bool lockmgr_owner_holds(struct lockmgr *lm, uint64_t ino, uint64_t owner,
+			 bool flock);
+
+/* A lock on ino was lost after a server reboot: I/O must fail with EIO
+ * until the file is opened again (lockmgr_reopened clears it). */
+bool lockmgr_ino_lost(struct lockmgr *lm, uint64_t ino);
+void lockmgr_reopened(struct lockmgr *lm, uint64_t ino);
+
+/* "callback (registered)", "callback (shared port)", "poll (...)". */
+const char *lockmgr_mode(struct lockmgr *lm);
+
+/* Text for `nfsfusectl stats` and `nfsfusectl MNT locks`; each returns the
+ * length that the whole text needs (like snprintf). */
+size_t lockmgr_format_stats(struct lockmgr *lm, char *buf, size_t len);
+size_t lockmgr_format_locks(struct lockmgr *lm, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Internals of the lock manager, shared by its files:
+ *   lock.c        tables of owners, held and waiting locks; the public API
+ *   nlm_client.c  a small synchronous RPC client (TCP, bound to our
+ *                 clientaddr) and the NLM calls made with it
+ *   listener.c    the callback service thread and its rpcbind registration
+ *   statmon.c     SM_MON / SM_STAT, reboot detection and reclaim
+ *   statedir.c    our NSM state number and server list on stable storage
+ *
+ * Lock order: lockmgr.mu before nothing else; lk_conn.mu is taken only
+ * without lockmgr.mu, and no RPC is made while holding lockmgr.mu.
+ */
+#ifndef NFSFUSE_LOCK_INT_H
+#define NFSFUSE_LOCK_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "../../xdr/nlm.h"
+#include "../../xdr/nsm.h"
+#include "../rpc/rpc.h"
+#include "lock.h"
+
+/* ---- nlm_client.c: one synchronous RPC connection ---- */
+
+struct lk_conn {
+	pthread_mutex_t mu;       /* one call at a time */
+	int fd;                   /* -1: not connected; mu */
+	struct sockaddr_in peer;  /* port 0: ask rpcbind at connect */
+	struct in_addr src;       /* INADDR_ANY: let the kernel choose */
+	uint32_t prog, vers;
+	uint32_t xid;             /* mu */
+	int proto;                /* IPPROTO_TCP or IPPROTO_UDP */
+};
+
+void lk_conn_init(struct lk_conn *c, const struct sockaddr_in *peer,
+		  struct in_addr src, uint32_t prog, uint32_t vers, int proto);
+void lk_conn_close(struct lk_conn *c);
+/*
+ * One call and its reply, within timeout_ms (retried once on a new
+ * connection after a transport error).  res is decoded from *reply, which
+ * the caller releases.  Returns 0 or a negative errno (-ETIMEDOUT,
+ * -ECONNREFUSED, -EPROTONOSUPPORT, -EIO ...).
+ */
+int lk_conn_call(struct lk_conn *c, uint32_t proc, const struct rpc_cred *cred,
+		 rpc_enc_fn enc, const void *args, rpc_dec_fn dec, void *res,
+		 struct rpc_reply *reply, int timeout_ms);
+/* A message that needs no reply (the _MSG/_RES procedures). */
+int lk_conn_send(struct lk_conn *c, uint32_t proc, const struct rpc_cred *cred,
+		 rpc_enc_fn enc, const void *args);
+
+/* ---- lock.c: tables ---- */
+
+#define LK_OH_MAX 96
+
+/* One held range of one owner on one file (the server's view, mirrored). */
+struct lk_held {
+	struct lk_held *next;
+	struct nfs_fh3 fh;
+	uint64_t ino;
+	uint64_t owner;
+	bool flock;
+	bool excl;
+	bool lost;               /* reclaim failed */
+	int32_t svid;
+	uint64_t start, len;     /* len 0: to EOF */
+	uint8_t oh[LK_OH_MAX];
+	uint32_t oh_len;
+	struct rpc_cred cred;    /* machinename not kept */
+};
+
+/* A blocked lock waiting for GRANTED (or for its next poll). */
+struct lk_waiter {
+	struct lk_waiter *next;
+	const struct nfs_fh3 *fh;
+	const uint8_t *oh;
+	uint32_t oh_len;
+	int32_t svid;
+	bool excl;
+	uint64_t start, len;
+	uint64_t ino;
+	pthread_cond_t cv;
+	bool granted;            /* set by the listener; lockmgr.mu */
+	double since;            /* monotonic seconds */
+};
+
+#define LOCK_COUNTERS(X)                                                    \
+	X(tests)                                                            \
+	X(locks_granted)         /* granted at once */                      \
+	X(locks_denied)          /* EAGAIN */                               \
+	X(locks_blocked)         /* server queued a blocking lock */        \
+	X(granted_callback)      /* a waiter granted by GRANTED/_MSG */     \
+	X(granted_poll)          /* a waiter granted by polling */          \
+	X(polls)                 /* LOCK retries of waiting locks */        \
+	X(cancels)               /* CANCEL after an interrupt */            \
+	X(unlocks)                                                          \
+	X(callbacks)             /* GRANTED/GRANTED_MSG received */         \
+	X(callbacks_rejected)    /* for no waiter, or from a stranger */    \
+	X(statd_callbacks)       /* reboot notices from statd */            \
+	X(server_reboots)                                                   \
+	X(reclaims)                                                         \
+	X(locks_lost)                                                       \
+	X(grace_retries)         /* DENIED_GRACE_PERIOD, retried */         \
+	X(notify_sent)           /* SM_NOTIFY/FREE_ALL at start */
+
+struct lk_stats {
+#define X(n) atomic_uint_fast64_t n;
+	LOCK_COUNTERS(X)
+#undef X
+};
+#define LK_INC(lm, n) atomic_fetch_add(&(lm)->stats.n, 1)
+
+struct lockmgr {
+	struct lockmgr_config cfg;  /* strings below are owned copies */
+	char *server_name, *caller_name, *statedir;
+	struct in_addr src;         /* clientaddr or INADDR_ANY */
+
+	pthread_mutex_t mu;
+	struct lk_held *held;       /* mu */
+	struct lk_waiter *waiting;  /* mu */
+	uint64_t *lost_inos;        /* mu; inodes whose lock was lost */
+	size_t nlost;
+	uint64_t cookie;            /* mu */
+	bool monitored;             /* mu: SM_MON done, or SM_STAT watch */
+	bool sm_stat_watch;         /* mu: no statd: poll SM_STAT */
+	int32_t server_state;       /* mu: last SM_STAT answer */
+	bool reboot_pending;        /* mu */
+	bool status_dirty;          /* mu */
+	bool stopping;              /* mu */
+	pthread_cond_t wake;        /* the monitor thread's; with mu */
+
+	struct lk_conn nlm;         /* to the server's NLM v4 */
+	int32_t nsm_state;          /* ours, from the state directory */
+	int statedir_fd;            /* the held lock on the directory */
+
+	/* listener */
+	char mode[96];              /* written before the threads start */
+	bool callbacks_on;
+	int nlm_tcp_fd, nlm_udp_fd; /* the NLM callback sockets, or -1 */
+	int sm_fd;                  /* UDP socket for statd's callback */
+	uint32_t sm_prog;           /* private program, 0 if unregistered */
+	uint16_t sm_port;
+	bool nlm_registered;        /* we did PMAP SET for NLM v4 */
+	uint16_t nlm_port_tcp, nlm_port_udp;
+	int wake_pipe[2];
+	pthread_t listener;
+	bool listener_running;
+	pthread_t monitor;
+	bool monitor_running;
+
+	struct lk_stats stats;
+};
+
+double lk_now(void);
+/* Listener: a GRANTED for these arguments; true when a waiter took it. */
+bool lk_granted(struct lockmgr *lm, const struct nlm_testargs *a);
+/* statmon: statd says mon_name changed state (rebooted). */
+void lk_server_rebooted(struct lockmgr *lm, int32_t state);
+void lk_mark_dirty(struct lockmgr *lm);
+
+/* ---- listener.c ---- */
+int lk_listener_start(struct lockmgr *lm, char *err, size_t errlen);
+void lk_listener_stop(struct lockmgr *lm);
+
+/* ---- statmon.c ---- */
+/* After the first grant: SM_MON, or SM_STAT watching when no statd. */
+void lk_monitor_server(struct lockmgr *lm);
+void lk_unmonitor_server(struct lockmgr *lm);
+/* Monitor thread body pieces. */
+void lk_check_server_state(struct lockmgr *lm);
+void lk_reclaim_all(struct lockmgr *lm);
+/* At start: SM_NOTIFY (and NLM FREE_ALL) to each server on the list. */
+void lk_notify_servers(struct lockmgr *lm);
+
+/* ---- statedir.c ---- */
+int lk_statedir_open(struct lockmgr *lm, char *err, size_t errlen);
+void lk_statedir_close(struct lockmgr *lm);
+/* Remember a server we hold locks on (idempotent). */
+void lk_statedir_add_server(struct lockmgr *lm);
+/* The listed servers: fills up to max addresses; returns the count. */
+size_t lk_statedir_servers(struct lockmgr *lm, char names[][256],
+			   size_t max);
+void lk_statedir_set_servers(struct lockmgr *lm, char names[][256],
+			     size_t n);
+void lk_statedir_write_status(struct lockmgr *lm);
+
+#endif

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The client's NSM state on stable storage, in its state directory
+ * (-o statedir=, default $XDG_STATE_HOME/nfsfuse/CALLER_NAME):
+ *
+ *   lock     held with flock() while the daemon runs: one daemon per dir
+ *   state    our NSM state number (odd), raised by 2 at every start
+ *   servers  one server address per line: servers we hold locks on.  At
+ *            start each is told (SM_NOTIFY) that we rebooted, so that the
+ *            locks of a crashed earlier run are freed; then the list is
+ *            emptied.  A clean unmount releases its locks and empties it.
+ *   status   lock mode, counters and the lock table, rewritten as they
+ *            change (for `nfsfusectl` and tests)
+ *
+ * Files are replaced by write-to-temporary, fsync, rename.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+
+#include "../log.h"
+#include "lock_int.h"
+
+static int mkdir_p(const char *path)
+{
+	char *p = strdup(path);
+	int ret = 0;
+
+	if (!p)
+		return -ENOMEM;
+	for (char *s = p + 1; *s && ret == 0; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0700) < 0 && errno != EEXIST)
+			ret = -errno;
+		*s = '/';
+	}
+	if (ret == 0 && mkdir(p, 0700) < 0 && errno != EEXIST)
+		ret = -errno;
+	free(p);
+	return ret;
+}
+
+static int write_file(struct lockmgr *lm, const char *name, const char *text,
+		      bool sync)
+{
+	char path[4200], tmp[4210];
+	int fd, ret = 0;
+	size_t len = strlen(text);
+
+	/* Only the mount that owns the state directory writes in it. */
+	if (lm->statedir_fd < 0)
+		return 0;
+
+	snprintf(path, sizeof(path), "%s/%s", lm->statedir, name);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != (ssize_t)len)
+		ret = -EIO;
+	if (sync && fsync(fd) < 0)
+		ret = -errno;
+	close(fd);
+	if (ret == 0 && rename(tmp, path) < 0)
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+static char *read_file(struct lockmgr *lm, const char *name)
+{
+	char path[4200], *buf;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", lm->statedir, name);
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	buf = calloc(1, 65536);
+	if (buf) {
+		n = fread(buf, 1, 65535, f);
+		buf[n] = '\0';
+	}
+	fclose(f);
+	return buf;
+}
+
+int lk_statedir_open(struct lockmgr *lm, char *err, size_t errlen)
+{
+	char path[4200], num[32], *old;
+	long state = 0;
+	int ret;
+
+	ret = mkdir_p(lm->statedir);
+	if (ret) {
+		snprintf(err, errlen, "state directory %s: %s", lm->statedir,
+			 strerror(-ret));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/lock", lm->statedir);
+	lm->statedir_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (lm->statedir_fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (flock(lm->statedir_fd, LOCK_EX | LOCK_NB) < 0) {
+		close(lm->statedir_fd);
+		lm->statedir_fd = -1;
+		if (lm->cfg.statedir) {
+			snprintf(err, errlen, "state directory %s is in use by "
+				 "another nfsfuse (give each mount with locks "
+				 "its own -o statedir= or hostname=)",
+				 lm->statedir);
+			return -1;
+		}
+		/*
+		 * Another mount of this host owns the host's NSM state: to
+		 * the server both are one NLM client.  Use its state number
+		 * and leave the state and the server list to it: a new
+		 * number here would tell every server that the host
+		 * rebooted, and free the other mount's locks.
+		 */
+		old = read_file(lm, "state");
+		lm->nsm_state = old ? (int32_t)strtol(old, NULL, 10) : 1;
+		free(old);
+		nf_log(NF_LOG_INFO, "locks: %s is kept by another mount of "
+		       "this host; sharing its NSM state %d", lm->statedir,
+		       lm->nsm_state);
+		return 0;
+	}
+	old = read_file(lm, "state");
+	if (old) {
+		state = strtol(old, NULL, 10);
+		free(old);
+	}
+	/* Odd while up; every start is a reboot to our peers. */
+	if (state <= 0 || state > 0x7ffffff0)
+		state = 1;
+	else
+		state += (state & 1) ? 2 : 1;
+	lm->nsm_state = (int32_t)state;
+	snprintf(num, sizeof(num), "%ld\n", state);
+	ret = write_file(lm, "state", num, true);
+	if (ret) {
+		snprintf(err, errlen, "%s/state: %s", lm->statedir,
+			 strerror(-ret));
+		close(lm->statedir_fd);
+		lm->statedir_fd = -1;
+		return -1;
+	}
+	return 0;
+}
+
+void lk_statedir_close(struct lockmgr *lm)
+{
+	if (lm->statedir_fd >= 0)
+		close(lm->statedir_fd);
+	lm->statedir_fd = -1;
+}
+
+size_t lk_statedir_servers(struct lockmgr *lm, char names[][256], size_t max)
+{
+	char *text = read_file(lm, "servers"), *save = NULL, *line;
+	size_t n = 0;
+
+	if (!text)
+		return 0;
+	for (line = strtok_r(text, "\n", &save); line && n < max;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!*line)
+			continue;
+		snprintf(names[n++], 256, "%s", line);
+	}
+	free(text);
+	return n;
+}
+
+void lk_statedir_set_servers(struct lockmgr *lm, char names[][256], size_t n)
+{
+	char buf[8192] = "";
+	size_t at = 0;
+	int ret;
+
+	for (size_t i = 0; i < n && at < sizeof(buf) - 260; i++)
+		at += (size_t)snprintf(buf + at, sizeof(buf) - at, "%s\n",
+				       names[i]);
+	ret = write_file(lm, "servers", buf, true);
+	if (ret)
+		nf_log(NF_LOG_WARNING, "%s/servers: %s", lm->statedir,
+		       strerror(-ret));
+}
+
+void lk_statedir_add_server(struct lockmgr *lm)
+{
+	char names[32][256], me[INET_ADDRSTRLEN];
+	size_t n = lk_statedir_servers(lm, names, 32);
+
+	inet_ntop(AF_INET, &lm->cfg.server.sin_addr, me, sizeof(me));
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], me))
+			return;
+	if (n == 32)
+		n--;
+	snprintf(names[n++], 256, "%s", me);
+	lk_statedir_set_servers(lm, names, n);
+}
+
+void lk_statedir_write_status(struct lockmgr *lm)
+{
+	size_t need = lockmgr_format_stats(lm, NULL, 0) + 1;
+	size_t need2 = lockmgr_format_locks(lm, NULL, 0) + 1 + 4096;
+	char *buf = malloc(need + need2);
+
+	if (!buf)
+		return;
+	lockmgr_format_stats(lm, buf, need);
+	lockmgr_format_locks(lm, buf + strlen(buf), need2);
+	write_file(lm, "status", buf, false);
+	free(buf);
+}

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * STATMON: knowing when the server reboots, and telling servers when we
+ * did.
+ *
+ * When the first lock on the server is granted we ask the local statd to
+ * watch it (SM_MON), naming our listener's private program as the
+ * callback; statd calls it when the server's sm-notify reaches it.  Where
+ * no statd runs (or no callback program could be registered) the monitor
+ * thread asks the server's statd for its state number (SM_STAT) every 2 s
+ * and takes a change as a reboot.  Either way the held locks are then
+ * reclaimed (lock.c, lk_reclaim_all).
+ *
+ * At start, every server on the state directory's list is told that we
+ * rebooted: SM_NOTIFY to its statd, which tells its lock manager, and NLM
+ * FREE_ALL straight to its lock manager for servers whose statd does not
+ * pass the notice on.  Both come from our clientaddr, which is how a server
+ * that keys clients by address knows us.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+
+#include "../log.h"
+#include "../trace.h"
+#include "lock_int.h"
+
+#define LK_NSM_MS 5000
+
+static const uint8_t lk_priv_magic[8] = { 'n', 'f', 's', 'f', 'u', 's',
+					  'e', 'L' };
+
+static void server_text(struct lockmgr *lm, char *buf, size_t len)
+{
+	inet_ntop(AF_INET, &lm->cfg.server.sin_addr, buf, (socklen_t)len);
+}
+
+static int nsm_call(const struct sockaddr_in *host, struct in_addr src,
+		    uint32_t proc, nsm_enc_fn enc, const void *args,
+		    nsm_dec_fn dec, void *res, struct rpc_reply *reply)
+{
+	struct lk_conn c;
+	struct sockaddr_in peer = *host;
+	int ret;
+
+	peer.sin_port = 0;
+	lk_conn_init(&c, &peer, src, NSM_PROGRAM, NSM_VERSION, IPPROTO_UDP);
+	ret = lk_conn_call(&c, proc, NULL, enc, args, dec, res, reply,
+			   LK_NSM_MS);
+	lk_conn_close(&c);
+	return ret;
+}
+
+static void local_statd(struct sockaddr_in *sa)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+}
+
+static void fill_my_id(struct lockmgr *lm, struct nsm_my_id *id)
+{
+	id->my_name = "127.0.0.1"; /* statd calls back on loopback */
+	id->my_name_len = 9;
+	id->my_prog = lm->sm_prog;
+	id->my_vers = 1;
+	id->my_proc = 1;
+}
+
+static int sm_stat_server(struct lockmgr *lm, int32_t *state)
+{
+	char name[INET_ADDRSTRLEN];
+	struct nsm_name args;
+	struct nsm_stat_res res;
+	int ret;
+
+	server_text(lm, name, sizeof(name));
+	args.mon_name = name;
+	args.mon_name_len = (uint32_t)strlen(name);
+	ret = nsm_call(&lm->cfg.server, lm->src, NSMPROC_STAT, nsm_enc_name,
+		       &args, nsm_dec_stat_res, &res, NULL);
+	if (ret == 0)
+		*state = res.state;
+	return ret;
+}
+
+void lk_monitor_server(struct lockmgr *lm)
+{
+	char name[INET_ADDRSTRLEN];
+	struct sockaddr_in statd;
+	struct nsm_mon mon;
+	struct nsm_stat_res res;
+	int32_t state = 0;
+	int ret = -EPROTONOSUPPORT;
+
+	lk_statedir_add_server(lm);
+	server_text(lm, name, sizeof(name));
+	if (lm->sm_prog) {
+		memset(&mon, 0, sizeof(mon));
+		mon.mon_id.mon_name = name;
+		mon.mon_id.mon_name_len = (uint32_t)strlen(name);
+		fill_my_id(lm, &mon.mon_id.my_id);
+		memcpy(mon.priv, lk_priv_magic, sizeof(lk_priv_magic));
+		memcpy(mon.priv + 8, &lm, sizeof(lm) < 8 ? sizeof(lm) : 8);
+		local_statd(&statd);
+		ret = nsm_call(&statd, (struct in_addr){ htonl(INADDR_ANY) },
+			       NSMPROC_MON, nsm_enc_mon, &mon,
+			       nsm_dec_stat_res, &res, NULL);
+		if (ret == 0 && res.res_stat != NSM_STAT_SUCC)
+			ret = -ENOLCK;
+	}
+	if (ret == 0) {
+		nf_log(NF_LOG_INFO, "locks: local statd monitors %s", name);
+		TRACE("lock SM_MON %s: monitored by the local statd", name);
+		return;
+	}
+	/* No statd to watch for us: watch the server's state ourselves. */
+	if (sm_stat_server(lm, &state))
+		nf_log(NF_LOG_WARNING, "locks: neither the local statd nor "
+		       "the statd on %s answers: a server reboot will go "
+		       "unnoticed", name);
+	pthread_mutex_lock(&lm->mu);
+	lm->sm_stat_watch = true;
+	lm->server_state = state;
+	pthread_mutex_unlock(&lm->mu);
+	TRACE("lock SM_MON %s failed (%s): watching SM_STAT (state %d)", name,
+	      strerror(-ret), state);
+}
+
+void lk_unmonitor_server(struct lockmgr *lm)
+{
+	char name[INET_ADDRSTRLEN];
+	struct sockaddr_in statd;
+	struct nsm_mon_id id;
+	struct nsm_stat res;
+
+	if (!lm->sm_prog || lm->sm_stat_watch)
+		return;
+	server_text(lm, name, sizeof(name));
+	memset(&id, 0, sizeof(id));
+	id.mon_name = name;
+	id.mon_name_len = (uint32_t)strlen(name);
+	fill_my_id(lm, &id.my_id);
+	local_statd(&statd);
+	nsm_call(&statd, (struct in_addr){ htonl(INADDR_ANY) }, NSMPROC_UNMON,
+		 nsm_enc_mon_id, &id, nsm_dec_stat, &res, NULL);
+}
+
+void lk_check_server_state(struct lockmgr *lm)
+{
+	int32_t state, old;
+
+	if (sm_stat_server(lm, &state))
+		return;
+	pthread_mutex_lock(&lm->mu);
+	old = lm->server_state;
+	if (old == 0)
+		lm->server_state = state;
+	pthread_mutex_unlock(&lm->mu);
+	if (old != 0 && state != old) {
+		TRACE("lock SM_STAT: server state %d -> %d", old, state);
+		lk_server_rebooted(lm, state);
+	}
+}
+
+/* Is this statd callback ours?  (listener.c) */
+bool lk_statd_priv_ok(struct lockmgr *lm, const uint8_t *priv);
+bool lk_statd_priv_ok(struct lockmgr *lm, const uint8_t *priv)
+{
+	return !memcmp(priv, lk_priv_magic, sizeof(lk_priv_magic)) &&
+	       !memcmp(priv + 8, &lm, sizeof(lm) < 8 ? sizeof(lm) : 8);
+}
+
+void lk_notify_servers(struct lockmgr *lm)
+{
+	char names[32][256], keep[32][256];
+	size_t n, nkeep = 0;
+
+	/* A mount sharing another's state directory did not restart the
+	 * host: nothing to announce. */
+	if (lm->statedir_fd < 0)
+		return;
+	n = lk_statedir_servers(lm, names, 32);
+
+	for (size_t i = 0; i < n; i++) {
+		struct sockaddr_in sa = { .sin_family = AF_INET };
+		struct nsm_stat_chge chg;
+		struct nlm_notify fa;
+		struct lk_conn c;
+		int r1, r2;
+
+		if (inet_pton(AF_INET, names[i], &sa.sin_addr) != 1)
+			continue;
+		chg.mon_name = lm->caller_name;
+		chg.mon_name_len = (uint32_t)strlen(lm->caller_name);
+		chg.state = lm->nsm_state;
+		r1 = nsm_call(&sa, lm->src, NSMPROC_NOTIFY, nsm_enc_stat_chge,
+			      &chg, NULL, NULL, NULL);
+		fa.name = lm->caller_name;
+		fa.name_len = chg.mon_name_len;
+		fa.state = lm->nsm_state;
+		lk_conn_init(&c, &sa, lm->src, NLM_PROGRAM, NLM_V4,
+			     IPPROTO_TCP);
+		r2 = lk_conn_call(&c, NLMPROC_FREE_ALL, NULL, nlm_enc_notify,
+				  &fa, NULL, NULL, NULL, LK_NSM_MS);
+		lk_conn_close(&c);
+		LK_INC(lm, notify_sent);
+		nf_log(r1 && r2 ? NF_LOG_WARNING : NF_LOG_INFO,
+		       "locks: told %s that we restarted (state %d): "
+		       "SM_NOTIFY %s, FREE_ALL %s", names[i], lm->nsm_state,
+		       r1 ? strerror(-r1) : "ok", r2 ? strerror(-r2) : "ok");
+		if (r1 && r2)
+			snprintf(keep[nkeep++], 256, "%s", names[i]);
+	}
+	if (n)
+		lk_statedir_set_servers(lm, keep, nkeep);
+}

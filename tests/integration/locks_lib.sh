@@ -1,0 +1,130 @@
+# shellcheck shell=bash
+# Helpers shared by the locks_*.sh tests (sourced after lib.sh).
+#
+# Two daemons on this machine are two NLM clients of the test server:
+#   A: hostname=lockA, clientaddr=127.0.0.2.  The local ganesha owns NLM v4
+#      in rpcbind, on 127.0.0.1 only, so A listens on that same port at
+#      127.0.0.2 -- where ganesha (which keys NLM clients by address) calls
+#      it back: A is in callback mode.
+#   B: hostname=lockB, no clientaddr: the NLM registration is taken, so B
+#      polls its blocked locks.
+# Each has its own state directory; its `status` file shows the lock mode,
+# the counters and the lock table (what `nfsfusectl stats/locks` shows).
+
+LK_PY=$NFSFUSE_TMP/lk.py
+cat >"$LK_PY" <<'EOF'
+import ctypes, fcntl, os, signal, struct, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+T = {'w': fcntl.F_WRLCK, 'r': fcntl.F_RDLCK, 'u': fcntl.F_UNLCK}
+N = {fcntl.F_WRLCK: 'w', fcntl.F_RDLCK: 'r', fcntl.F_UNLCK: 'u'}
+
+def fl(t, start, ln):
+    return struct.pack('hhqqi', t, 0, start, ln, 0)
+
+def raw_setlkw(fd, t, start, ln):
+    """F_SETLKW through libc, so that EINTR is seen (Python retries)."""
+    buf = ctypes.create_string_buffer(fl(t, start, ln))
+    r = libc.fcntl(fd, fcntl.F_SETLKW, buf)
+    return 0 if r == 0 else ctypes.get_errno()
+
+def wait_for(path):
+    while not os.path.exists(path):
+        time.sleep(0.01)
+
+cmd, path = sys.argv[1], sys.argv[2]
+if cmd == 'counter':  # counter PATH N
+    fd = os.open(path, os.O_RDWR)
+    for _ in range(int(sys.argv[3])):
+        fcntl.fcntl(fd, fcntl.F_SETLKW, fl(fcntl.F_WRLCK, 0, 0))
+        v = int(os.pread(fd, 32, 0).decode().strip() or '0')
+        os.pwrite(fd, ('%010d\n' % (v + 1)).encode(), 0)
+        fcntl.fcntl(fd, fcntl.F_SETLK, fl(fcntl.F_UNLCK, 0, 0))
+    sys.exit(0)
+fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+if cmd == 'try':  # try PATH START LEN TYPE
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETLK, fl(T[sys.argv[5]], int(sys.argv[3]), int(sys.argv[4])))
+        print('ok')
+    except OSError as e:
+        print(os.strerror(e.errno))
+elif cmd == 'getlk':  # getlk PATH START LEN TYPE -> "TYPE START LEN"
+    r = fcntl.fcntl(fd, fcntl.F_GETLK, fl(T[sys.argv[5]], int(sys.argv[3]), int(sys.argv[4])))
+    t, _, s, l, _ = struct.unpack('hhqqi', r)
+    print(N[t], s, l)
+elif cmd == 'hold':  # hold PATH START LEN TYPE RELEASE-FILE: lock, wait, unlock
+    fcntl.fcntl(fd, fcntl.F_SETLKW, fl(T[sys.argv[5]], int(sys.argv[3]), int(sys.argv[4])))
+    print('locked', flush=True)
+    wait_for(sys.argv[6])
+    fcntl.fcntl(fd, fcntl.F_SETLK, fl(fcntl.F_UNLCK, 0, 0))
+    print('unlocked %.3f' % time.time(), flush=True)
+    wait_for(sys.argv[6] + '.exit')
+elif cmd == 'wait':  # wait PATH START LEN TYPE EXIT-FILE: F_SETLKW; EINTR on SIGUSR1
+    signal.signal(signal.SIGUSR1, lambda s, f: None)
+    print('waiting', flush=True)
+    e = raw_setlkw(fd, T[sys.argv[5]], int(sys.argv[3]), int(sys.argv[4]))
+    print(('granted %.3f' % time.time()) if e == 0 else 'error ' + os.strerror(e), flush=True)
+    wait_for(sys.argv[6])
+elif cmd == 'flock':  # flock PATH sh|ex|exnb RELEASE-FILE
+    import fcntl as f
+    op = {'sh': f.LOCK_SH, 'ex': f.LOCK_EX, 'exnb': f.LOCK_EX | f.LOCK_NB}[sys.argv[3]]
+    try:
+        f.flock(fd, op)
+        print('locked %.3f' % time.time(), flush=True)
+    except OSError as e:
+        print(os.strerror(e.errno), flush=True)
+        sys.exit(0)
+    wait_for(sys.argv[4])
+EOF
+
+lk() { with_timeout 60 python3 "$LK_PY" "$@"; }
+
+# lk_bg OUT args...: run the helper in the background, output into OUT.
+lk_bg() {
+	local out=$1
+	shift
+	python3 "$LK_PY" "$@" >"$out" 2>&1 &
+	echo $! >>"$_REG/pids"
+	LK_PID=$!
+}
+
+# status_get STATEDIR KEY: a counter or the mode from the status file.
+status_get() {
+	local v
+	v=$(awk -v k="lock_$2" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }' "$1/status" 2>/dev/null)
+	echo "${v:-}"
+}
+
+held_count() { grep -c '^held' "$1/status" 2>/dev/null || true; }
+# For wait_until, which runs its command again and again: these look at
+# the current state each time (a "$(...)" argument would be expanded once).
+held_is() { [[ $(held_count "$1") -eq $2 ]]; }
+counter_gt() { [[ $(status_get "$1" "$2") -gt $3 ]]; }
+try_ok() { [[ $(lk try "$@") == ok ]]; }
+
+wait_file_has() { # FILE TEXT [SECS]
+	wait_until "${3:-10}" grep -q -- "$2" "$1"
+}
+
+# A's address is new for every test run: nfs-ganesha keeps its callback
+# connection to a client address for the life of that client's state, and
+# its first GRANTED_MSG down the connection of a daemon that has since
+# exited is lost (a blocked lock is then found granted by the next LOCK,
+# not by the callback).
+LK_ADDR_A=127.0.$(($$ % 200 + 20)).2
+mount_locks_a() { # MNT STATEDIR [more -o options]
+	mount_nfsfuse "$1" -f -o "hostname=lockA,clientaddr=$LK_ADDR_A,statedir=$2,actimeo=0${3:+,$3}"
+	LOG_A=$NFSFUSE_LOG
+}
+
+mount_locks_b() {
+	mount_nfsfuse "$1" -f -o "hostname=lockB,statedir=$2,actimeo=0${3:+,$3}"
+	LOG_B=$NFSFUSE_LOG
+}
+
+need_locks() {
+	need_cmd python3
+	ensure_server
+	# The callback path needs a second loopback address.
+	python3 -c 'import socket; s=socket.socket(); s.bind(("'"$LK_ADDR_A"'", 0))' 2>/dev/null ||
+		skip "cannot bind $LK_ADDR_A (needed for a second NLM client address)"
+}
