@@ -6,7 +6,9 @@
 #      and   build-asan/ (AddressSanitizer + UBSan)
 #   3. start the loopback NFS test server (contrib/test-server.sh)
 #   4. meson test -C build        (every suite)
-#      meson test -C build-asan --suite unit
+#      meson test -C build-asan --suite unit, and the main integration
+#        tests with the daemon built with ASan/UBSan
+#      meson test -C build --suite unit under valgrind
 #   5. stop the server again, if this script started it
 #
 # The last line printed is "N passed, N failed, N skipped", summed over the
@@ -171,4 +173,12 @@ if [[ $BUILD_OK -eq 1 ]]; then
 fi
 if [[ $ASAN_OK -eq 1 ]]; then
 	run_tests unit-asan build-asan --suite unit
+	# The daemon itself under ASan/UBSan, on the tests that exercise the
+	# most of it: a sanitizer report aborts it and fails the test.
+	ASAN_OPTIONS=abort_on_error=1:detect_leaks=0 \
+		run_tests integration-asan build-asan basic_ops tree_copy cache silly_excl
+fi
+if [[ $BUILD_OK -eq 1 ]] && command -v valgrind >/dev/null 2>&1; then
+	run_tests unit-valgrind build --suite unit \
+		--wrap='valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite'
 fi
