@@ -176,7 +176,7 @@ if [[ $ASAN_OK -eq 1 ]]; then
 	# The daemon itself under ASan/UBSan, on the tests that exercise the
 	# most of it: a sanitizer report aborts it and fails the test.
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=0 \
-		run_tests integration-asan build-asan basic_ops tree_copy cache silly_excl
+		run_tests integration-asan build-asan basic_ops tree_copy cache silly_excl nfsv2
 fi
 if [[ $BUILD_OK -eq 1 ]] && command -v valgrind >/dev/null 2>&1; then
 	run_tests unit-valgrind build --suite unit \

@@ -160,11 +160,8 @@ static int send_chunk(struct wback *wb, struct chunk *c,
 	STAT_ADD(writeback_bytes, c->args.count);
 	ret = nfs_call_async(wb->nfs, NFS3PROC_WRITE, cred, &c->args, &c->res,
 			     write_done, c);
-	if (ret) {
+	if (ret)
 		wb->inflight--;
-		if (!wb->err)
-			wb->err = ret;
-	}
 	return ret;
 }
 
@@ -201,15 +198,22 @@ int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
 			pthread_cond_wait(&wb->cond, &wb->lock);
 		}
 	}
+	ret = send_chunk(wb, c, cred);
+	if (ret) {
+		/* Refused before it left (e.g. past NFSv2's 2 GiB): the
+		 * writer hears it now, and nobody needs to hear it again. */
+		pthread_mutex_unlock(&wb->lock);
+		free(c);
+		return ret;
+	}
 	if (wb->tail)
 		wb->tail->next = c;
 	else
 		wb->head = c;
 	wb->tail = c;
 	wb->held += len;
-	ret = send_chunk(wb, c, cred);
 	pthread_mutex_unlock(&wb->lock);
-	return ret;
+	return 0;
 }
 
 static void wait_idle(struct wback *wb)
@@ -318,8 +322,12 @@ static int commit_locked(struct wback *wb, const struct rpc_cred *cred)
 		wb->chain_unknown = true;
 		for (c = wb->head; c != stop; c = c->next) {
 			c->stable = false;
-			if (send_chunk(wb, c, cred))
-				return wb->err;
+			ret = send_chunk(wb, c, cred);
+			if (ret) {
+				if (!wb->err)
+					wb->err = ret;
+				break;
+			}
 		}
 		wait_idle(wb);
 		if (wb->err)
