@@ -507,9 +507,15 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		fuse_reply_err(req, -nfs_stat_errno(res.status));
 		return;
 	}
-	if ((to_set & FUSE_SET_ATTR_SIZE) && i->df)
-		dcache_truncate(fs_of(req)->dc, i->df,
-				(uint64_t)attr->st_size);
+	if (to_set & FUSE_SET_ATTR_SIZE) {
+		/* READs in flight may carry bytes the truncate removed. */
+		pthread_mutex_lock(&i->lock);
+		i->data_gen++;
+		pthread_mutex_unlock(&i->lock);
+		if (i->df)
+			dcache_truncate(fs_of(req)->dc, i->df,
+					(uint64_t)attr->st_size);
+	}
 	if (res.obj_wcc.after.present)
 		a = res.obj_wcc.after.attr;
 	else if ((ret = fs_getattr_rpc(req, i, &a))) {
@@ -690,7 +696,17 @@ static void fs_access(fuse_req_t req, fuse_ino_t ino, int mask)
 		fuse_reply_err(req, 0);
 		return;
 	}
-	dir = inode_get_attr(i, &a) && a.type == NF3DIR;
+	/* X_OK means LOOKUP for a directory and EXECUTE for a file: which
+	 * one is asked decides the answer, so the type must be known. */
+	if (!inode_get_attr(i, &a)) {
+		int ret = fs_getattr_rpc(req, i, &a);
+
+		if (ret) {
+			fuse_reply_err(req, -ret);
+			return;
+		}
+	}
+	dir = a.type == NF3DIR;
 	if (mask & R_OK)
 		want |= ACCESS3_READ;
 	/* DELETE is a hint for directories: a server may refuse it while

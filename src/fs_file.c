@@ -80,6 +80,9 @@ static int truncate_to_zero(fuse_req_t req, struct inode *ino)
 	if (ret)
 		return ret;
 	fs_learn_wcc(fs_of(req), ino, &res.obj_wcc, "truncate");
+	pthread_mutex_lock(&ino->lock);
+	ino->data_gen++; /* READs in flight carry what was cut */
+	pthread_mutex_unlock(&ino->lock);
 	if (res.status == NFS3_OK && ino->df)
 		dcache_truncate(fs_of(req)->dc, ino->df, 0);
 	return nfs_stat_errno(res.status);
@@ -508,9 +511,17 @@ static void ra_issue(const struct rpc_cred *cred, struct fs *fs,
 	if (known)
 		file_size = ino->as.attr.size;
 	if (off == ino->ra_last_end && off) {
-		ino->ra_window = ino->ra_window ? ino->ra_window * 2 : RA_START;
-		if (ino->ra_window > RA_MAX)
-			ino->ra_window = RA_MAX;
+		/* In READs rather than bytes: a small rsize (UDP, NFSv2)
+		 * must not put hundreds of calls in flight. */
+		uint32_t first = RA_START, max = RA_MAX;
+
+		if (first > 4 * fs->nfs->rsize)
+			first = 4 * fs->nfs->rsize;
+		if (max > 16 * fs->nfs->rsize)
+			max = 16 * fs->nfs->rsize;
+		ino->ra_window = ino->ra_window ? ino->ra_window * 2 : first;
+		if (ino->ra_window > max)
+			ino->ra_window = max;
 	} else {
 		ino->ra_window = 0;
 		ino->ra_end = off + size;
@@ -615,8 +626,6 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, EIO);
 		return;
 	}
-	if (size > fs->nfs->rsize)
-		size = fs->nfs->rsize;
 	fs_req_cred(req, &cred);
 	df = inode_dfile(fs, i);
 	/* The cached size bounds a read only while no write of ours is
@@ -629,6 +638,8 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 				  buf);
 		if (got >= 0) {
 			STAT_INC(data_hits);
+			if (i->ra_window && (uint64_t)off >= i->ra_last_end)
+				STAT_INC(readahead_used);
 			/* Before the reply: once the reader has its data it
 			 * may close the file and the inode may go. */
 			ra_issue(&cred, fs, i, (uint64_t)off, size);
@@ -648,38 +659,71 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	gen = i->data_gen;
 	pthread_mutex_unlock(&i->lock);
 
-	args.file = i->fh;
-	args.offset = (uint64_t)off;
-	args.count = (uint32_t)size;
-	ret = fs_call(req, NFS3PROC_READ, &args, &res, &reply);
-	if (ret) {
-		fuse_reply_err(req, -ret);
-		return;
-	}
-	fs_learn(fs, i, &res.file_attributes, "read");
-	if (res.status != NFS3_OK) {
+	/*
+	 * The kernel takes a short answer for the end of the file (and sets
+	 * its size by it), so the whole request is answered here: in READs
+	 * of at most rsize, and again after a short READ, until the file
+	 * ends.  The common case, one READ that covers it, goes to the
+	 * kernel straight from the reply buffer.
+	 */
+	buf = NULL;
+	for (size_t done = 0;;) {
+		size_t n = size - done;
+
+		if (n > fs->nfs->rsize)
+			n = fs->nfs->rsize;
+		args.file = i->fh;
+		args.offset = (uint64_t)off + done;
+		args.count = (uint32_t)n;
+		ret = fs_call(req, NFS3PROC_READ, &args, &res, &reply);
+		if (ret == 0) {
+			fs_learn(fs, i, &res.file_attributes, "read");
+			ret = nfs_stat_errno(res.status);
+		}
+		/* A server that returns more than we asked for is not
+		 * believed. */
+		if (ret == 0 && (res.data_len > n || res.count != res.data_len)) {
+			nf_log(NF_LOG_WARNING, "READ reply with %u bytes for "
+			       "%zu asked", res.data_len, n);
+			ret = -EIO;
+		}
+		if (ret) {
+			rpc_reply_release(&reply);
+			free(buf);
+			fuse_reply_err(req, -ret);
+			return;
+		}
+		pthread_mutex_lock(&i->lock);
+		if (gen == i->data_gen && df &&
+		    (!i->wb || wback_seq(i->wb) == seq))
+			dcache_fill(fs->dc, df, args.offset, res.data,
+				    res.data_len);
+		pthread_mutex_unlock(&i->lock);
+		if (done == 0 && (res.data_len == size || res.eof ||
+				  res.data_len == 0)) {
+			if (!res.eof)
+				ra_issue(&cred, fs, i, (uint64_t)off, size);
+			fuse_reply_buf(req, (const char *)res.data,
+				       res.data_len);
+			rpc_reply_release(&reply);
+			return;
+		}
+		if (!buf && !(buf = malloc(size))) {
+			rpc_reply_release(&reply);
+			fuse_reply_err(req, ENOMEM);
+			return;
+		}
+		memcpy(buf + done, res.data, res.data_len);
+		done += res.data_len;
 		rpc_reply_release(&reply);
-		fuse_reply_err(req, -nfs_stat_errno(res.status));
-		return;
+		if (res.eof || res.data_len == 0 || done == size) {
+			if (!res.eof)
+				ra_issue(&cred, fs, i, (uint64_t)off, size);
+			fuse_reply_buf(req, buf, done);
+			free(buf);
+			return;
+		}
 	}
-	/* A server that returns more than we asked for is not believed. */
-	if (res.data_len > size || res.count != res.data_len) {
-		nf_log(NF_LOG_WARNING, "READ reply with %u bytes for %zu asked",
-		       res.data_len, size);
-		rpc_reply_release(&reply);
-		fuse_reply_err(req, EIO);
-		return;
-	}
-	pthread_mutex_lock(&i->lock);
-	if (gen == i->data_gen && (!i->wb || wback_seq(i->wb) == seq) && df)
-		dcache_fill(fs->dc, df, (uint64_t)off, res.data, res.data_len);
-	pthread_mutex_unlock(&i->lock);
-	/* A short read without eof is legal; the kernel asks again for the
-	 * rest, so returning what we have is enough. */
-	if (!res.eof)
-		ra_issue(&cred, fs, i, (uint64_t)off, size);
-	fuse_reply_buf(req, (const char *)res.data, res.data_len);
-	rpc_reply_release(&reply);
 }
 
 void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,

@@ -129,11 +129,12 @@ static void write_done(void *ctx, int err, void *res, struct rpc_reply *reply)
 	}
 	if (err == 0 || r->file_wcc.after.present)
 		keep_pair(wb, &r->file_wcc);
+	/* Answered either way: nothing need wait for it any longer. */
+	c->acked = true;
 	if (err) {
 		if (!wb->err)
 			wb->err = err;
 	} else {
-		c->acked = true;
 		c->stable = r->committed == FILE_SYNC;
 		memcpy(c->verf, r->verf, sizeof(c->verf));
 		if (wb->have_verf && memcmp(wb->verf, r->verf, sizeof(r->verf)))
@@ -167,6 +168,32 @@ static int send_chunk(struct wback *wb, struct chunk *c,
 
 static int commit_locked(struct wback *wb, const struct rpc_cred *cred);
 
+static bool overlaps(const struct chunk *c, uint64_t off, uint64_t len)
+{
+	return c->args.offset < off + len && off < c->args.offset + c->args.count;
+}
+
+/*
+ * A server may run two WRITEs in flight at once in either order: if they
+ * overlap, the older bytes could land last and stay.  So a WRITE waits
+ * until no earlier unanswered one overlaps it (up to `until`, exclusive:
+ * NULL for all).  The lock is held.
+ */
+static void wait_overlap(struct wback *wb, uint64_t off, uint64_t len,
+			 const struct chunk *until)
+{
+	for (;;) {
+		const struct chunk *c;
+
+		for (c = wb->head; c && c != until; c = c->next)
+			if (!c->acked && overlaps(c, off, len))
+				break;
+		if (!c || c == until)
+			return;
+		pthread_cond_wait(&wb->cond, &wb->lock);
+	}
+}
+
 int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
 		const void *data, size_t len)
 {
@@ -185,19 +212,34 @@ int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
 	c->args.data = c->data;
 
 	pthread_mutex_lock(&wb->lock);
+	/* An earlier write already failed (a soft mount that timed out, a
+	 * full disk): fail this one now rather than queue behind it; the
+	 * error also stays for close and fsync. */
+	if (wb->err) {
+		ret = wb->err;
+		pthread_mutex_unlock(&wb->lock);
+		free(c);
+		return ret;
+	}
 	while (wb->held + len > wb->max_held && wb->head) {
 		/* Over the bound: commit what the server acknowledged, or
 		 * wait for it to acknowledge more. */
 		if (wb->inflight == 0) {
 			ret = commit_locked(wb, cred);
-			if (ret && !wb->err)
-				wb->err = ret;
+			if (ret) {
+				if (!wb->err)
+					wb->err = ret;
+				pthread_mutex_unlock(&wb->lock);
+				free(c);
+				return ret;
+			}
 			if (wb->head)
 				break; /* could not free anything */
 		} else {
 			pthread_cond_wait(&wb->cond, &wb->lock);
 		}
 	}
+	wait_overlap(wb, off, len, NULL);
 	ret = send_chunk(wb, c, cred);
 	if (ret) {
 		/* Refused before it left (e.g. past NFSv2's 2 GiB): the
@@ -322,6 +364,11 @@ static int commit_locked(struct wback *wb, const struct rpc_cred *cred)
 		wb->chain_unknown = true;
 		for (c = wb->head; c != stop; c = c->next) {
 			c->stable = false;
+			c->acked = true; /* not yet resent: nothing to wait for */
+		}
+		for (c = wb->head; c != stop; c = c->next) {
+			/* In the original order, as the first time. */
+			wait_overlap(wb, c->args.offset, c->args.count, c);
 			ret = send_chunk(wb, c, cred);
 			if (ret) {
 				if (!wb->err)

@@ -48,7 +48,7 @@
  */
 #define RPC_CWNDSCALE 256u
 #define RPC_INITCWND (8u * RPC_CWNDSCALE)
-#define RPC_MAXCWND (32u * RPC_CWNDSCALE)
+#define RPC_MAXCWND (16u * RPC_CWNDSCALE)
 #define RPC_HIST_BUCKETS 160 /* 4 per power of two: 1 us .. 2^40 us */
 
 struct rpc_hist {
