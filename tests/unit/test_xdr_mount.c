@@ -15,44 +15,9 @@
 
 #include <cmocka.h>
 
+#include "xdr_check.h"
+
 #include "mount.h"
-
-/* Decodes buf[0..len) from an exact-size heap copy so that ASan sees any
- * read past the end. */
-static int decode_copy(int (*dec)(struct xdr_dec *, void *), const uint8_t *buf,
-		       size_t len, void *res, size_t *used)
-{
-	uint8_t *copy = malloc(len ? len : 1);
-	struct xdr_dec d;
-	int ret;
-
-	assert_non_null(copy);
-	if (len)
-		memcpy(copy, buf, len);
-	xdr_dec_init(&d, copy, len);
-	ret = dec(&d, res);
-	if (used)
-		*used = len - xdr_dec_left(&d);
-	free(copy);
-	return ret;
-}
-
-/* Every proper prefix of a valid reply is malformed; the whole is used. */
-static void check_truncations(int (*dec)(struct xdr_dec *, void *),
-			      const uint8_t *buf, size_t len, size_t res_size)
-{
-	void *res = malloc(res_size);
-	size_t used;
-
-	assert_non_null(res);
-	for (size_t k = 0; k < len; k++) {
-		if (decode_copy(dec, buf, k, res, NULL) != -EBADMSG)
-			fail_msg("prefix of %zu/%zu bytes was accepted", k, len);
-	}
-	assert_int_equal(decode_copy(dec, buf, len, res, &used), 0);
-	assert_int_equal(used, len);
-	free(res);
-}
 
 static int dec_dirpath(struct xdr_dec *d, void *res)
 {
@@ -208,7 +173,7 @@ static void test_dirpath_known(void **state)
 	assert_int_equal(mnt_dec_dirpath_args(&d, &s, &len), 0);
 	assert_int_equal(len, 7);
 	assert_memory_equal(s, "/export", 7);
-	check_truncations(dec_dirpath, dirpath_export, sizeof(dirpath_export),
+	xdr_check_truncations(dec_dirpath, dirpath_export, sizeof(dirpath_export),
 			  sizeof(const char *));
 }
 
@@ -240,11 +205,11 @@ static void test_dirpath_limits(void **state)
 	assert_non_null(buf);
 	memset(buf, 'p', 4 + MNT_PATHLEN + 4);
 	xdr_put_u32(buf, MNT_PATHLEN + 1);
-	assert_int_equal(decode_copy(dec_dirpath, buf, 4 + MNT_PATHLEN + 4,
+	assert_int_equal(xdr_check_decode(dec_dirpath, buf, 4 + MNT_PATHLEN + 4,
 				     &s, NULL), -EBADMSG);
 	/* 0xFFFFFFFF */
 	xdr_put_u32(buf, 0xffffffff);
-	assert_int_equal(decode_copy(dec_dirpath, buf, 4 + MNT_PATHLEN + 4,
+	assert_int_equal(xdr_check_decode(dec_dirpath, buf, 4 + MNT_PATHLEN + 4,
 				     &s, NULL), -EBADMSG);
 	free(buf);
 	xdr_enc_release(&e);
@@ -265,7 +230,7 @@ static void test_dirpath_nul_inside(void **state)
 	const char *s;
 
 	(void)state;
-	assert_int_equal(decode_copy(dec_dirpath, bad, sizeof(bad), &s, NULL),
+	assert_int_equal(xdr_check_decode(dec_dirpath, bad, sizeof(bad), &s, NULL),
 			 -EBADMSG);
 }
 
@@ -274,10 +239,10 @@ static void test_mnt3_known(void **state)
 	struct mnt_mnt_res r;
 
 	(void)state;
-	check_truncations(mnt_dec_mnt3_res, mnt3_ok, sizeof(mnt3_ok),
+	xdr_check_truncations(mnt_dec_mnt3_res, mnt3_ok, sizeof(mnt3_ok),
 			  sizeof(r));
 	memset(&r, 0x55, sizeof(r));
-	assert_int_equal(decode_copy(mnt_dec_mnt3_res, mnt3_ok, sizeof(mnt3_ok),
+	assert_int_equal(xdr_check_decode(mnt_dec_mnt3_res, mnt3_ok, sizeof(mnt3_ok),
 				     &r, NULL), 0);
 	assert_int_equal(r.status, MNT3_OK);
 	assert_int_equal(r.fh.len, 8);
@@ -287,10 +252,10 @@ static void test_mnt3_known(void **state)
 	assert_int_equal(r.flavors[0], 1);
 	assert_int_equal(r.flavors[1], 390003);
 
-	check_truncations(mnt_dec_mnt3_res, mnt3_acces, sizeof(mnt3_acces),
+	xdr_check_truncations(mnt_dec_mnt3_res, mnt3_acces, sizeof(mnt3_acces),
 			  sizeof(r));
 	memset(&r, 0x55, sizeof(r));
-	assert_int_equal(decode_copy(mnt_dec_mnt3_res, mnt3_acces,
+	assert_int_equal(xdr_check_decode(mnt_dec_mnt3_res, mnt3_acces,
 				     sizeof(mnt3_acces), &r, NULL), 0);
 	assert_int_equal(r.status, MNT3ERR_ACCES);
 	assert_int_equal(r.fh.len, 0);
@@ -308,9 +273,9 @@ static void test_mnt3_captured(void **state)
 	struct mnt_mnt_res r;
 
 	(void)state;
-	check_truncations(mnt_dec_mnt3_res, cap_mnt3_ok, sizeof(cap_mnt3_ok),
+	xdr_check_truncations(mnt_dec_mnt3_res, cap_mnt3_ok, sizeof(cap_mnt3_ok),
 			  sizeof(r));
-	assert_int_equal(decode_copy(mnt_dec_mnt3_res, cap_mnt3_ok,
+	assert_int_equal(xdr_check_decode(mnt_dec_mnt3_res, cap_mnt3_ok,
 				     sizeof(cap_mnt3_ok), &r, NULL), 0);
 	assert_int_equal(r.status, MNT3_OK);
 	assert_int_equal(r.fh.len, 24);
@@ -318,7 +283,7 @@ static void test_mnt3_captured(void **state)
 	assert_int_equal(r.nflavors, 1);
 	assert_int_equal(r.flavors[0], 1);
 
-	assert_int_equal(decode_copy(mnt_dec_mnt3_res, cap_mnt3_nope,
+	assert_int_equal(xdr_check_decode(mnt_dec_mnt3_res, cap_mnt3_nope,
 				     sizeof(cap_mnt3_nope), &r, NULL), 0);
 	assert_int_equal(r.status, MNT3ERR_ACCES);
 	assert_string_equal(mnt_stat_str(r.status), "permission denied");
@@ -333,23 +298,23 @@ static void test_mnt3_absurd(void **state)
 	memset(buf, 0, sizeof(buf));
 	/* fhandle3 length 64: accepted, no flavors. */
 	xdr_put_u32(buf + 4, 64);
-	assert_int_equal(decode_copy(mnt_dec_mnt3_res, buf, 4 + 4 + 64 + 4, &r,
+	assert_int_equal(xdr_check_decode(mnt_dec_mnt3_res, buf, 4 + 4 + 64 + 4, &r,
 				     NULL), 0);
 	assert_int_equal(r.fh.len, 64);
 	/* 65: malformed, even with the bytes present. */
 	xdr_put_u32(buf + 4, 65);
-	assert_int_equal(decode_copy(mnt_dec_mnt3_res, buf, sizeof(buf), &r,
+	assert_int_equal(xdr_check_decode(mnt_dec_mnt3_res, buf, sizeof(buf), &r,
 				     NULL), -EBADMSG);
 	xdr_put_u32(buf + 4, 0xffffffff);
-	assert_int_equal(decode_copy(mnt_dec_mnt3_res, buf, sizeof(buf), &r,
+	assert_int_equal(xdr_check_decode(mnt_dec_mnt3_res, buf, sizeof(buf), &r,
 				     NULL), -EBADMSG);
 	/* Flavor count 0xFFFFFFFF and 0x40000001 (wraps to 4 bytes). */
 	xdr_put_u32(buf + 4, 0);
 	xdr_put_u32(buf + 8, 0xffffffff);
-	assert_int_equal(decode_copy(mnt_dec_mnt3_res, buf, 16, &r, NULL),
+	assert_int_equal(xdr_check_decode(mnt_dec_mnt3_res, buf, 16, &r, NULL),
 			 -EBADMSG);
 	xdr_put_u32(buf + 8, 0x40000001);
-	assert_int_equal(decode_copy(mnt_dec_mnt3_res, buf, 16, &r, NULL),
+	assert_int_equal(xdr_check_decode(mnt_dec_mnt3_res, buf, 16, &r, NULL),
 			 -EBADMSG);
 }
 
@@ -364,8 +329,8 @@ static void test_mnt3_many_flavors(void **state)
 	xdr_put_u32(buf + 8, N);
 	for (uint32_t i = 0; i < N; i++)
 		xdr_put_u32(buf + 12 + 4 * i, 100 + i);
-	check_truncations(mnt_dec_mnt3_res, buf, sizeof(buf), sizeof(r));
-	assert_int_equal(decode_copy(mnt_dec_mnt3_res, buf, sizeof(buf), &r,
+	xdr_check_truncations(mnt_dec_mnt3_res, buf, sizeof(buf), sizeof(r));
+	assert_int_equal(xdr_check_decode(mnt_dec_mnt3_res, buf, sizeof(buf), &r,
 				     NULL), 0);
 	assert_int_equal(r.fh.len, 0);
 	assert_int_equal(r.nflavors, MNT_MAXFLAVORS);
@@ -393,9 +358,9 @@ static void test_mnt3_round_trip(void **state)
 			assert_int_equal(mnt_enc_mnt3_res(&e, &r), 0);
 			assert_int_equal(e.len, 4 + 4 + fhlen + xdr_pad(fhlen) +
 						4 + 4 * nf);
-			check_truncations(mnt_dec_mnt3_res, e.buf, e.len,
+			xdr_check_truncations(mnt_dec_mnt3_res, e.buf, e.len,
 					  sizeof(back));
-			assert_int_equal(decode_copy(mnt_dec_mnt3_res, e.buf,
+			assert_int_equal(xdr_check_decode(mnt_dec_mnt3_res, e.buf,
 						     e.len, &back, NULL), 0);
 			assert_int_equal(back.fh.len, fhlen);
 			assert_memory_equal(back.fh.data, r.fh.data, fhlen);
@@ -411,7 +376,7 @@ static void test_mnt3_round_trip(void **state)
 	assert_int_equal(xdr_enc_init(&e, 0, 0), 0);
 	assert_int_equal(mnt_enc_mnt3_res(&e, &r), 0);
 	assert_int_equal(e.len, 4);
-	assert_int_equal(decode_copy(mnt_dec_mnt3_res, e.buf, e.len, &back,
+	assert_int_equal(xdr_check_decode(mnt_dec_mnt3_res, e.buf, e.len, &back,
 				     NULL), 0);
 	assert_int_equal(back.status, MNT3ERR_SERVERFAULT);
 	xdr_enc_release(&e);
@@ -422,9 +387,9 @@ static void test_mnt1_known(void **state)
 	struct mnt_mnt_res r;
 
 	(void)state;
-	check_truncations(mnt_dec_mnt1_res, mnt1_ok, sizeof(mnt1_ok),
+	xdr_check_truncations(mnt_dec_mnt1_res, mnt1_ok, sizeof(mnt1_ok),
 			  sizeof(r));
-	assert_int_equal(decode_copy(mnt_dec_mnt1_res, mnt1_ok, sizeof(mnt1_ok),
+	assert_int_equal(xdr_check_decode(mnt_dec_mnt1_res, mnt1_ok, sizeof(mnt1_ok),
 				     &r, NULL), 0);
 	assert_int_equal(r.status, 0);
 	assert_int_equal(r.fh.len, MNT_FHSIZE1);
@@ -432,10 +397,10 @@ static void test_mnt1_known(void **state)
 		assert_int_equal(r.fh.data[i], 0xa0 + i);
 	assert_int_equal(r.nflavors, 0);
 
-	check_truncations(mnt_dec_mnt1_res, mnt1_acces, sizeof(mnt1_acces),
+	xdr_check_truncations(mnt_dec_mnt1_res, mnt1_acces, sizeof(mnt1_acces),
 			  sizeof(r));
 	memset(&r, 0x55, sizeof(r));
-	assert_int_equal(decode_copy(mnt_dec_mnt1_res, mnt1_acces,
+	assert_int_equal(xdr_check_decode(mnt_dec_mnt1_res, mnt1_acces,
 				     sizeof(mnt1_acces), &r, NULL), 0);
 	assert_int_equal(r.status, 13);
 	assert_int_equal(r.fh.len, 0);
@@ -443,7 +408,7 @@ static void test_mnt1_known(void **state)
 	assert_int_equal(mnt_stat_errno(r.status), -EACCES);
 
 	/* A v1 handle is fixed: 32 bytes and no length word. */
-	assert_int_equal(decode_copy(mnt_dec_mnt1_res, mnt1_ok,
+	assert_int_equal(xdr_check_decode(mnt_dec_mnt1_res, mnt1_ok,
 				     sizeof(mnt1_ok) - 4, &r, NULL), -EBADMSG);
 }
 
@@ -459,7 +424,7 @@ static void test_mnt1_round_trip(void **state)
 	assert_int_equal(xdr_enc_init(&e, 0, 0), 0);
 	assert_int_equal(mnt_enc_mnt1_res(&e, &r), 0);
 	assert_int_equal(e.len, 36);
-	assert_int_equal(decode_copy(mnt_dec_mnt1_res, e.buf, e.len, &back,
+	assert_int_equal(xdr_check_decode(mnt_dec_mnt1_res, e.buf, e.len, &back,
 				     NULL), 0);
 	assert_int_equal(back.fh.len, 32);
 	assert_memory_equal(back.fh.data, r.fh.data, 32);
@@ -481,7 +446,7 @@ static void test_export_known(void **state)
 	uint32_t len;
 
 	(void)state;
-	check_truncations(mnt_dec_export_res, export_two, sizeof(export_two),
+	xdr_check_truncations(mnt_dec_export_res, export_two, sizeof(export_two),
 			  sizeof(r));
 	xdr_dec_init(&d, export_two, sizeof(export_two));
 	assert_int_equal(mnt_dec_export_res(&d, &r), 0);
@@ -517,7 +482,7 @@ static void check_one_export(const uint8_t *buf, size_t len,
 	struct mnt_exportnode ex;
 	struct xdr_dec d;
 
-	check_truncations(mnt_dec_export_res, buf, len, sizeof(r));
+	xdr_check_truncations(mnt_dec_export_res, buf, len, sizeof(r));
 	xdr_dec_init(&d, buf, len);
 	assert_int_equal(mnt_dec_export_res(&d, &r), 0);
 	assert_int_equal(r.nexports, 1);
@@ -545,7 +510,7 @@ static void test_export_empty(void **state)
 	struct xdr_dec d;
 
 	(void)state;
-	check_truncations(mnt_dec_export_res, empty, 4, sizeof(r));
+	xdr_check_truncations(mnt_dec_export_res, empty, 4, sizeof(r));
 	xdr_dec_init(&d, empty, 4);
 	assert_int_equal(mnt_dec_export_res(&d, &r), 0);
 	assert_int_equal(r.nexports, 0);
@@ -566,7 +531,7 @@ static void test_export_bad_bools(void **state)
 		assert_true(v <= 1); /* the table matches the vector */
 		memcpy(buf, export_two, sizeof(buf));
 		xdr_put_u32(buf + bools[i], 2);
-		if (decode_copy(mnt_dec_export_res, buf, sizeof(buf), &r,
+		if (xdr_check_decode(mnt_dec_export_res, buf, sizeof(buf), &r,
 				NULL) != -EBADMSG)
 			fail_msg("value_follows 2 at %zu accepted", bools[i]);
 	}
@@ -592,7 +557,7 @@ static void test_export_never_ends(void **state)
 		p[20] = 'g';
 		xdr_put_u32(p + 24, 0);
 	}
-	assert_int_equal(decode_copy(mnt_dec_export_res, buf, N * REC, &r,
+	assert_int_equal(xdr_check_decode(mnt_dec_export_res, buf, N * REC, &r,
 				     NULL), -EBADMSG);
 	free(buf);
 }
@@ -617,7 +582,7 @@ static void test_export_groups_never_end(void **state)
 		xdr_put_u32(p + 4, 3);
 		memcpy(p + 8, "grp", 3);
 	}
-	assert_int_equal(decode_copy(mnt_dec_export_res, buf, len, &r, NULL),
+	assert_int_equal(xdr_check_decode(mnt_dec_export_res, buf, len, &r, NULL),
 			 -EBADMSG);
 	free(buf);
 }
@@ -636,15 +601,15 @@ static void test_export_long_names(void **state)
 	xdr_put_u32(buf + 16, 256); /* name<255> */
 	xdr_put_u32(buf + 20 + 256, 0);
 	xdr_put_u32(buf + 24 + 256, 0);
-	assert_int_equal(decode_copy(mnt_dec_export_res, buf, sizeof(buf), &r,
+	assert_int_equal(xdr_check_decode(mnt_dec_export_res, buf, sizeof(buf), &r,
 				     NULL), -EBADMSG);
 	xdr_put_u32(buf + 16, 255); /* fits, but then 1 byte of pad is 'n' */
 	xdr_put_u32(buf + 20 + 256, 0);
-	assert_int_equal(decode_copy(mnt_dec_export_res, buf, sizeof(buf), &r,
+	assert_int_equal(xdr_check_decode(mnt_dec_export_res, buf, sizeof(buf), &r,
 				     NULL), 0);
 	/* dirpath 0xFFFFFFFF */
 	xdr_put_u32(buf + 4, 0xffffffff);
-	assert_int_equal(decode_copy(mnt_dec_export_res, buf, sizeof(buf), &r,
+	assert_int_equal(xdr_check_decode(mnt_dec_export_res, buf, sizeof(buf), &r,
 				     NULL), -EBADMSG);
 }
 
@@ -666,7 +631,7 @@ static void test_export_round_trip(void **state)
 	(void)state;
 	assert_int_equal(xdr_enc_init(&e, 0, 0), 0);
 	assert_int_equal(mnt_enc_export_res(&e, list, 3), 0);
-	check_truncations(mnt_dec_export_res, e.buf, e.len, sizeof(r));
+	xdr_check_truncations(mnt_dec_export_res, e.buf, e.len, sizeof(r));
 	xdr_dec_init(&d, e.buf, e.len);
 	assert_int_equal(mnt_dec_export_res(&d, &r), 0);
 	assert_int_equal(xdr_dec_left(&d), 0);
@@ -698,7 +663,7 @@ static void test_dump_known(void **state)
 	struct xdr_dec d;
 
 	(void)state;
-	check_truncations(mnt_dec_dump_res, dump_one, sizeof(dump_one),
+	xdr_check_truncations(mnt_dec_dump_res, dump_one, sizeof(dump_one),
 			  sizeof(r));
 	xdr_dec_init(&d, dump_one, sizeof(dump_one));
 	assert_int_equal(mnt_dec_dump_res(&d, &r), 0);
@@ -711,7 +676,7 @@ static void test_dump_known(void **state)
 	assert_int_equal(mnt_dump_next(&r.entries, &mb), 0);
 	assert_int_equal(mnt_dump_next(&r.entries, &mb), 0);
 
-	check_truncations(mnt_dec_dump_res, cap_dump_empty,
+	xdr_check_truncations(mnt_dec_dump_res, cap_dump_empty,
 			  sizeof(cap_dump_empty), sizeof(r));
 	xdr_dec_init(&d, cap_dump_empty, sizeof(cap_dump_empty));
 	assert_int_equal(mnt_dec_dump_res(&d, &r), 0);
@@ -727,19 +692,19 @@ static void test_dump_absurd(void **state)
 	(void)state;
 	memcpy(buf, dump_one, sizeof(buf));
 	xdr_put_u32(buf, 2);
-	assert_int_equal(decode_copy(mnt_dec_dump_res, buf, sizeof(buf), &r,
+	assert_int_equal(xdr_check_decode(mnt_dec_dump_res, buf, sizeof(buf), &r,
 				     NULL), -EBADMSG);
 	memcpy(buf, dump_one, sizeof(buf));
 	xdr_put_u32(buf + 28, 2);
-	assert_int_equal(decode_copy(mnt_dec_dump_res, buf, sizeof(buf), &r,
+	assert_int_equal(xdr_check_decode(mnt_dec_dump_res, buf, sizeof(buf), &r,
 				     NULL), -EBADMSG);
 	memcpy(buf, dump_one, sizeof(buf));
 	xdr_put_u32(buf + 4, 0xffffffff);
-	assert_int_equal(decode_copy(mnt_dec_dump_res, buf, sizeof(buf), &r,
+	assert_int_equal(xdr_check_decode(mnt_dec_dump_res, buf, sizeof(buf), &r,
 				     NULL), -EBADMSG);
 	memcpy(buf, dump_one, sizeof(buf));
 	xdr_put_u32(buf + 16, 0xffffffff);
-	assert_int_equal(decode_copy(mnt_dec_dump_res, buf, sizeof(buf), &r,
+	assert_int_equal(xdr_check_decode(mnt_dec_dump_res, buf, sizeof(buf), &r,
 				     NULL), -EBADMSG);
 }
 
@@ -760,7 +725,7 @@ static void test_dump_never_ends(void **state)
 		xdr_put_u32(p + 12, 2);
 		memcpy(p + 16, "/d", 2);
 	}
-	assert_int_equal(decode_copy(mnt_dec_dump_res, buf, N * REC, &r, NULL),
+	assert_int_equal(xdr_check_decode(mnt_dec_dump_res, buf, N * REC, &r, NULL),
 			 -EBADMSG);
 	free(buf);
 }
@@ -780,7 +745,7 @@ static void test_dump_round_trip(void **state)
 	(void)state;
 	assert_int_equal(xdr_enc_init(&e, 0, 0), 0);
 	assert_int_equal(mnt_enc_dump_res(&e, list, 3), 0);
-	check_truncations(mnt_dec_dump_res, e.buf, e.len, sizeof(r));
+	xdr_check_truncations(mnt_dec_dump_res, e.buf, e.len, sizeof(r));
 	xdr_dec_init(&d, e.buf, e.len);
 	assert_int_equal(mnt_dec_dump_res(&d, &r), 0);
 	assert_int_equal(r.nentries, 3);

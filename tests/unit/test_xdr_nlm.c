@@ -16,73 +16,11 @@
 
 #include <cmocka.h>
 
+#include "xdr_check.h"
+
 #include "nlm.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-/* Decodes buf[0..len) from an exact-size heap copy so that ASan sees any
- * read past the end. */
-static int decode_copy(nlm_dec_fn dec, const uint8_t *buf, size_t len,
-		       void *res, size_t *used)
-{
-	uint8_t *copy = malloc(len ? len : 1);
-	struct xdr_dec d;
-	int ret;
-
-	assert_non_null(copy);
-	if (len)
-		memcpy(copy, buf, len);
-	xdr_dec_init(&d, copy, len);
-	ret = dec(&d, res);
-	if (used)
-		*used = len - xdr_dec_left(&d);
-	free(copy);
-	return ret;
-}
-
-/* Every proper prefix of a valid message is malformed; the whole is
- * accepted and used up. */
-static void check_truncations(nlm_dec_fn dec, const uint8_t *buf, size_t len,
-			      size_t res_size)
-{
-	void *res = malloc(res_size);
-	size_t used;
-
-	assert_non_null(res);
-	for (size_t k = 0; k < len; k++) {
-		if (decode_copy(dec, buf, k, res, NULL) != -EBADMSG)
-			fail_msg("prefix of %zu/%zu bytes was accepted", k, len);
-	}
-	assert_int_equal(decode_copy(dec, buf, len, res, &used), 0);
-	assert_int_equal(used, len);
-	free(res);
-}
-
-/* Encodes obj and compares with the expected bytes. */
-static void check_encoding(nlm_enc_fn enc, const void *obj,
-			   const uint8_t *want, size_t want_len)
-{
-	struct xdr_enc e;
-
-	assert_int_equal(xdr_enc_init(&e, 0, 0), 0);
-	assert_int_equal(enc(&e, obj), 0);
-	assert_int_equal(xdr_enc_error(&e), 0);
-	assert_int_equal(e.len, want_len);
-	assert_memory_equal(e.buf, want, want_len);
-	xdr_enc_release(&e);
-}
-
-static int encode_err(nlm_enc_fn enc, const void *obj)
-{
-	struct xdr_enc e;
-	int ret;
-
-	assert_int_equal(xdr_enc_init(&e, 0, 0), 0);
-	ret = enc(&e, obj);
-	assert_int_equal(ret, xdr_enc_error(&e));
-	xdr_enc_release(&e);
-	return ret;
-}
 
 static void assert_netobj(const struct nlm_netobj *o, const void *data,
 			  uint32_t len)
@@ -270,7 +208,7 @@ static void test_lockargs_v4_known(void **state)
 	struct xdr_dec d;
 
 	(void)state;
-	check_encoding(nlm_enc_lockargs_v4, &a, lockargs_v4,
+	xdr_check_encoding(nlm_enc_lockargs_v4, &a, lockargs_v4,
 		       sizeof(lockargs_v4));
 	xdr_dec_init(&d, lockargs_v4, sizeof(lockargs_v4));
 	assert_int_equal(nlm_dec_lockargs_v4(&d, &r), 0);
@@ -283,7 +221,7 @@ static void test_lockargs_v4_known(void **state)
 	assert_lock(&r.alock, 0x123456789ull, 0);
 	assert_false(r.reclaim);
 	assert_int_equal(r.state, 3);
-	check_truncations(nlm_dec_lockargs_v4, lockargs_v4,
+	xdr_check_truncations(nlm_dec_lockargs_v4, lockargs_v4,
 			  sizeof(lockargs_v4), sizeof(r));
 }
 
@@ -295,7 +233,7 @@ static void test_lockargs_v1_known(void **state)
 	struct xdr_dec d;
 
 	(void)state;
-	check_encoding(nlm_enc_lockargs_v1, &a, lockargs_v1,
+	xdr_check_encoding(nlm_enc_lockargs_v1, &a, lockargs_v1,
 		       sizeof(lockargs_v1));
 	xdr_dec_init(&d, lockargs_v1, sizeof(lockargs_v1));
 	assert_int_equal(nlm_dec_lockargs_v1(&d, &r), 0);
@@ -306,10 +244,10 @@ static void test_lockargs_v1_known(void **state)
 	assert_lock(&r.alock, 0x1000, 0x200);
 	assert_true(r.reclaim);
 	assert_int_equal(r.state, 7);
-	check_truncations(nlm_dec_lockargs_v1, lockargs_v1,
+	xdr_check_truncations(nlm_dec_lockargs_v1, lockargs_v1,
 			  sizeof(lockargs_v1), sizeof(r));
 	/* The same bytes are not a v4 LOCK: the v4 decoder runs short. */
-	assert_int_equal(decode_copy(nlm_dec_lockargs_v4, lockargs_v1,
+	assert_int_equal(xdr_check_decode(nlm_dec_lockargs_v4, lockargs_v1,
 				     sizeof(lockargs_v1), &r, NULL), -EBADMSG);
 }
 
@@ -322,23 +260,23 @@ static void test_testargs_known(void **state)
 	struct xdr_dec d;
 
 	(void)state;
-	check_encoding(nlm_enc_testargs_v4, &a4, testargs_v4,
+	xdr_check_encoding(nlm_enc_testargs_v4, &a4, testargs_v4,
 		       sizeof(testargs_v4));
 	xdr_dec_init(&d, testargs_v4, sizeof(testargs_v4));
 	assert_int_equal(nlm_dec_testargs_v4(&d, &r), 0);
 	assert_netobj(&r.cookie, cookie_bytes, 4);
 	assert_false(r.exclusive);
 	assert_lock(&r.alock, 0, 0);
-	check_truncations(nlm_dec_testargs_v4, testargs_v4,
+	xdr_check_truncations(nlm_dec_testargs_v4, testargs_v4,
 			  sizeof(testargs_v4), sizeof(r));
 
-	check_encoding(nlm_enc_testargs_v1, &a1, testargs_v1,
+	xdr_check_encoding(nlm_enc_testargs_v1, &a1, testargs_v1,
 		       sizeof(testargs_v1));
 	xdr_dec_init(&d, testargs_v1, sizeof(testargs_v1));
 	assert_int_equal(nlm_dec_testargs_v1(&d, &r), 0);
 	assert_true(r.exclusive);
 	assert_lock(&r.alock, 0xfffffffeull, 0xffffffffull);
-	check_truncations(nlm_dec_testargs_v1, testargs_v1,
+	xdr_check_truncations(nlm_dec_testargs_v1, testargs_v1,
 			  sizeof(testargs_v1), sizeof(r));
 }
 
@@ -353,31 +291,31 @@ static void test_cancargs_unlockargs_known(void **state)
 	struct xdr_dec d;
 
 	(void)state;
-	check_encoding(nlm_enc_cancargs_v4, &c, cancargs_v4,
+	xdr_check_encoding(nlm_enc_cancargs_v4, &c, cancargs_v4,
 		       sizeof(cancargs_v4));
 	xdr_dec_init(&d, cancargs_v4, sizeof(cancargs_v4));
 	assert_int_equal(nlm_dec_cancargs_v4(&d, &rc), 0);
 	assert_true(rc.block);
 	assert_false(rc.exclusive);
 	assert_lock(&rc.alock, 1ull << 40, 16);
-	check_truncations(nlm_dec_cancargs_v4, cancargs_v4,
+	xdr_check_truncations(nlm_dec_cancargs_v4, cancargs_v4,
 			  sizeof(cancargs_v4), sizeof(rc));
 
-	check_encoding(nlm_enc_unlockargs_v1, &u1, unlockargs_v1,
+	xdr_check_encoding(nlm_enc_unlockargs_v1, &u1, unlockargs_v1,
 		       sizeof(unlockargs_v1));
 	xdr_dec_init(&d, unlockargs_v1, sizeof(unlockargs_v1));
 	assert_int_equal(nlm_dec_unlockargs_v1(&d, &ru), 0);
 	assert_netobj(&ru.cookie, cookie_bytes, 4);
 	assert_lock(&ru.alock, 0, 1);
-	check_truncations(nlm_dec_unlockargs_v1, unlockargs_v1,
+	xdr_check_truncations(nlm_dec_unlockargs_v1, unlockargs_v1,
 			  sizeof(unlockargs_v1), sizeof(ru));
 
-	check_encoding(nlm_enc_unlockargs_v4, &u4, unlockargs_v4,
+	xdr_check_encoding(nlm_enc_unlockargs_v4, &u4, unlockargs_v4,
 		       sizeof(unlockargs_v4));
 	xdr_dec_init(&d, unlockargs_v4, sizeof(unlockargs_v4));
 	assert_int_equal(nlm_dec_unlockargs_v4(&d, &ru), 0);
 	assert_lock(&ru.alock, 0x7fffffffffffffffull, 0);
-	check_truncations(nlm_dec_unlockargs_v4, unlockargs_v4,
+	xdr_check_truncations(nlm_dec_unlockargs_v4, unlockargs_v4,
 			  sizeof(unlockargs_v4), sizeof(ru));
 }
 
@@ -399,7 +337,7 @@ static void test_testres_known(void **state)
 	struct xdr_dec d;
 
 	(void)state;
-	check_encoding(nlm_enc_testres_v4, &d4, testres_denied_v4,
+	xdr_check_encoding(nlm_enc_testres_v4, &d4, testres_denied_v4,
 		       sizeof(testres_denied_v4));
 	xdr_dec_init(&d, testres_denied_v4, sizeof(testres_denied_v4));
 	assert_int_equal(nlm_dec_testres_v4(&d, &r), 0);
@@ -410,10 +348,10 @@ static void test_testres_known(void **state)
 	assert_netobj(&r.holder.oh, "99@srv", 6);
 	assert_true(r.holder.l_offset == 0xffffffff00000000ull);
 	assert_true(r.holder.l_len == 16);
-	check_truncations(nlm_dec_testres_v4, testres_denied_v4,
+	xdr_check_truncations(nlm_dec_testres_v4, testres_denied_v4,
 			  sizeof(testres_denied_v4), sizeof(r));
 
-	check_encoding(nlm_enc_testres_v1, &d1, testres_denied_v1,
+	xdr_check_encoding(nlm_enc_testres_v1, &d1, testres_denied_v1,
 		       sizeof(testres_denied_v1));
 	xdr_dec_init(&d, testres_denied_v1, sizeof(testres_denied_v1));
 	assert_int_equal(nlm_dec_testres_v1(&d, &r), 0);
@@ -423,21 +361,21 @@ static void test_testres_known(void **state)
 	assert_int_equal(r.holder.oh.len, 0);
 	assert_true(r.holder.l_offset == 16);
 	assert_true(r.holder.l_len == 0);
-	check_truncations(nlm_dec_testres_v1, testres_denied_v1,
+	xdr_check_truncations(nlm_dec_testres_v1, testres_denied_v1,
 			  sizeof(testres_denied_v1), sizeof(r));
 
-	check_encoding(nlm_enc_testres_v4, &g, testres_granted,
+	xdr_check_encoding(nlm_enc_testres_v4, &g, testres_granted,
 		       sizeof(testres_granted));
-	check_encoding(nlm_enc_testres_v1, &g, testres_granted,
+	xdr_check_encoding(nlm_enc_testres_v1, &g, testres_granted,
 		       sizeof(testres_granted));
 	xdr_dec_init(&d, testres_granted, sizeof(testres_granted));
 	assert_int_equal(nlm_dec_testres_v4(&d, &r), 0);
 	assert_int_equal(r.stat, NLM_GRANTED);
 	assert_int_equal(r.holder.svid, 0); /* zeroed, not sent */
 	assert_true(r.holder.l_offset == 0);
-	check_truncations(nlm_dec_testres_v4, testres_granted,
+	xdr_check_truncations(nlm_dec_testres_v4, testres_granted,
 			  sizeof(testres_granted), sizeof(r));
-	check_truncations(nlm_dec_testres_v1, testres_granted,
+	xdr_check_truncations(nlm_dec_testres_v1, testres_granted,
 			  sizeof(testres_granted), sizeof(r));
 }
 
@@ -449,21 +387,21 @@ static void test_res_known(void **state)
 	struct xdr_dec d;
 
 	(void)state;
-	check_encoding(nlm_enc_res, &a, res_deadlck, sizeof(res_deadlck));
+	xdr_check_encoding(nlm_enc_res, &a, res_deadlck, sizeof(res_deadlck));
 	xdr_dec_init(&d, res_deadlck, sizeof(res_deadlck));
 	assert_int_equal(nlm_dec_res(&d, &r), 0);
 	assert_netobj(&r.cookie, cookie_bytes, 4);
 	assert_int_equal(r.stat, NLM4_DEADLCK);
-	check_truncations(nlm_dec_res, res_deadlck, sizeof(res_deadlck),
+	xdr_check_truncations(nlm_dec_res, res_deadlck, sizeof(res_deadlck),
 			  sizeof(r));
 
-	check_encoding(nlm_enc_res, &empty, res_empty_cookie,
+	xdr_check_encoding(nlm_enc_res, &empty, res_empty_cookie,
 		       sizeof(res_empty_cookie));
 	xdr_dec_init(&d, res_empty_cookie, sizeof(res_empty_cookie));
 	assert_int_equal(nlm_dec_res(&d, &r), 0);
 	assert_int_equal(r.cookie.len, 0);
 	assert_int_equal(r.stat, NLM_GRANTED);
-	check_truncations(nlm_dec_res, res_empty_cookie,
+	xdr_check_truncations(nlm_dec_res, res_empty_cookie,
 			  sizeof(res_empty_cookie), sizeof(r));
 
 	/* A status this code does not know is data, not malformation. */
@@ -492,7 +430,7 @@ static void test_share_notify_known(void **state)
 	struct xdr_dec d;
 
 	(void)state;
-	check_encoding(nlm_enc_shareargs, &sa, shareargs_bytes,
+	xdr_check_encoding(nlm_enc_shareargs, &sa, shareargs_bytes,
 		       sizeof(shareargs_bytes));
 	xdr_dec_init(&d, shareargs_bytes, sizeof(shareargs_bytes));
 	assert_int_equal(nlm_dec_shareargs(&d, &rsa), 0);
@@ -504,25 +442,25 @@ static void test_share_notify_known(void **state)
 	assert_int_equal(rsa.share.mode, NLM_FSM_DW);
 	assert_int_equal(rsa.share.access, NLM_FSA_RW);
 	assert_false(rsa.reclaim);
-	check_truncations(nlm_dec_shareargs, shareargs_bytes,
+	xdr_check_truncations(nlm_dec_shareargs, shareargs_bytes,
 			  sizeof(shareargs_bytes), sizeof(rsa));
 
-	check_encoding(nlm_enc_shareres, &sr, shareres_bytes,
+	xdr_check_encoding(nlm_enc_shareres, &sr, shareres_bytes,
 		       sizeof(shareres_bytes));
 	xdr_dec_init(&d, shareres_bytes, sizeof(shareres_bytes));
 	assert_int_equal(nlm_dec_shareres(&d, &rsr), 0);
 	assert_int_equal(rsr.stat, NLM_GRANTED);
 	assert_int_equal(rsr.sequence, 5);
-	check_truncations(nlm_dec_shareres, shareres_bytes,
+	xdr_check_truncations(nlm_dec_shareres, shareres_bytes,
 			  sizeof(shareres_bytes), sizeof(rsr));
 
-	check_encoding(nlm_enc_notify, &n, notify_bytes, sizeof(notify_bytes));
+	xdr_check_encoding(nlm_enc_notify, &n, notify_bytes, sizeof(notify_bytes));
 	xdr_dec_init(&d, notify_bytes, sizeof(notify_bytes));
 	assert_int_equal(nlm_dec_notify(&d, &rn), 0);
 	assert_int_equal(rn.name_len, 7);
 	assert_memory_equal(rn.name, "client1", 7);
 	assert_int_equal(rn.state, 3);
-	check_truncations(nlm_dec_notify, notify_bytes, sizeof(notify_bytes),
+	xdr_check_truncations(nlm_dec_notify, notify_bytes, sizeof(notify_bytes),
 			  sizeof(rn));
 }
 
@@ -614,7 +552,7 @@ static size_t round_trip(nlm_enc_fn enc, nlm_dec_fn dec, size_t size)
 	assert_int_equal(enc(&e2, res), 0);
 	assert_int_equal(e2.len, len);
 	assert_memory_equal(e2.buf, e1.buf, len);
-	check_truncations(dec, e1.buf, len, size);
+	xdr_check_truncations(dec, e1.buf, len, size);
 	xdr_enc_release(&e2);
 	xdr_enc_release(&e1);
 	free(copy);
@@ -757,26 +695,26 @@ static void test_v1_overflow(void **state)
 	struct xdr_enc e;
 
 	(void)state;
-	assert_int_equal(encode_err(nlm_enc_lockargs_v1, &la), -EOVERFLOW);
-	assert_int_equal(encode_err(nlm_enc_lockargs_v4, &la), 0);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_lockargs_v1, &la), -EOVERFLOW);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_lockargs_v4, &la), 0);
 	la.alock.l_offset = 0;
 	la.alock.l_len = 1ull << 32;
-	assert_int_equal(encode_err(nlm_enc_lockargs_v1, &la), -EOVERFLOW);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_lockargs_v1, &la), -EOVERFLOW);
 	la.alock.l_offset = 0xffffffffu;
 	la.alock.l_len = 0xffffffffu;
-	assert_int_equal(encode_err(nlm_enc_lockargs_v1, &la), 0);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_lockargs_v1, &la), 0);
 
-	assert_int_equal(encode_err(nlm_enc_testargs_v1, &ta), -EOVERFLOW);
-	assert_int_equal(encode_err(nlm_enc_testargs_v4, &ta), 0);
-	assert_int_equal(encode_err(nlm_enc_cancargs_v1, &ca), -EOVERFLOW);
-	assert_int_equal(encode_err(nlm_enc_cancargs_v4, &ca), 0);
-	assert_int_equal(encode_err(nlm_enc_unlockargs_v1, &ua), -EOVERFLOW);
-	assert_int_equal(encode_err(nlm_enc_unlockargs_v4, &ua), 0);
-	assert_int_equal(encode_err(nlm_enc_testres_v1, &tr), -EOVERFLOW);
-	assert_int_equal(encode_err(nlm_enc_testres_v4, &tr), 0);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_testargs_v1, &ta), -EOVERFLOW);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_testargs_v4, &ta), 0);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_cancargs_v1, &ca), -EOVERFLOW);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_cancargs_v4, &ca), 0);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_unlockargs_v1, &ua), -EOVERFLOW);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_unlockargs_v4, &ua), 0);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_testres_v1, &tr), -EOVERFLOW);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_testres_v4, &tr), 0);
 	/* Not denied: the holder is not sent, so it cannot overflow. */
 	tr.stat = NLM_GRANTED;
-	assert_int_equal(encode_err(nlm_enc_testres_v1, &tr), 0);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_testres_v1, &tr), 0);
 
 	/* The error is sticky. */
 	assert_int_equal(xdr_enc_init(&e, 0, 0), 0);
@@ -831,7 +769,7 @@ static int decode_unlock(struct piece cookie, struct piece name,
 	int ret;
 
 	build_unlock(&e, cookie, name, fh, oh);
-	ret = decode_copy(nlm_dec_unlockargs_v4, e.buf, e.len, &r, NULL);
+	ret = xdr_check_decode(nlm_dec_unlockargs_v4, e.buf, e.len, &r, NULL);
 	xdr_enc_release(&e);
 	return ret;
 }
@@ -890,7 +828,7 @@ static void test_absurd_notify(void **state)
 		b = xdr_enc_reserve(&e, n + xdr_pad(n));
 		memset(b, 'z', n);
 		xdr_enc_i32(&e, 0);
-		assert_int_equal(decode_copy(nlm_dec_notify, e.buf, e.len, &r,
+		assert_int_equal(xdr_check_decode(nlm_dec_notify, e.buf, e.len, &r,
 					     NULL),
 				 n == 1025 ? 0 : -EBADMSG);
 		xdr_enc_release(&e);
@@ -898,7 +836,7 @@ static void test_absurd_notify(void **state)
 	assert_int_equal(xdr_enc_init(&e, 0, 0), 0);
 	xdr_enc_u32(&e, 0xffffffffu);
 	xdr_enc_i32(&e, 0);
-	assert_int_equal(decode_copy(nlm_dec_notify, e.buf, e.len, &r, NULL),
+	assert_int_equal(xdr_check_decode(nlm_dec_notify, e.buf, e.len, &r, NULL),
 			 -EBADMSG);
 	xdr_enc_release(&e);
 }
@@ -914,11 +852,11 @@ static void test_bad_bools(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(at); i++) {
 		memcpy(buf, lockargs_v4, sizeof(buf));
 		buf[at[i] + 3] = 2;
-		assert_int_equal(decode_copy(nlm_dec_lockargs_v4, buf,
+		assert_int_equal(xdr_check_decode(nlm_dec_lockargs_v4, buf,
 					     sizeof(buf), &r, NULL), -EBADMSG);
 		buf[at[i] + 3] = 0;
 		buf[at[i]] = 0x80;
-		assert_int_equal(decode_copy(nlm_dec_lockargs_v4, buf,
+		assert_int_equal(xdr_check_decode(nlm_dec_lockargs_v4, buf,
 					     sizeof(buf), &r, NULL), -EBADMSG);
 	}
 	/* holder.exclusive in a denied TEST result */
@@ -928,7 +866,7 @@ static void test_bad_bools(void **state)
 
 		memcpy(tb, testres_denied_v4, sizeof(tb));
 		tb[15] = 3;
-		assert_int_equal(decode_copy(nlm_dec_testres_v4, tb, sizeof(tb),
+		assert_int_equal(xdr_check_decode(nlm_dec_testres_v4, tb, sizeof(tb),
 					     &tr, NULL), -EBADMSG);
 	}
 }
@@ -949,40 +887,40 @@ static void test_encode_limits(void **state)
 
 	la.alock.caller_name = big;
 	la.alock.caller_name_len = 2000;
-	assert_int_equal(encode_err(nlm_enc_lockargs_v4, &la), -EINVAL);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_lockargs_v4, &la), -EINVAL);
 	la.alock.caller_name_len = 1025;
-	assert_int_equal(encode_err(nlm_enc_lockargs_v4, &la), -EINVAL);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_lockargs_v4, &la), -EINVAL);
 	la.alock.caller_name_len = 1024;
-	assert_int_equal(encode_err(nlm_enc_lockargs_v4, &la), 0);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_lockargs_v4, &la), 0);
 	la.alock.caller_name = "a\0b";
 	la.alock.caller_name_len = 3;
-	assert_int_equal(encode_err(nlm_enc_lockargs_v4, &la), -EINVAL);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_lockargs_v4, &la), -EINVAL);
 	la.alock.caller_name = NULL;
 	la.alock.caller_name_len = 0;
-	assert_int_equal(encode_err(nlm_enc_lockargs_v4, &la), 0);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_lockargs_v4, &la), 0);
 	la.alock.caller_name_len = 1;
-	assert_int_equal(encode_err(nlm_enc_lockargs_v4, &la), -EINVAL);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_lockargs_v4, &la), -EINVAL);
 	la.alock.caller_name = "client1";
 	la.alock.caller_name_len = 7;
 
 	la.alock.fh.data = obj;
 	la.alock.fh.len = 1025;
-	assert_int_equal(encode_err(nlm_enc_lockargs_v4, &la), -EINVAL);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_lockargs_v4, &la), -EINVAL);
 	la.alock.fh.len = 1024;
-	assert_int_equal(encode_err(nlm_enc_lockargs_v4, &la), 0);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_lockargs_v4, &la), 0);
 	la.cookie.data = NULL;
 	la.cookie.len = 4;
-	assert_int_equal(encode_err(nlm_enc_lockargs_v4, &la), -EINVAL);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_lockargs_v4, &la), -EINVAL);
 
 	n.name = big;
 	n.name_len = 1025;
-	assert_int_equal(encode_err(nlm_enc_notify, &n), 0);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_notify, &n), 0);
 	n.name_len = 1026;
-	assert_int_equal(encode_err(nlm_enc_notify, &n), -EINVAL);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_notify, &n), -EINVAL);
 
 	sa.share.caller_name = big;
 	sa.share.caller_name_len = 2000;
-	assert_int_equal(encode_err(nlm_enc_shareargs, &sa), -EINVAL);
+	assert_int_equal(xdr_check_encode_err(nlm_enc_shareargs, &sa), -EINVAL);
 	free(big);
 	free(obj);
 }

@@ -15,69 +15,11 @@
 
 #include <cmocka.h>
 
+#include "xdr_check.h"
+
 #include "nsm.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-/* Decodes buf[0..len) from an exact-size heap copy so that ASan sees any
- * read past the end. */
-static int decode_copy(nsm_dec_fn dec, const uint8_t *buf, size_t len,
-		       void *res, size_t *used)
-{
-	uint8_t *copy = malloc(len ? len : 1);
-	struct xdr_dec d;
-	int ret;
-
-	assert_non_null(copy);
-	if (len)
-		memcpy(copy, buf, len);
-	xdr_dec_init(&d, copy, len);
-	ret = dec(&d, res);
-	if (used)
-		*used = len - xdr_dec_left(&d);
-	free(copy);
-	return ret;
-}
-
-static void check_truncations(nsm_dec_fn dec, const uint8_t *buf, size_t len,
-			      size_t res_size)
-{
-	void *res = malloc(res_size);
-	size_t used;
-
-	assert_non_null(res);
-	for (size_t k = 0; k < len; k++) {
-		if (decode_copy(dec, buf, k, res, NULL) != -EBADMSG)
-			fail_msg("prefix of %zu/%zu bytes was accepted", k, len);
-	}
-	assert_int_equal(decode_copy(dec, buf, len, res, &used), 0);
-	assert_int_equal(used, len);
-	free(res);
-}
-
-static void check_encoding(nsm_enc_fn enc, const void *obj,
-			   const uint8_t *want, size_t want_len)
-{
-	struct xdr_enc e;
-
-	assert_int_equal(xdr_enc_init(&e, 0, 0), 0);
-	assert_int_equal(enc(&e, obj), 0);
-	assert_int_equal(e.len, want_len);
-	assert_memory_equal(e.buf, want, want_len);
-	xdr_enc_release(&e);
-}
-
-static int encode_err(nsm_enc_fn enc, const void *obj)
-{
-	struct xdr_enc e;
-	int ret;
-
-	assert_int_equal(xdr_enc_init(&e, 0, 0), 0);
-	ret = enc(&e, obj);
-	assert_int_equal(ret, xdr_enc_error(&e));
-	xdr_enc_release(&e);
-	return ret;
-}
 
 /* ---- pieces, by hand ---- */
 
@@ -153,37 +95,37 @@ static void test_args_known(void **state)
 	struct xdr_dec d;
 
 	(void)state;
-	check_encoding(nsm_enc_name, &n, sm_name_bytes, sizeof(sm_name_bytes));
+	xdr_check_encoding(nsm_enc_name, &n, sm_name_bytes, sizeof(sm_name_bytes));
 	xdr_dec_init(&d, sm_name_bytes, sizeof(sm_name_bytes));
 	assert_int_equal(nsm_dec_name(&d, &rn), 0);
 	assert_server(rn.mon_name, rn.mon_name_len);
 	assert_ptr_equal(rn.mon_name, (const char *)sm_name_bytes + 4);
-	check_truncations(nsm_dec_name, sm_name_bytes, sizeof(sm_name_bytes),
+	xdr_check_truncations(nsm_dec_name, sm_name_bytes, sizeof(sm_name_bytes),
 			  sizeof(rn));
 
-	check_encoding(nsm_enc_my_id, &m, my_id_bytes, sizeof(my_id_bytes));
+	xdr_check_encoding(nsm_enc_my_id, &m, my_id_bytes, sizeof(my_id_bytes));
 	xdr_dec_init(&d, my_id_bytes, sizeof(my_id_bytes));
 	assert_int_equal(nsm_dec_my_id(&d, &rm), 0);
 	assert_my_id(&rm);
-	check_truncations(nsm_dec_my_id, my_id_bytes, sizeof(my_id_bytes),
+	xdr_check_truncations(nsm_dec_my_id, my_id_bytes, sizeof(my_id_bytes),
 			  sizeof(rm));
 
-	check_encoding(nsm_enc_mon_id, &mi, mon_id_bytes, sizeof(mon_id_bytes));
+	xdr_check_encoding(nsm_enc_mon_id, &mi, mon_id_bytes, sizeof(mon_id_bytes));
 	xdr_dec_init(&d, mon_id_bytes, sizeof(mon_id_bytes));
 	assert_int_equal(nsm_dec_mon_id(&d, &rmi), 0);
 	assert_server(rmi.mon_name, rmi.mon_name_len);
 	assert_my_id(&rmi.my_id);
-	check_truncations(nsm_dec_mon_id, mon_id_bytes, sizeof(mon_id_bytes),
+	xdr_check_truncations(nsm_dec_mon_id, mon_id_bytes, sizeof(mon_id_bytes),
 			  sizeof(rmi));
 
-	check_encoding(nsm_enc_mon, &mon, mon_bytes, sizeof(mon_bytes));
+	xdr_check_encoding(nsm_enc_mon, &mon, mon_bytes, sizeof(mon_bytes));
 	xdr_dec_init(&d, mon_bytes, sizeof(mon_bytes));
 	assert_int_equal(nsm_dec_mon(&d, &rmon), 0);
 	assert_int_equal(xdr_dec_left(&d), 0);
 	assert_server(rmon.mon_id.mon_name, rmon.mon_id.mon_name_len);
 	assert_my_id(&rmon.mon_id.my_id);
 	assert_memory_equal(rmon.priv, priv_bytes, NSM_PRIV_SIZE);
-	check_truncations(nsm_dec_mon, mon_bytes, sizeof(mon_bytes),
+	xdr_check_truncations(nsm_dec_mon, mon_bytes, sizeof(mon_bytes),
 			  sizeof(rmon));
 }
 
@@ -197,27 +139,27 @@ static void test_results_known(void **state)
 	struct xdr_dec d;
 
 	(void)state;
-	check_encoding(nsm_enc_stat_res, &succ, stat_res_succ,
+	xdr_check_encoding(nsm_enc_stat_res, &succ, stat_res_succ,
 		       sizeof(stat_res_succ));
 	xdr_dec_init(&d, stat_res_succ, sizeof(stat_res_succ));
 	assert_int_equal(nsm_dec_stat_res(&d, &r), 0);
 	assert_int_equal(r.res_stat, NSM_STAT_SUCC);
 	assert_int_equal(r.state, 5);
-	check_truncations(nsm_dec_stat_res, stat_res_succ,
+	xdr_check_truncations(nsm_dec_stat_res, stat_res_succ,
 			  sizeof(stat_res_succ), sizeof(r));
 
-	check_encoding(nsm_enc_stat_res, &fail, stat_res_fail,
+	xdr_check_encoding(nsm_enc_stat_res, &fail, stat_res_fail,
 		       sizeof(stat_res_fail));
 	xdr_dec_init(&d, stat_res_fail, sizeof(stat_res_fail));
 	assert_int_equal(nsm_dec_stat_res(&d, &r), 0);
 	assert_int_equal(r.res_stat, NSM_STAT_FAIL);
 	assert_int_equal(r.state, -1);
 
-	check_encoding(nsm_enc_stat, &st, sm_stat_bytes, sizeof(sm_stat_bytes));
+	xdr_check_encoding(nsm_enc_stat, &st, sm_stat_bytes, sizeof(sm_stat_bytes));
 	xdr_dec_init(&d, sm_stat_bytes, sizeof(sm_stat_bytes));
 	assert_int_equal(nsm_dec_stat(&d, &rs), 0);
 	assert_int_equal(rs.state, 8);
-	check_truncations(nsm_dec_stat, sm_stat_bytes, sizeof(sm_stat_bytes),
+	xdr_check_truncations(nsm_dec_stat, sm_stat_bytes, sizeof(sm_stat_bytes),
 			  sizeof(rs));
 }
 
@@ -230,23 +172,23 @@ static void test_notify_status_known(void **state)
 	struct xdr_dec d;
 
 	(void)state;
-	check_encoding(nsm_enc_stat_chge, &c, stat_chge_bytes,
+	xdr_check_encoding(nsm_enc_stat_chge, &c, stat_chge_bytes,
 		       sizeof(stat_chge_bytes));
 	xdr_dec_init(&d, stat_chge_bytes, sizeof(stat_chge_bytes));
 	assert_int_equal(nsm_dec_stat_chge(&d, &rc), 0);
 	assert_int_equal(rc.mon_name_len, 7);
 	assert_memory_equal(rc.mon_name, "client1", 7);
 	assert_int_equal(rc.state, 9);
-	check_truncations(nsm_dec_stat_chge, stat_chge_bytes,
+	xdr_check_truncations(nsm_dec_stat_chge, stat_chge_bytes,
 			  sizeof(stat_chge_bytes), sizeof(rc));
 
-	check_encoding(nsm_enc_status, &s, status_bytes, sizeof(status_bytes));
+	xdr_check_encoding(nsm_enc_status, &s, status_bytes, sizeof(status_bytes));
 	xdr_dec_init(&d, status_bytes, sizeof(status_bytes));
 	assert_int_equal(nsm_dec_status(&d, &rs), 0);
 	assert_server(rs.mon_name, rs.mon_name_len);
 	assert_int_equal(rs.state, 7);
 	assert_memory_equal(rs.priv, priv_bytes, NSM_PRIV_SIZE);
-	check_truncations(nsm_dec_status, status_bytes, sizeof(status_bytes),
+	xdr_check_truncations(nsm_dec_status, status_bytes, sizeof(status_bytes),
 			  sizeof(rs));
 }
 
@@ -305,7 +247,7 @@ static void round_trip(nsm_enc_fn enc, nsm_dec_fn dec, size_t size,
 	assert_int_equal(enc(&e2, res), 0);
 	assert_int_equal(e2.len, e1.len);
 	assert_memory_equal(e2.buf, e1.buf, e1.len);
-	check_truncations(dec, e1.buf, e1.len, size);
+	xdr_check_truncations(dec, e1.buf, e1.len, size);
 	xdr_enc_release(&e2);
 	xdr_enc_release(&e1);
 	free(copy);
@@ -398,7 +340,7 @@ static int decode_status_name(uint32_t len_field, size_t present, uint8_t fill)
 	xdr_enc_i32(&e, 3);
 	xdr_enc_opaque_fixed(&e, priv_bytes, NSM_PRIV_SIZE);
 	assert_int_equal(xdr_enc_error(&e), 0);
-	ret = decode_copy(nsm_dec_status, e.buf, e.len, &r, NULL);
+	ret = xdr_check_decode(nsm_dec_status, e.buf, e.len, &r, NULL);
 	xdr_enc_release(&e);
 	return ret;
 }
@@ -420,17 +362,17 @@ static void test_absurd_lengths(void **state)
 	/* my_name inside SM_MON: length 0xffffffff, then 0x00000401 */
 	memcpy(buf, mon_bytes, sizeof(buf));
 	buf[12] = buf[13] = buf[14] = buf[15] = 0xff;
-	assert_int_equal(decode_copy(nsm_dec_mon, buf, sizeof(buf), &rm, NULL),
+	assert_int_equal(xdr_check_decode(nsm_dec_mon, buf, sizeof(buf), &rm, NULL),
 			 -EBADMSG);
 	buf[12] = buf[13] = 0;
 	buf[14] = 0x04;
 	buf[15] = 0x01;
-	assert_int_equal(decode_copy(nsm_dec_mon, buf, sizeof(buf), &rm, NULL),
+	assert_int_equal(xdr_check_decode(nsm_dec_mon, buf, sizeof(buf), &rm, NULL),
 			 -EBADMSG);
 	/* mon_name longer than what follows */
 	memcpy(buf, mon_bytes, sizeof(buf));
 	buf[3] = 0x40;
-	assert_int_equal(decode_copy(nsm_dec_mon, buf, sizeof(buf), &rm, NULL),
+	assert_int_equal(xdr_check_decode(nsm_dec_mon, buf, sizeof(buf), &rm, NULL),
 			 -EBADMSG);
 }
 
@@ -447,24 +389,24 @@ static void test_encode_limits(void **state)
 	big[2000] = '\0';
 	n.mon_name = big;
 	n.mon_name_len = 1024;
-	assert_int_equal(encode_err(nsm_enc_name, &n), 0);
+	assert_int_equal(xdr_check_encode_err(nsm_enc_name, &n), 0);
 	n.mon_name_len = 1025;
-	assert_int_equal(encode_err(nsm_enc_name, &n), -EINVAL);
+	assert_int_equal(xdr_check_encode_err(nsm_enc_name, &n), -EINVAL);
 	n.mon_name_len = 2000;
-	assert_int_equal(encode_err(nsm_enc_name, &n), -EINVAL);
+	assert_int_equal(xdr_check_encode_err(nsm_enc_name, &n), -EINVAL);
 	n.mon_name = "a\0b";
 	n.mon_name_len = 3;
-	assert_int_equal(encode_err(nsm_enc_name, &n), -EINVAL);
+	assert_int_equal(xdr_check_encode_err(nsm_enc_name, &n), -EINVAL);
 	n.mon_name = NULL;
 	n.mon_name_len = 2;
-	assert_int_equal(encode_err(nsm_enc_name, &n), -EINVAL);
+	assert_int_equal(xdr_check_encode_err(nsm_enc_name, &n), -EINVAL);
 
 	m.mon_id.my_id.my_name = big;
 	m.mon_id.my_id.my_name_len = 2000;
-	assert_int_equal(encode_err(nsm_enc_mon, &m), -EINVAL);
+	assert_int_equal(xdr_check_encode_err(nsm_enc_mon, &m), -EINVAL);
 	c.mon_name = big;
 	c.mon_name_len = 1500;
-	assert_int_equal(encode_err(nsm_enc_stat_chge, &c), -EINVAL);
+	assert_int_equal(xdr_check_encode_err(nsm_enc_stat_chge, &c), -EINVAL);
 	free(big);
 }
 

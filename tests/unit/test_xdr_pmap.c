@@ -14,44 +14,9 @@
 
 #include <cmocka.h>
 
+#include "xdr_check.h"
+
 #include "pmap.h"
-
-/* Decodes buf[0..len) from an exact-size heap copy so that ASan sees any
- * read past the end. */
-static int decode_copy(int (*dec)(struct xdr_dec *, void *), const uint8_t *buf,
-		       size_t len, void *res, size_t *used)
-{
-	uint8_t *copy = malloc(len ? len : 1);
-	struct xdr_dec d;
-	int ret;
-
-	assert_non_null(copy);
-	if (len)
-		memcpy(copy, buf, len);
-	xdr_dec_init(&d, copy, len);
-	ret = dec(&d, res);
-	if (used)
-		*used = len - xdr_dec_left(&d);
-	free(copy);
-	return ret;
-}
-
-/* Every proper prefix of a valid reply is malformed. */
-static void check_truncations(int (*dec)(struct xdr_dec *, void *),
-			      const uint8_t *buf, size_t len, size_t res_size)
-{
-	void *res = malloc(res_size);
-	size_t used;
-
-	assert_non_null(res);
-	for (size_t k = 0; k < len; k++) {
-		if (decode_copy(dec, buf, k, res, NULL) != -EBADMSG)
-			fail_msg("prefix of %zu/%zu bytes was accepted", k, len);
-	}
-	assert_int_equal(decode_copy(dec, buf, len, res, &used), 0);
-	assert_int_equal(used, len);
-	free(res);
-}
 
 static void check_bytes(const struct xdr_enc *e, const uint8_t *want,
 			size_t len)
@@ -170,7 +135,7 @@ static void test_getport_args_known(void **state)
 	assert_memory_equal(&back, &a, sizeof(a));
 	assert_int_equal(xdr_dec_left(&d), 0);
 	xdr_enc_release(&e);
-	check_truncations(pmap_dec_getport_args, getport_args_mnt3_tcp,
+	xdr_check_truncations(pmap_dec_getport_args, getport_args_mnt3_tcp,
 			  sizeof(getport_args_mnt3_tcp),
 			  sizeof(struct pmap_getport_args));
 }
@@ -180,13 +145,13 @@ static void test_getport_res_captured(void **state)
 	struct pmap_getport_res r;
 
 	(void)state;
-	assert_int_equal(decode_copy(pmap_dec_getport_res, cap_getport_mountd,
+	assert_int_equal(xdr_check_decode(pmap_dec_getport_res, cap_getport_mountd,
 				     4, &r, NULL), 0);
 	assert_int_equal(r.port, 20048);
-	assert_int_equal(decode_copy(pmap_dec_getport_res, cap_getport_unreg,
+	assert_int_equal(xdr_check_decode(pmap_dec_getport_res, cap_getport_unreg,
 				     4, &r, NULL), 0);
 	assert_int_equal(r.port, 0);
-	check_truncations(pmap_dec_getport_res, cap_getport_mountd, 4,
+	xdr_check_truncations(pmap_dec_getport_res, cap_getport_mountd, 4,
 			  sizeof(r));
 }
 
@@ -201,7 +166,7 @@ static void test_getport_res_round_trip(void **state)
 
 		assert_int_equal(xdr_enc_init(&e, 0, 0), 0);
 		assert_int_equal(pmap_enc_getport_res(&e, &r), 0);
-		assert_int_equal(decode_copy(pmap_dec_getport_res, e.buf, e.len,
+		assert_int_equal(xdr_check_decode(pmap_dec_getport_res, e.buf, e.len,
 					     &back, NULL), 0);
 		assert_int_equal(back.port, ports[i]);
 		xdr_enc_release(&e);
@@ -215,13 +180,13 @@ static void test_set_res(void **state)
 	struct pmap_set_res r;
 
 	(void)state;
-	assert_int_equal(decode_copy(pmap_dec_set_res, yes, 4, &r, NULL), 0);
+	assert_int_equal(xdr_check_decode(pmap_dec_set_res, yes, 4, &r, NULL), 0);
 	assert_true(r.ok);
-	assert_int_equal(decode_copy(pmap_dec_set_res, no, 4, &r, NULL), 0);
+	assert_int_equal(xdr_check_decode(pmap_dec_set_res, no, 4, &r, NULL), 0);
 	assert_false(r.ok);
-	assert_int_equal(decode_copy(pmap_dec_set_res, two, 4, &r, NULL),
+	assert_int_equal(xdr_check_decode(pmap_dec_set_res, two, 4, &r, NULL),
 			 -EBADMSG);
-	check_truncations(pmap_dec_set_res, yes, 4, sizeof(r));
+	xdr_check_truncations(pmap_dec_set_res, yes, 4, sizeof(r));
 }
 
 static void test_dump_known(void **state)
@@ -232,11 +197,11 @@ static void test_dump_known(void **state)
 	size_t used;
 
 	(void)state;
-	assert_int_equal(decode_copy(pmap_dec_dump_res, dump_two,
+	assert_int_equal(xdr_check_decode(pmap_dec_dump_res, dump_two,
 				     sizeof(dump_two), &r, &used), 0);
 	assert_int_equal(used, sizeof(dump_two));
 	assert_int_equal(r.nentries, 2);
-	check_truncations(pmap_dec_dump_res, dump_two, sizeof(dump_two),
+	xdr_check_truncations(pmap_dec_dump_res, dump_two, sizeof(dump_two),
 			  sizeof(r));
 
 	/* Iterate over the original buffer (the copy above is gone). */
@@ -266,7 +231,7 @@ static void test_dump_captured(void **state)
 	bool saw_mountd_tcp = false, saw_nfs_tcp = false;
 
 	(void)state;
-	check_truncations(pmap_dec_dump_res, cap_dump, sizeof(cap_dump),
+	xdr_check_truncations(pmap_dec_dump_res, cap_dump, sizeof(cap_dump),
 			  sizeof(r));
 	xdr_dec_init(&d, cap_dump, sizeof(cap_dump));
 	assert_int_equal(pmap_dec_dump_res(&d, &r), 0);
@@ -295,7 +260,7 @@ static void test_dump_empty(void **state)
 	assert_int_equal(pmap_dec_dump_res(&d, &r), 0);
 	assert_int_equal(r.nentries, 0);
 	assert_int_equal(pmap_dump_next(&r.entries, &m), 0);
-	check_truncations(pmap_dec_dump_res, empty, sizeof(empty), sizeof(r));
+	xdr_check_truncations(pmap_dec_dump_res, empty, sizeof(empty), sizeof(r));
 }
 
 static void test_dump_bad_bool(void **state)
@@ -307,15 +272,15 @@ static void test_dump_bad_bool(void **state)
 	/* value_follows 2, first and second. */
 	memcpy(buf, dump_two, sizeof(buf));
 	xdr_put_u32(buf, 2);
-	assert_int_equal(decode_copy(pmap_dec_dump_res, buf, sizeof(buf), &r,
+	assert_int_equal(xdr_check_decode(pmap_dec_dump_res, buf, sizeof(buf), &r,
 				     NULL), -EBADMSG);
 	memcpy(buf, dump_two, sizeof(buf));
 	xdr_put_u32(buf + 20, 2);
-	assert_int_equal(decode_copy(pmap_dec_dump_res, buf, sizeof(buf), &r,
+	assert_int_equal(xdr_check_decode(pmap_dec_dump_res, buf, sizeof(buf), &r,
 				     NULL), -EBADMSG);
 	memcpy(buf, dump_two, sizeof(buf));
 	xdr_put_u32(buf + 40, 0xffffffff);
-	assert_int_equal(decode_copy(pmap_dec_dump_res, buf, sizeof(buf), &r,
+	assert_int_equal(xdr_check_decode(pmap_dec_dump_res, buf, sizeof(buf), &r,
 				     NULL), -EBADMSG);
 }
 
@@ -336,7 +301,7 @@ static void test_dump_never_ends(void **state)
 		xdr_put_u32(buf + 20 * i + 12, 6);
 		xdr_put_u32(buf + 20 * i + 16, 111);
 	}
-	assert_int_equal(decode_copy(pmap_dec_dump_res, buf, N * 20, &r, NULL),
+	assert_int_equal(xdr_check_decode(pmap_dec_dump_res, buf, N * 20, &r, NULL),
 			 -EBADMSG);
 	free(buf);
 }
@@ -466,7 +431,7 @@ static void test_getaddr_res_captured(void **state)
 	uint16_t port;
 
 	(void)state;
-	check_truncations(pmap_dec_getaddr_res, cap_getaddr_mountd,
+	xdr_check_truncations(pmap_dec_getaddr_res, cap_getaddr_mountd,
 			  sizeof(cap_getaddr_mountd), sizeof(r));
 	xdr_dec_init(&d, cap_getaddr_mountd, sizeof(cap_getaddr_mountd));
 	assert_int_equal(pmap_dec_getaddr_res(&d, &r), 0);
@@ -506,16 +471,16 @@ static void test_getaddr_res_absurd(void **state)
 	memset(buf, '1', sizeof(buf));
 	/* Length 0xFFFFFFFF. */
 	xdr_put_u32(buf, 0xffffffff);
-	assert_int_equal(decode_copy(pmap_dec_getaddr_res, buf, sizeof(buf),
+	assert_int_equal(xdr_check_decode(pmap_dec_getaddr_res, buf, sizeof(buf),
 				     &r, NULL), -EBADMSG);
 	/* One over our limit, with the bytes present. */
 	xdr_put_u32(buf, PMAP_MAXUADDR + 1);
-	assert_int_equal(decode_copy(pmap_dec_getaddr_res, buf, sizeof(buf),
+	assert_int_equal(xdr_check_decode(pmap_dec_getaddr_res, buf, sizeof(buf),
 				     &r, NULL), -EBADMSG);
 	/* A NUL inside. */
 	xdr_put_u32(buf, 4);
 	buf[6] = '\0';
-	assert_int_equal(decode_copy(pmap_dec_getaddr_res, buf, 8, &r, NULL),
+	assert_int_equal(xdr_check_decode(pmap_dec_getaddr_res, buf, 8, &r, NULL),
 			 -EBADMSG);
 }
 

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "xdr_check.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+int xdr_check_decode(xdr_check_dec_fn dec, const uint8_t *buf, size_t len,
+		     void *res, size_t *used)
+{
+	uint8_t *copy = malloc(len ? len : 1);
+	struct xdr_dec d;
+	int ret;
+
+	assert_non_null(copy);
+	if (len)
+		memcpy(copy, buf, len);
+	xdr_dec_init(&d, copy, len);
+	ret = dec(&d, res);
+	if (used)
+		*used = len - xdr_dec_left(&d);
+	free(copy);
+	return ret;
+}
+
+void xdr_check_truncations(xdr_check_dec_fn dec, const uint8_t *buf,
+			   size_t len, size_t res_size)
+{
+	void *res = malloc(res_size);
+	size_t used;
+
+	assert_non_null(res);
+	for (size_t k = 0; k < len; k++) {
+		if (xdr_check_decode(dec, buf, k, res, NULL) != -EBADMSG)
+			fail_msg("prefix of %zu/%zu bytes was accepted", k, len);
+	}
+	assert_int_equal(xdr_check_decode(dec, buf, len, res, &used), 0);
+	assert_int_equal(used, len);
+	free(res);
+}
+
+void xdr_check_encoding(xdr_check_enc_fn enc, const void *obj,
+			const uint8_t *want, size_t want_len)
+{
+	struct xdr_enc e;
+
+	assert_int_equal(xdr_enc_init(&e, 0, 0), 0);
+	assert_int_equal(enc(&e, obj), 0);
+	assert_int_equal(xdr_enc_error(&e), 0);
+	assert_int_equal(e.len, want_len);
+	assert_memory_equal(e.buf, want, want_len);
+	xdr_enc_release(&e);
+}
+
+int xdr_check_encode_err(xdr_check_enc_fn enc, const void *obj)
+{
+	struct xdr_enc e;
+	int ret;
+
+	assert_int_equal(xdr_enc_init(&e, 0, 0), 0);
+	ret = enc(&e, obj);
+	assert_int_equal(ret, xdr_enc_error(&e));
+	xdr_enc_release(&e);
+	return ret;
+}

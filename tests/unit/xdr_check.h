@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Checks shared by the codec tests: decoding from an exact-size heap copy
+ * (so that AddressSanitizer sees any read past the end), every truncation
+ * of a valid message, and encodings compared byte for byte.
+ */
+#ifndef NFSFUSE_TEST_XDR_CHECK_H
+#define NFSFUSE_TEST_XDR_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xdr.h"
+
+typedef int (*xdr_check_dec_fn)(struct xdr_dec *d, void *res);
+typedef int (*xdr_check_enc_fn)(struct xdr_enc *e, const void *obj);
+
+/* Decode buf[0..len) into res; *used (may be NULL) gets the bytes used. */
+int xdr_check_decode(xdr_check_dec_fn dec, const uint8_t *buf, size_t len,
+		     void *res, size_t *used);
+/* Every proper prefix of buf is malformed (-EBADMSG); the whole message
+ * decodes and is used up. */
+void xdr_check_truncations(xdr_check_dec_fn dec, const uint8_t *buf,
+			   size_t len, size_t res_size);
+/* enc(obj) gives exactly want[0..want_len). */
+void xdr_check_encoding(xdr_check_enc_fn enc, const void *obj,
+			const uint8_t *want, size_t want_len);
+/* enc(obj) fails; returns its error, which must also be the sticky one. */
+int xdr_check_encode_err(xdr_check_enc_fn enc, const void *obj);
+
+#endif
