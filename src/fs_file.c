@@ -501,7 +501,7 @@ static void ra_done(void *ctx, int err, void *res, struct rpc_reply *reply)
 static void ra_issue(const struct rpc_cred *cred, struct fs *fs,
 		     struct inode *ino, uint64_t off, size_t size)
 {
-	uint64_t start, end, file_size = 0, gen, seq = 0;
+	uint64_t start, end, low, file_size = 0, gen, seq = 0;
 	struct ra_req *batch[RA_MAX / 4096];
 	unsigned n = 0;
 	bool known;
@@ -510,7 +510,17 @@ static void ra_issue(const struct rpc_cred *cred, struct fs *fs,
 	known = ino->as.valid && !ino->wbatch;
 	if (known)
 		file_size = ino->as.attr.size;
-	if (off == ino->ra_last_end && off) {
+	/*
+	 * The kernel sends the requests of one sequential reader to several
+	 * worker threads at once, so they arrive a little out of order: a
+	 * read anywhere between the start of the current window and what was
+	 * read ahead continues the stream.  Only a read outside it starts
+	 * over (and never moves the read-ahead back over ranges already in
+	 * flight: that would fetch them twice).
+	 */
+	low = ino->ra_last_end > ino->ra_window + size ?
+	      ino->ra_last_end - ino->ra_window - size : 0;
+	if (off && ino->ra_last_end && off >= low && off <= ino->ra_end) {
 		/* In READs rather than bytes: a small rsize (UDP, NFSv2)
 		 * must not put hundreds of calls in flight. */
 		uint32_t first = RA_START, max = RA_MAX;
@@ -519,16 +529,21 @@ static void ra_issue(const struct rpc_cred *cred, struct fs *fs,
 			first = 4 * fs->nfs->rsize;
 		if (max > 16 * fs->nfs->rsize)
 			max = 16 * fs->nfs->rsize;
-		ino->ra_window = ino->ra_window ? ino->ra_window * 2 : first;
-		if (ino->ra_window > max)
-			ino->ra_window = max;
+		if (off + size > ino->ra_last_end) {
+			ino->ra_window = ino->ra_window ? ino->ra_window * 2
+							: first;
+			if (ino->ra_window > max)
+				ino->ra_window = max;
+		}
 	} else {
 		ino->ra_window = 0;
 		ino->ra_end = off + size;
+		ino->ra_last_end = 0;
 	}
-	ino->ra_last_end = off + size;
+	if (off + size > ino->ra_last_end)
+		ino->ra_last_end = off + size;
 	start = ino->ra_end > off + size ? ino->ra_end : off + size;
-	end = off + size + ino->ra_window;
+	end = ino->ra_last_end + ino->ra_window;
 	if (!known || !ino->df)
 		end = start;
 	if (end > file_size)
@@ -583,13 +598,19 @@ static bool ra_wait(struct inode *ino, uint64_t off, size_t size)
 	bool waited = false;
 
 	pthread_mutex_lock(&ino->lock);
-	if (ino->ra_inflight && off + size <= ino->ra_end &&
-	    off >= ino->ra_last_end) {
+	if (ino->ra_inflight && off + size <= ino->ra_end) {
 		pthread_cond_wait(&ino->ra_cond, &ino->lock);
 		waited = true;
 	}
 	pthread_mutex_unlock(&ino->lock);
 	return waited;
+}
+
+/* dcache_send's way to the kernel: the cached bytes, not a copy. */
+static int reply_iov(void *ctx, const struct iovec *iov, int n)
+{
+	fuse_reply_iov(ctx, iov, n);
+	return 0;
 }
 
 static struct dfile *inode_dfile(struct fs *fs, struct inode *ino)
@@ -615,7 +636,6 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	struct dfile *df;
 	struct fattr3 a;
 	char *buf;
-	long got;
 	int ret;
 
 	if (!i) {
@@ -632,25 +652,20 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	 * outstanding (writes invalidate the cached attributes). */
 	if (inode_get_attr(i, &a))
 		file_size = a.size;
-	buf = df ? malloc(size ? size : 1) : NULL;
-	while (buf) {
-		got = dcache_read(fs->dc, df, (uint64_t)off, size, file_size,
-				  buf);
-		if (got >= 0) {
+	/* Before any reply: once the reader has its data it may close the
+	 * file, and the inode may go. */
+	ra_issue(&cred, fs, i, (uint64_t)off, size);
+	while (df) {
+		if (dcache_send(fs->dc, df, (uint64_t)off, size, file_size,
+				reply_iov, req) >= 0) {
 			STAT_INC(data_hits);
-			if (i->ra_window && (uint64_t)off >= i->ra_last_end)
+			if (i->ra_window)
 				STAT_INC(readahead_used);
-			/* Before the reply: once the reader has its data it
-			 * may close the file and the inode may go. */
-			ra_issue(&cred, fs, i, (uint64_t)off, size);
-			fuse_reply_buf(req, buf, (size_t)got);
-			free(buf);
 			return;
 		}
 		if (!ra_wait(i, (uint64_t)off, size))
 			break;
 	}
-	free(buf);
 	STAT_INC(data_misses);
 	/* A READ must not overtake our own WRITEs of the same bytes. */
 	if (i->wb)
@@ -701,8 +716,6 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		pthread_mutex_unlock(&i->lock);
 		if (done == 0 && (res.data_len == size || res.eof ||
 				  res.data_len == 0)) {
-			if (!res.eof)
-				ra_issue(&cred, fs, i, (uint64_t)off, size);
 			fuse_reply_buf(req, (const char *)res.data,
 				       res.data_len);
 			rpc_reply_release(&reply);
@@ -717,8 +730,6 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		done += res.data_len;
 		rpc_reply_release(&reply);
 		if (res.eof || res.data_len == 0 || done == size) {
-			if (!res.eof)
-				ra_issue(&cred, fs, i, (uint64_t)off, size);
 			fuse_reply_buf(req, buf, done);
 			free(buf);
 			return;

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 
 #include "../stats.h"
 
@@ -258,6 +259,49 @@ long dcache_read(struct dcache *dc, struct dfile *df, uint64_t off,
 	}
 	pthread_mutex_unlock(&dc->lock);
 	return (long)want;
+}
+
+/* More blocks than this in one request go the copying way (a miss). */
+#define SEND_MAX_IOV 64
+
+long dcache_send(struct dcache *dc, struct dfile *df, uint64_t off,
+		 size_t len, uint64_t file_size,
+		 int (*send)(void *ctx, const struct iovec *iov, int n),
+		 void *ctx)
+{
+	struct iovec iov[SEND_MAX_IOV];
+	uint64_t pos;
+	int n = 0;
+	long ret;
+
+	if (off >= file_size) {
+		iov[0].iov_base = NULL;
+		iov[0].iov_len = 0;
+		return send(ctx, iov, 0);
+	}
+	if (len > file_size - off)
+		len = (size_t)(file_size - off);
+	pthread_mutex_lock(&dc->lock);
+	for (pos = off; pos < off + len; n++) {
+		uint64_t index = pos / DCACHE_BLOCK;
+		uint32_t s = (uint32_t)(pos % DCACHE_BLOCK);
+		uint64_t k = DCACHE_BLOCK - s;
+		struct block *b = g_hash_table_lookup(df->blocks, &index);
+
+		if (k > off + len - pos)
+			k = off + len - pos;
+		if (n == SEND_MAX_IOV || !b || s < b->vs || s + k > b->ve) {
+			pthread_mutex_unlock(&dc->lock);
+			return -1;
+		}
+		iov[n].iov_base = b->data + s;
+		iov[n].iov_len = k;
+		touch(dc, b);
+		pos += k;
+	}
+	ret = send(ctx, iov, n);
+	pthread_mutex_unlock(&dc->lock);
+	return ret;
 }
 
 void dcache_truncate(struct dcache *dc, struct dfile *df, uint64_t size)

@@ -51,6 +51,18 @@ void dcache_fill(struct dcache *dc, struct dfile *df, uint64_t off,
  */
 long dcache_read(struct dcache *dc, struct dfile *df, uint64_t off,
 		 size_t len, uint64_t file_size, void *out);
+/*
+ * The same without a copy: send(ctx, iov, n) gets the cached bytes where
+ * they lie, with the cache locked so that none goes away meanwhile (send
+ * must not take other locks or wait long: a FUSE reply is the use).
+ * Returns what send returned, or -1 without calling it when any byte is
+ * missing.
+ */
+struct iovec;
+long dcache_send(struct dcache *dc, struct dfile *df, uint64_t off,
+		 size_t len, uint64_t file_size,
+		 int (*send)(void *ctx, const struct iovec *iov, int n),
+		 void *ctx);
 /* Forget everything cached for the file; returns the blocks dropped. */
 unsigned dcache_purge(struct dcache *dc, struct dfile *df);
 /* The file was cut to size: drop or trim what lies beyond. */
