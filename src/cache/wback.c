@@ -14,12 +14,15 @@
  * writes are reported as failed: a server that restarts that often is
  * not going to keep them. */
 #define MAX_RESENDS 5
+/* The largest write held back for a FILE_SYNC at close. */
+#define WBACK_SMALL (64u << 10)
 /* wcc pairs remembered per batch; more writes than this between two
  * flushes simply count as "not provably ours". */
 #define MAX_PAIRS 4096
 
 struct chunk {
 	struct chunk *next;
+	size_t cap;                       /* bytes data[] can hold */
 	struct wback *wb;
 	bool acked;                       /* WRITE answered */
 	bool stable;                      /* answered FILE_SYNC */
@@ -41,6 +44,10 @@ struct wback {
 	size_t max_held;
 
 	struct chunk *head, *tail;  /* kept until committed, in send order */
+	/* A small write not sent yet: when it is all the file gets before
+	 * close, it goes as one FILE_SYNC WRITE and needs no COMMIT. */
+	struct chunk *pending;
+	struct rpc_cred pending_cred;
 	size_t held;
 	unsigned inflight;
 	bool committing;            /* a COMMIT is on the wire */
@@ -85,6 +92,7 @@ void wback_free(struct wback *wb)
 {
 	if (!wb)
 		return;
+	free(wb->pending);
 	drop_chunks(wb);
 	free(wb->pairs);
 	pthread_cond_destroy(&wb->cond);
@@ -194,6 +202,68 @@ static void wait_overlap(struct wback *wb, uint64_t off, uint64_t len,
 	}
 }
 
+/* Send the held small write; the lock is held. */
+static int push_pending(struct wback *wb, uint32_t stable)
+{
+	struct chunk *c = wb->pending;
+	int ret;
+
+	if (!c)
+		return 0;
+	wb->pending = NULL;
+	c->args.stable = stable;
+	wait_overlap(wb, c->args.offset, c->args.count, NULL);
+	ret = send_chunk(wb, c, &wb->pending_cred);
+	if (ret) {
+		free(c);
+		if (!wb->err)
+			wb->err = ret;
+		return ret;
+	}
+	if (wb->tail)
+		wb->tail->next = c;
+	else
+		wb->head = c;
+	wb->tail = c;
+	wb->held += c->args.count;
+	return 0;
+}
+
+/* Hold a small write back instead of sending it: only while nothing else
+ * of this file is outstanding, and only as one contiguous run.  The lock
+ * is held.  true when the bytes were taken. */
+static bool hold_small(struct wback *wb, const struct rpc_cred *cred,
+		       uint64_t off, const void *data, size_t len)
+{
+	struct chunk *p = wb->pending;
+
+	if (wb->head || wb->inflight)
+		return false;
+	if (!p) {
+		if (len > WBACK_SMALL)
+			return false;
+		p = malloc(sizeof(*p) + WBACK_SMALL);
+		if (!p)
+			return false;
+		memset(p, 0, sizeof(*p));
+		p->wb = wb;
+		p->cap = WBACK_SMALL;
+		p->args.file = wb->fh;
+		p->args.offset = off;
+		p->args.data = p->data;
+		wb->pending = p;
+		wb->pending_cred = *cred;
+	} else if (off != p->args.offset + p->args.count ||
+		   p->args.count + len > p->cap) {
+		return false;
+	}
+	memcpy(p->data + p->args.count, data, len);
+	p->args.count += (uint32_t)len;
+	/* Attributes fetched from now on may lack these bytes. */
+	wb->seq++;
+	return true;
+}
+
 int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
 		const void *data, size_t len)
 {
@@ -217,6 +287,16 @@ int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
 	 * error also stays for close and fsync. */
 	if (wb->err) {
 		ret = wb->err;
+		pthread_mutex_unlock(&wb->lock);
+		free(c);
+		return ret;
+	}
+	if (hold_small(wb, cred, off, data, len)) {
+		pthread_mutex_unlock(&wb->lock);
+		free(c);
+		return 0;
+	}
+	if (wb->pending && (ret = push_pending(wb, UNSTABLE))) {
 		pthread_mutex_unlock(&wb->lock);
 		free(c);
 		return ret;
@@ -269,6 +349,9 @@ uint64_t wback_wait(struct wback *wb)
 	uint64_t seq;
 
 	pthread_mutex_lock(&wb->lock);
+	/* Whoever waits is about to read from the server: it must find the
+	 * held bytes there. */
+	push_pending(wb, UNSTABLE);
 	wait_idle(wb);
 	seq = wb->seq;
 	pthread_mutex_unlock(&wb->lock);
@@ -290,7 +373,7 @@ bool wback_busy(struct wback *wb)
 	bool busy;
 
 	pthread_mutex_lock(&wb->lock);
-	busy = wb->inflight || wb->head;
+	busy = wb->inflight || wb->head || wb->pending;
 	pthread_mutex_unlock(&wb->lock);
 	return busy;
 }
@@ -388,6 +471,11 @@ int wback_flush(struct wback *wb, const struct rpc_cred *cred)
 	int ret;
 
 	pthread_mutex_lock(&wb->lock);
+	/* A small file written in one run: one FILE_SYNC WRITE, no COMMIT
+	 * saves the round trip at close. */
+	if (wb->pending)
+		push_pending(wb, wb->head || wb->inflight ? UNSTABLE
+							  : FILE_SYNC);
 	wait_idle(wb);
 	ret = wb->err;
 	if (ret == 0 && wb->head)
