@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# build.sh [OUTDIR]: compile the libFuzzer harnesses (tests/fuzz/fuzz_*.c)
+# with clang, ASan and UBSan into OUTDIR (default: build-fuzz in the
+# current directory).  Prints the harnesses it built, one per line, on
+# stdout.  Exits 77 (skip) when clang or libFuzzer is missing.
+#
+#   CC      the compiler (default: clang, else clang-14)
+#   CFLAGS  added to every compile
+#
+# The code under test is compiled with the same sanitizers and coverage
+# (-fsanitize=fuzzer-no-link); the harnesses, and only they, also with
+# -Werror.  fuzz_nfs2 is built when xdr/nfs2.h exists, fuzz_options when
+# pkg-config knows fuse3.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+out=${1:-build-fuzz}
+mkdir -p "$out/obj"
+out=$(cd "$out" && pwd)
+
+skip() {
+	echo "build.sh: SKIP: $*" >&2
+	exit 77
+}
+
+if [ -z "${CC:-}" ]; then
+	for c in clang clang-14; do
+		command -v "$c" >/dev/null && { CC=$c; break; }
+	done
+fi
+[ -n "${CC:-}" ] && command -v "$CC" >/dev/null || skip "clang not found (apt install clang)"
+
+san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+common=(-g -O1 -std=gnu11 $san -fno-omit-frame-pointer
+	-D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -DFUSE_USE_VERSION=314
+	-Wall -Wextra -Wno-unused-parameter ${CFLAGS:-})
+strict=(-Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2)
+
+# libFuzzer present?  (clang without libclang_rt.fuzzer fails to link.)
+probe=$out/obj/probe
+printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
+	'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);' \
+	'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }' \
+	> "$probe.c"
+"$CC" -fsanitize=fuzzer,address,undefined "$probe.c" -o "$probe" 2>"$probe.log" ||
+	skip "$CC cannot link -fsanitize=fuzzer (apt install libfuzzer-14-dev): $(head -n 1 "$probe.log")"
+
+# Objects of the code under test: name -> source.
+lib() {
+	local o=$out/obj/$(echo "$1" | tr / _).o
+	"$CC" "${common[@]}" -fsanitize=fuzzer-no-link "${@:2}" -c "$src/$1" -o "$o"
+	echo "$o"
+}
+xdr_srcs=(xdr/xdr.c xdr/rpc_msg.c xdr/nfs3_types.c xdr/nfs3.c xdr/pmap.c
+	xdr/mount.c xdr/nlm.c xdr/nsm.c)
+have_nfs2=false
+if [ -f "$src/xdr/nfs2.h" ]; then
+	have_nfs2=true
+	xdr_srcs+=(xdr/nfs2.c xdr/nfs2_conv.c)
+fi
+xdr_objs=()
+for s in "${xdr_srcs[@]}"; do
+	xdr_objs+=("$(lib "$s" -I "$src/xdr")")
+done
+
+harness() { # name, then extra sources/objects and flags
+	local name=$1
+	shift
+	"$CC" "${common[@]}" "${strict[@]}" -fsanitize=fuzzer \
+		-I "$here" -I "$src/xdr" -I "$src/src/rpc" -I "$src/src" \
+		"$here/$name.c" "$@" -o "$out/$name"
+	echo "$name"
+}
+
+harness fuzz_nfs3 "${xdr_objs[@]}"
+harness fuzz_rpc_msg "${xdr_objs[@]}"
+harness fuzz_mount "${xdr_objs[@]}"
+harness fuzz_pmap "${xdr_objs[@]}"
+harness fuzz_nlm "${xdr_objs[@]}"
+harness fuzz_nsm "${xdr_objs[@]}"
+if $have_nfs2; then
+	harness fuzz_nfs2 "${xdr_objs[@]}"
+fi
+harness fuzz_record "$(lib src/rpc/record.c)" "${xdr_objs[@]}"
+if pkg-config --exists fuse3; then
+	read -ra fuse_cflags <<<"$(pkg-config --cflags fuse3)"
+	read -ra fuse_libs <<<"$(pkg-config --libs fuse3)"
+	harness fuzz_options "${fuse_cflags[@]}" \
+		"$(lib src/options.c "${fuse_cflags[@]}")" "${xdr_objs[@]}" \
+		"${fuse_libs[@]}"
+else
+	echo "build.sh: fuse3 not found by pkg-config: fuzz_options not built" >&2
+fi

@@ -1,0 +1,494 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Build the seed corpus of the fuzz harnesses (tests/fuzz/corpus/).
+
+    make_corpus.py pcap CAPTURE.pcapng OUTDIR   seeds from a capture
+    make_corpus.py handmade OUTDIR               hand-made seeds
+
+`pcap` reads the capture with tshark, reassembles each TCP direction,
+splits it at the record marks (RFC 5531 section 11; UDP datagrams are
+whole messages), pairs every reply with its call by XID and writes, with
+the selector byte of the harness in front (see each fuzz_*.c):
+  rpc_msg/  whole calls and replies (headers kept);
+  nfs3/ mount/ pmap/ nlm/ nsm/  reply bodies (header stripped) and the
+            call arguments that have a server-side decoder;
+  record/   raw TCP byte streams, chunked as the segments arrived.
+At most PER_KEY distinct seeds are kept per (harness, selector), none
+over MAX_SEED bytes.
+capture.sh makes a capture and runs both commands.
+"""
+import hashlib
+import os
+import struct
+import subprocess
+import sys
+
+PER_KEY = 2
+MAX_SEED = 8192  # bytes; larger messages (128 KiB READs) slow the fuzzer
+
+
+def u32(v):
+    return struct.pack(">I", v & 0xffffffff)
+
+
+def u64(v):
+    return struct.pack(">Q", v & 0xffffffffffffffff)
+
+
+def opaque(b):
+    if isinstance(b, str):
+        b = b.encode()
+    return u32(len(b)) + b + b"\0" * ((4 - len(b) % 4) % 4)
+
+
+def fixed(b):
+    return b + b"\0" * ((4 - len(b) % 4) % 4)
+
+
+class Out:
+    def __init__(self, root):
+        self.root = root
+        self.count = {}
+        self.seen = set()
+
+    def put(self, harness, key, desc, data, limit=PER_KEY):
+        if len(data) > MAX_SEED:
+            return
+        h = hashlib.sha1(data).hexdigest()[:10]
+        if (harness, h) in self.seen:
+            return
+        k = (harness, key)
+        if self.count.get(k, 0) >= limit:
+            return
+        self.count[k] = self.count.get(k, 0) + 1
+        self.seen.add((harness, h))
+        d = os.path.join(self.root, harness)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "%s-%s" % (desc, h)), "wb") as f:
+            f.write(data)
+
+
+# ---------------------------------------------------------------- capture
+
+def frames(pcap):
+    fields = ["tcp.stream", "udp.stream", "tcp.srcport", "tcp.dstport",
+              "udp.srcport", "udp.dstport", "tcp.payload", "udp.payload"]
+    cmd = ["tshark", "-r", pcap, "-T", "fields"]
+    for f in fields:
+        cmd += ["-e", f]
+    out = subprocess.run(cmd, check=True, capture_output=True,
+                         text=True).stdout
+    for line in out.splitlines():
+        cols = line.split("\t")
+        cols += [""] * (len(fields) - len(cols))
+        ts, us, tsp, tdp, usp, udp_, tpl, upl = cols
+        if ts and tpl:
+            yield ("tcp", int(ts), int(tsp), int(tdp), bytes.fromhex(tpl))
+        elif us and upl:
+            yield ("udp", int(us), int(usp), int(udp_), bytes.fromhex(upl))
+
+
+def split_records(stream):
+    """Whole records of a TCP direction (a partial tail is dropped)."""
+    recs, cur, off = [], b"", 0
+    while len(stream) - off >= 4:
+        m = struct.unpack(">I", stream[off:off + 4])[0]
+        n = m & 0x7fffffff
+        if len(stream) - off - 4 < n:
+            break
+        cur += stream[off + 4:off + 4 + n]
+        off += 4 + n
+        if m & 0x80000000:
+            recs.append(cur)
+            cur = b""
+    return recs
+
+
+def parse_call(m):
+    """(xid, prog, vers, proc, args) or None."""
+    if len(m) < 24:
+        return None
+    xid, mtype, rpcvers, prog, vers, proc = struct.unpack(">6I", m[:24])
+    if mtype != 0 or rpcvers != 2:
+        return None
+    off = 24
+    for _ in range(2):  # credential, verifier
+        if len(m) < off + 8:
+            return None
+        n = struct.unpack(">I", m[off + 4:off + 8])[0]
+        off += 8 + n + (4 - n % 4) % 4
+    return xid, prog, vers, proc, m[off:]
+
+
+def parse_reply(m):
+    """(xid, body or None when not accepted SUCCESS) or None."""
+    if len(m) < 12:
+        return None
+    xid, mtype, stat = struct.unpack(">3I", m[:12])
+    if mtype != 1:
+        return None
+    if stat != 0 or len(m) < 20:
+        return xid, None
+    n = struct.unpack(">I", m[16:20])[0]
+    off = 20 + n + (4 - n % 4) % 4
+    if len(m) < off + 4 or struct.unpack(">I", m[off:off + 4])[0] != 0:
+        return xid, None
+    return xid, m[off + 4:]
+
+
+NFS3_NAMES = ["null", "getattr", "setattr", "lookup", "access", "readlink",
+              "read", "write", "create", "mkdir", "symlink", "mknod",
+              "remove", "rmdir", "rename", "link", "readdir", "readdirplus",
+              "fsstat", "fsinfo", "pathconf", "commit"]
+
+
+def reply_seed(out, prog, vers, proc, body):
+    sel = None
+    if prog == 100003 and vers == 3 and 1 <= proc <= 21:
+        out.put("nfs3", proc, "%02d-%s" % (proc, NFS3_NAMES[proc]),
+                bytes([proc]) + body)
+        if proc == 1 and body[:4] == u32(0):  # a real fattr3
+            out.put("nfs3", 22, "22-fattr3", bytes([22]) + body[4:])
+            out.put("nfs3", 23, "23-post_op_attr",
+                    bytes([23]) + u32(1) + body[4:], 1)
+        if proc == 3 and body[:4] == u32(0):  # a real handle
+            n = struct.unpack(">I", body[4:8])[0]
+            fh = body[4:8 + n + (4 - n % 4) % 4]
+            out.put("nfs3", 0, "00-fh3", bytes([0]) + fh)
+            out.put("nfs3", 25, "25-post_op_fh3", bytes([25]) + u32(1) + fh)
+        if proc in (2, 12, 13) and len(body) > 4:  # a real wcc_data
+            out.put("nfs3", 24, "24-wcc_data", bytes([24]) + body[4:])
+        return
+    if prog == 100005:
+        sel = {(3, 1): 0, (1, 1): 1, (3, 5): 2, (1, 5): 2, (3, 2): 3,
+               (1, 2): 3}.get((vers, proc))
+        names = ["mnt3", "mnt1", "export", "dump"]
+        if sel is not None:
+            out.put("mount", sel, "%d-%s" % (sel, names[sel]),
+                    bytes([sel]) + body)
+        return
+    if prog == 100000:
+        if vers == 2:
+            sel = {3: 0, 1: 1, 2: 1, 4: 2}.get(proc)
+        elif proc == 3:
+            sel = 3
+        names = ["getport", "set", "dump", "getaddr"]
+        if sel is not None:
+            out.put("pmap", sel, "%d-%s" % (sel, names[sel]),
+                    bytes([sel]) + body)
+        if sel == 3:  # the universal address, raw
+            n = struct.unpack(">I", body[:4])[0]
+            out.put("pmap", 7, "7-uaddr", bytes([7]) + body[4:4 + n])
+        return
+    if prog == 100021 and vers == 4:
+        sel = {1: 10, 2: 11, 3: 11, 4: 11, 5: 11, 22: 11, 20: 13,
+               21: 13}.get(proc)
+        names = {10: "testres_v4", 11: "res", 13: "shareres"}
+        if sel is not None:
+            out.put("nlm", sel, "%02d-%s" % (sel, names[sel]),
+                    bytes([sel]) + body)
+            if proc in (1, 2):
+                out.put("nlm", (16, proc, 1), "16-table-v4-%d-res" % proc,
+                        bytes([16, 2, proc << 1 | 1]) + body, 1)
+        return
+    if prog == 100024 and vers == 1:
+        sel = {1: 4, 2: 4, 3: 5, 4: 5}.get(proc)
+        names = {4: "stat_res", 5: "stat"}
+        if sel is not None:
+            out.put("nsm", sel, "%d-%s" % (sel, names[sel]),
+                    bytes([sel]) + body)
+
+
+def call_seed(out, prog, vers, proc, args):
+    if prog == 100005 and proc in (1, 3):
+        out.put("mount", 4, "4-dirpath_args", bytes([4]) + args)
+    elif prog == 100000 and vers == 2 and proc in (1, 2, 3):
+        out.put("pmap", 4, "4-getport_args", bytes([4]) + args)
+        out.put("pmap", 6, "6-mapping", bytes([6]) + args)
+    elif prog == 100000 and vers in (3, 4) and proc == 3:
+        out.put("pmap", 5, "5-rpcb_args", bytes([5]) + args)
+    elif prog == 100021 and vers == 4:
+        sel = {1: 6, 2: 7, 22: 7, 3: 8, 4: 9, 20: 12, 21: 12,
+               23: 14}.get(proc)
+        names = {6: "testargs_v4", 7: "lockargs_v4", 8: "cancargs_v4",
+                 9: "unlockargs_v4", 12: "shareargs", 14: "notify"}
+        if sel is not None:
+            out.put("nlm", sel, "%02d-%s" % (sel, names[sel]),
+                    bytes([sel]) + args)
+            if proc in (1, 2, 20):
+                out.put("nlm", (16, proc, 0), "16-table-v4-%d-args" % proc,
+                        bytes([16, 2, proc << 1]) + args, 1)
+    elif prog == 100024 and vers == 1:
+        sel = {1: 0, 4: 1, 3: 2, 2: 3, 6: 6}.get(proc)
+        names = {0: "name", 1: "my_id", 2: "mon_id", 3: "mon",
+                 6: "stat_chge"}
+        if sel is not None:
+            out.put("nsm", sel, "%d-%s" % (sel, names[sel]),
+                    bytes([sel]) + args)
+
+
+def record_seed(out, segs, n):
+    """A record-reader input: limit byte, then (header, chunk) pairs; the
+    zero-copy bit alternates.  At most MAX_SEED bytes of stream."""
+    data, total = bytearray([0x80]), 0
+    for i, s in enumerate(segs):
+        s = s[:0x7fff]
+        if total + len(s) > MAX_SEED - 2 * len(segs) - 1:
+            break
+        total += len(s)
+        data += struct.pack(">H", len(s) | (0x8000 if i % 2 else 0)) + s
+    if total:
+        out.put("record", "tcp", "stream-%d" % n, bytes(data), 4)
+
+
+def from_pcap(pcap, root):
+    out = Out(root)
+    streams = {}  # (stream, src, dst) -> [segments]
+    udp = []
+    for proto, sid, sp, dp, payload in frames(pcap):
+        if proto == "tcp":
+            streams.setdefault((sid, sp, dp), []).append(payload)
+        else:
+            udp.append((sid, sp, dp, payload))
+    msgs = []  # (client port, message)
+    for (sid, sp, dp), segs in streams.items():
+        client = dp if sp < dp else sp
+        for rec in split_records(b"".join(segs)):
+            msgs.append((client, rec))
+    for sid, sp, dp, payload in udp:
+        msgs.append((dp if sp < dp else sp, payload))
+
+    calls = {}
+    for client, m in msgs:
+        c = parse_call(m)
+        if c:
+            calls[(client, c[0])] = c[1:4]
+            call_seed(out, *c[1:])
+            out.put("rpc_msg", ("call", c[1]), "1-call", bytes([1]) + m)
+    for client, m in msgs:
+        r = parse_reply(m)
+        if not r:
+            continue
+        xid, body = r
+        out.put("rpc_msg", ("reply", body is None, len(m) > 64), "0-reply",
+                bytes([0]) + m)
+        out.put("rpc_msg", "xid", "2-xid", bytes([2]) + m[:8], 2)
+        call = calls.get((client, xid))
+        if call and body is not None:
+            reply_seed(out, *call, body)
+    # Raw streams for the record reader: both directions, several sizes.
+    n = 0
+    for key, segs in sorted(streams.items(), key=lambda kv: len(kv[1])):
+        record_seed(out, segs, n)
+        n += 1
+
+
+# --------------------------------------------------------------- handmade
+
+FH3 = opaque(bytes(range(1, 29)))
+FH2 = bytes(range(32))
+
+
+def fattr3(ftype=1, size=11):
+    return (u32(ftype) + u32(0o644) + u32(1) + u32(0) + u32(0) + u64(size) +
+            u64(4096) + u32(0) + u32(0) + u64(0x1234) + u64(77) +
+            u32(1700000000) + u32(5) + u32(1700000001) + u32(6) +
+            u32(1700000002) + u32(999999999))
+
+
+def poa(present=True):
+    return u32(1) + fattr3() if present else u32(0)
+
+
+def wcc():
+    return u32(1) + u64(11) + u32(1) + u32(2) + u32(3) + u32(4) + poa()
+
+
+def fattr2(ftype=1, rdev=0):
+    return (u32(ftype) + u32(0o100644) + u32(1) + u32(0) + u32(0) +
+            u32(11) + u32(4096) + u32(rdev) + u32(8) + u32(9) + u32(77) +
+            u32(1700000000) + u32(5) + u32(1700000001) + u32(1000000) +
+            u32(1700000002) + u32(999999))
+
+
+def handmade(root):
+    out = Out(root)
+    P = lambda h, k, d, b: out.put(h, ("hand", k), "hand-" + d, b, 8)
+
+    # NFSv3: empty and odd replies the server did not send us.
+    ents = (u32(1) + u64(11) + opaque(".") + u64(1) +
+            u32(1) + u64(12) + opaque("a-long-name-" * 3) + u64(2) + u32(0))
+    P("nfs3", 16, "16-readdir-ok", bytes([16]) + u32(0) + poa() +
+      b"verifier" + ents + u32(1))
+    P("nfs3", 16, "16-readdir-empty", bytes([16]) + u32(0) + poa(False) +
+      b"\0" * 8 + u32(0) + u32(1))
+    plus = (u32(1) + u64(11) + opaque("x") + u64(1) + poa() + u32(1) + FH3 +
+            u32(1) + u64(12) + opaque("y") + u64(2) + poa(False) + u32(0) +
+            u32(0))
+    P("nfs3", 17, "17-readdirplus-ok", bytes([17]) + u32(0) + poa() +
+      b"verifier" + plus + u32(0))
+    P("nfs3", 17, "17-readdirplus-badcookie", bytes([17]) + u32(10003) +
+      poa())
+    P("nfs3", 6, "06-read-eof", bytes([6]) + u32(0) + poa() + u32(5) +
+      u32(1) + opaque("hello"))
+    P("nfs3", 6, "06-read-huge-len", bytes([6]) + u32(0) + poa(False) +
+      u32(5) + u32(1) + u32(0xfffffffc) + b"abcd")
+    P("nfs3", 5, "05-readlink", bytes([5]) + u32(0) + poa(False) +
+      opaque("../target"))
+    P("nfs3", 8, "08-create-nofh", bytes([8]) + u32(0) + u32(0) +
+      poa(False) + wcc())
+    P("nfs3", 3, "03-lookup-jukebox", bytes([3]) + u32(10008) + poa())
+    P("nfs3", 7, "07-write-ok", bytes([7]) + u32(0) + wcc() + u32(5) +
+      u32(2) + b"wverf123")
+    P("nfs3", 0, "00-fh3-toolong", bytes([0]) + u32(65) + b"\0" * 68)
+    P("nfs3", 22, "22-fattr3-fifo", bytes([22]) + fattr3(7, 0))
+
+    # RPC headers the server does not send unprompted.
+    P("rpc_msg", 0, "0-denied-mismatch",
+      bytes([0]) + u32(7) + u32(1) + u32(1) + u32(0) + u32(2) + u32(2))
+    P("rpc_msg", 0, "0-denied-auth",
+      bytes([0]) + u32(8) + u32(1) + u32(1) + u32(1) + u32(5))
+    P("rpc_msg", 0, "0-prog-mismatch", bytes([0]) + u32(9) + u32(1) +
+      u32(0) + u32(0) + u32(0) + u32(2) + u32(3) + u32(4))
+    authsys = u32(1) + opaque(u32(42) + opaque("host") + u32(1000) +
+                              u32(1000) + u32(16) +
+                              b"".join(u32(i) for i in range(16)))
+    P("rpc_msg", 1, "1-call-authsys16", bytes([1]) + u32(5) + u32(0) +
+      u32(2) + u32(100003) + u32(3) + u32(1) + authsys + u32(0) + u32(0))
+    P("rpc_msg", 1, "1-call-rpcvers3", bytes([1]) + u32(5) + u32(0) +
+      u32(3) + u32(100003) + u32(3) + u32(1) + u32(0) * 4)
+
+    # MOUNT: lists with content.
+    exp = (u32(1) + opaque("/export") + u32(1) + opaque("host-a") + u32(1) +
+           opaque("*.example") + u32(0) + u32(1) + opaque("/b") + u32(0) +
+           u32(0))
+    P("mount", 2, "2-export-groups", bytes([2]) + exp)
+    dump = (u32(1) + opaque("client1") + opaque("/export") + u32(1) +
+            opaque("c2") + opaque("/export/sub") + u32(0))
+    P("mount", 3, "3-dump", bytes([3]) + dump)
+    P("mount", 0, "0-mnt3-many-flavors", bytes([0]) + u32(0) + FH3 +
+      u32(20) + b"".join(u32(i) for i in range(20)))
+    P("mount", 1, "1-mnt1-ok", bytes([1]) + u32(0) + FH2)
+    P("mount", 0, "0-mnt3-acces", bytes([0]) + u32(13))
+
+    # Portmapper.
+    P("pmap", 2, "2-dump", bytes([2]) + u32(1) +
+      u32(100000) + u32(2) + u32(6) + u32(111) + u32(0))
+    for ua in ("::1.8.1", "1.2.256", ".8.1"):
+        P("pmap", 7, "7-uaddr", bytes([7]) + ua.encode())
+    P("pmap", 3, "3-getaddr-empty", bytes([3]) + u32(0))
+
+    # NLM versions 1 and 3 (32-bit ranges), which ganesha does not serve.
+    def lock1(off, ln):
+        return (opaque("client") + opaque(FH2) + opaque("owner") + u32(7) +
+                u32(off) + u32(ln))
+    ck = opaque("cookie")
+    P("nlm", 1, "01-testargs_v1", bytes([1]) + ck + u32(1) + lock1(0, 10))
+    P("nlm", 2, "02-lockargs_v1", bytes([2]) + ck + u32(1) + u32(1) +
+      lock1(0xffffffff, 0) + u32(0) + u32(3))
+    P("nlm", 3, "03-cancargs_v1", bytes([3]) + ck + u32(0) + u32(1) +
+      lock1(5, 5))
+    P("nlm", 4, "04-unlockargs_v1", bytes([4]) + ck + lock1(0, 0))
+    P("nlm", 5, "05-testres_v1-denied", bytes([5]) + ck + u32(1) + u32(1) +
+      u32(9) + opaque("owner") + u32(0) + u32(100))
+    P("nlm", 10, "10-testres_v4-denied", bytes([10]) + ck + u32(1) +
+      u32(0) + u32(9) + opaque("owner") + u64(1 << 40) + u64(0))
+    P("nlm", 14, "14-notify", bytes([14]) + opaque("client.example") +
+      u32(3))
+    P("nlm", 0, "00-netobj", bytes([0]) + opaque(b"\0\1\2"))
+    P("nlm", 16, "16-table-v1-granted", bytes([16, 0, 5 << 1]) + ck +
+      u32(1) + lock1(0, 10))
+    P("nlm", 16, "16-table-v3-share", bytes([16, 1, 20 << 1]) + ck +
+      opaque("c") + opaque(FH2) + opaque("o") + u32(1) + u32(3) + u32(0))
+
+    # NSM: the statd side.
+    P("nsm", 3, "3-mon", bytes([3]) + opaque("server") + opaque("client") +
+      u32(100021) + u32(4) + u32(16) + bytes(range(16)))
+    P("nsm", 6, "6-stat_chge", bytes([6]) + opaque("server") + u32(5))
+    P("nsm", 7, "7-status", bytes([7]) + opaque("server") + u32(7) +
+      bytes(range(16)))
+    P("nsm", 8, "8-table-mon", bytes([8, 2 << 1]) + opaque("server") +
+      opaque("client") + u32(100021) + u32(4) + u32(16) + bytes(16))
+    P("nsm", 8, "8-table-stat-res", bytes([8, 1 << 1 | 1]) + u32(0) +
+      u32(3))
+
+    # NFSv2 (RFC 1094): one seed per decoder.
+    ents2 = (u32(1) + u32(11) + opaque(".") + u32(1) + u32(1) + u32(12) +
+             opaque("file") + u32(2) + u32(0))
+    for sel, desc, body in [
+            (0, "void", b""),
+            (1, "getattr", u32(0) + fattr2()),
+            (2, "setattr-err", u32(1)),
+            (4, "lookup", u32(0) + FH2 + fattr2(2)),
+            (5, "readlink", u32(0) + opaque("../t")),
+            (6, "read", u32(0) + fattr2() + opaque("hello")),
+            (8, "write", u32(0) + fattr2()),
+            (9, "create", u32(0) + FH2 + fattr2(4, 0xffffffff)),
+            (11, "rename-wflush", u32(99)),
+            (16, "readdir", u32(0) + ents2 + u32(1)),
+            (16, "readdir-empty", u32(0) + u32(0) + u32(0)),
+            (17, "statfs", u32(0) + u32(8192) + u32(4096) + u32(100) +
+             u32(50) + u32(40)),
+            (18, "fh", FH2),
+            (19, "fattr-fifo", fattr2(8)),
+            (20, "sattr", u32(0o644) + u32(0xffffffff) * 3 +
+             u32(1) + u32(1000000) + u32(0xffffffff) * 2),
+            (24, "sattr3", u32(31) + u32(0o755) + u32(1) + u32(2) +
+             u64(100) + u32(1) + u32(0) + u32(0) + u32(2) + u32(5) +
+             u32(6) + u32(1700000000) + u32(0)),
+            (25, "ranges", u64(0x7fffe000) + u32(65536)),
+            (26, "entries", ents2)]:
+        P("nfs2", (sel, desc), "%02d-%s" % (sel, desc), bytes([sel]) + body)
+
+    # Record reader: hand-made edge cases.
+    def chunk(b, direct=False):
+        return struct.pack(">H", len(b) | (0x8000 if direct else 0)) + b
+    two = (u32(0x00000004) + b"abcd" + u32(0x80000002) + b"ef" +
+           u32(0x80000000))
+    P("record", 0, "frags-split", bytes([0x80]) + chunk(two[:3]) +
+      chunk(two[3:9], True) + chunk(two[9:]))
+    P("record", 1, "over-limit", bytes([2]) + chunk(u32(0x80000011) +
+      b"x" * 17) + chunk(u32(0x80000001) + b"y"))
+    P("record", 2, "empty-records", bytes([0x80]) + chunk(u32(0x80000000) *
+      3))
+
+    # Options: command lines (NUL-separated argv).
+    for i, argv in enumerate([
+            ["nfsfuse", "127.0.0.1:/export", "/mnt"],
+            ["nfsfuse", "-o", "vers=3,proto=tcp,port=2049,mountport=20048,"
+             "rsize=65536,wsize=65536,timeo=600,retrans=2,soft",
+             "server:/a/b", "/mnt/x"],
+            ["nfsfuse", "-f", "-d", "-oactimeo=5,noac,nocto,nordirplus",
+             "[::1]:/export", "/mnt"],
+            ["nfsfuse", "-o", "lookupcache=positive,cache_size=64m,"
+             "hostname=client,allow_other,_netdev,defaults",
+             "h:/e", "/m"],
+            ["nfsfuse", "-o", "vers=2,mountvers=1,proto=udp", "h:/e", "/m"],
+            ["nfsfuse", "-o", "acregmin=10,acregmax=5", "h:/e", "/m"],
+            ["nfsfuse", "--help"],
+            ["nfsfuse", "-V"],
+            ["nfsfuse", "-o"],
+            ["nfsfuse", "-o", "rsize=12abc", "h:/e", "/m"],
+            ["nfsfuse", "h:relative", "/m"],
+            ["nfsfuse", "-x", "h:/e", "/m", "extra"],
+            ["nfsfuse", "nfs://127.0.0.1:2049/export%20dir?vers=3&rsize="
+             "65536", "/m"],
+            ["nfsfuse", "nfs://[::1]/e?proto=udp", "/m"],
+            ["nfsfuse", "nfs://h/%2", "/m"],
+            ["nfsfuse", "--list-exports", "127.0.0.1"],
+            ["nfsfuse", "-o", "mountport=20048", "--list-exports=[::1]"],
+            ["nfsfuse", "--list-exports", "nfs://h:1/"]]):
+        P("options", i, "argv%02d" % i, "\0".join(argv).encode())
+
+
+def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "pcap":
+        from_pcap(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 3 and sys.argv[1] == "handmade":
+        handmade(sys.argv[2])
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
