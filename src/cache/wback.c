@@ -240,14 +240,18 @@ static bool hold_small(struct wback *wb, const struct rpc_cred *cred,
 	if (wb->head || wb->inflight)
 		return false;
 	if (!p) {
-		if (len > WBACK_SMALL)
+		/* One WRITE must carry it all: never more than wsize. */
+		size_t cap = WBACK_SMALL < wb->nfs->wsize ? WBACK_SMALL
+							  : wb->nfs->wsize;
+
+		if (len > cap)
 			return false;
-		p = malloc(sizeof(*p) + WBACK_SMALL);
+		p = malloc(sizeof(*p) + cap);
 		if (!p)
 			return false;
 		memset(p, 0, sizeof(*p));
 		p->wb = wb;
-		p->cap = WBACK_SMALL;
+		p->cap = cap;
 		p->args.file = wb->fh;
 		p->args.offset = off;
 		p->args.data = p->data;

@@ -18,7 +18,8 @@ capture_start "$PCAP"
 mount_nfsfuse "$MNT"
 mount_nfsfuse "$MNT2" -o nordirplus
 M=$MNT/$T
-echo data >"$M/f"                       # LOOKUP CREATE WRITE COMMIT
+echo data >"$M/f"                       # LOOKUP CREATE WRITE (FILE_SYNC)
+head -c 300000 /dev/zero >"$M/big"      # UNSTABLE WRITEs, then COMMIT
 cat "$M/f" >/dev/null                   # ACCESS READ
 chmod 600 "$M/f"                        # SETATTR
 mkdir "$M/d"                            # MKDIR
