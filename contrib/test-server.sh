@@ -6,6 +6,16 @@
 #   contrib/test-server.sh stop    [--statedir DIR] [--all]
 #   contrib/test-server.sh restart [--export DIR] [--statedir DIR]
 #   contrib/test-server.sh status  [--statedir DIR]
+#   contrib/test-server.sh reboot  [--export DIR] [--statedir DIR]
+#
+# reboot simulates a crash and reboot of the server host, for lock
+# recovery tests: ganesha is killed (SIGKILL), rpc.statd is stopped,
+# sm-notify -f bumps the host's NSM state number and notifies the hosts
+# statd monitored (ganesha's NLM clients), rpc.statd starts again (and
+# reports the new state to SM_STAT), and ganesha starts WITH a grace period
+# of NFSFUSE_TEST_GRACE seconds (default 15), in which NLM takes lock
+# reclaims only.  It prints "nsm-state OLD NEW".  'restart' returns to the
+# normal graceless server (start alone keeps a running server as it is).
 #
 # Defaults: state dir /tmp/nfsfuse-test-server (config, pid file, log),
 # export dir <statedir>/export.  The environment variables
@@ -68,7 +78,7 @@ while [[ $# -gt 0 ]]; do
 	*) echo "test-server: unknown argument: $1" >&2; usage ;;
 	esac
 done
-case $CMD in start | stop | restart | status) ;; *) usage ;; esac
+case $CMD in start | stop | restart | status | reboot) ;; *) usage ;; esac
 
 # Relative paths would silently change meaning once ganesha chdirs to /.
 STATE_DIR=$(realpath -m -- "$STATE_DIR")
@@ -82,6 +92,9 @@ OUT=$STATE_DIR/ganesha.out # ganesha's stdio: messages from before -L applies
 EXPORT_RECORD=$STATE_DIR/export.path
 RPCBIND_RECORD=$STATE_DIR/rpcbind.started-pid
 STATD_RECORD=$STATE_DIR/statd.started-pid
+# Seconds of grace after a 'reboot'; empty: graceless (start, restart).
+GRACE=
+NSM_STATE_FILE=/var/lib/nfs/state # nfs-utils' default state directory
 
 # ------------------------------------------------------------------ helpers
 
@@ -127,6 +140,17 @@ live_pids() {
 	local p
 	for p in $(pgrep -x "$1" 2>/dev/null || true); do
 		[[ $(proc_comm "$p") == "$1" ]] && echo "$p"
+	done
+	return 0
+}
+
+# The same, in our network namespace only: another namespace on the same
+# machine (a container, a test sandbox) has an rpcbind and statd of its own.
+netns_pids() {
+	local p me
+	me=$(readlink /proc/self/ns/net 2>/dev/null) || { live_pids "$1"; return 0; }
+	for p in $(live_pids "$1"); do
+		[[ $(readlink "/proc/$p/ns/net" 2>/dev/null) == "$me" ]] && echo "$p"
 	done
 	return 0
 }
@@ -235,7 +259,7 @@ start_rpcbind() {
 	rpcbind -w </dev/null >/dev/null 2>&1 9<&- || rpcbind </dev/null >/dev/null 2>&1 9<&- ||
 		die "rpcbind failed to start"
 	wait_for 10 "rpcbind on $BIND_ADDR:111" rpcbind_up || die "rpcbind does not answer"
-	live_pids rpcbind | tail -n 1 >"$RPCBIND_RECORD"
+	netns_pids rpcbind | tail -n 1 >"$RPCBIND_RECORD"
 }
 
 statd_up() { rpc -t "$BIND_ADDR" $PROG_STATUS 1; }
@@ -253,7 +277,7 @@ start_statd() {
 			echo "test-server: note: an rpc.statd is running (pid $(live_pids rpc.statd | tr '\n' ' ')) but is not registered; stop it and retry" >&2
 		die "rpc.statd does not answer; without it ganesha refuses every NLM lock"
 	fi
-	live_pids rpc.statd | tail -n 1 >"$STATD_RECORD"
+	netns_pids rpc.statd | tail -n 1 >"$STATD_RECORD"
 }
 
 # Kill a helper daemon only if this script started it (pid recorded) and
@@ -264,6 +288,9 @@ stop_recorded() { # record-file comm
 	pid=$(tr -dc '0-9' <"$rec")
 	rm -f "$rec"
 	[[ -n $pid && $(proc_comm "$pid") == "$comm" ]] || return 0
+	# A pid recorded by an older copy of this script may be another
+	# network namespace's daemon of the same name: not ours to stop.
+	[[ $(readlink "/proc/$pid/ns/net" 2>/dev/null) == "$(readlink /proc/self/ns/net)" ]] || return 0
 	say "stopping $comm (pid $pid)"
 	kill -TERM "$pid" 2>/dev/null || true
 	for ((i = 0; i < 50; i++)); do
@@ -294,7 +321,14 @@ write_config() {
 	if loopback_only; then
 		drop_bind=(-e 's|^\([[:space:]]*\)Bind_addr = @BIND_ADDR@;|\1# Bind_addr omitted: loopback is the only interface|')
 	fi
-	sed "${drop_bind[@]}" -e "s|@EXPORT_DIR@|$e|g" -e "s|@STATE_DIR@|$s|g" \
+	local grace=()
+	if [[ -n $GRACE ]]; then
+		# The grace period (shared by NFSv4 and NLM in ganesha) of a
+		# rebooted server.  Lease_Lifetime: 1..120, at most the grace.
+		local lease=$((GRACE < 10 ? GRACE : 10))
+		grace=(-e "s|^\([[:space:]]*\)Graceless = true;|\1Graceless = false;\n\1Grace_Period = $GRACE;\n\1Lease_Lifetime = $lease;|")
+	fi
+	sed "${drop_bind[@]}" "${grace[@]}" -e "s|@EXPORT_DIR@|$e|g" -e "s|@STATE_DIR@|$s|g" \
 		-e "s|@BIND_ADDR@|$BIND_ADDR|g" -e "s|@LOG_LEVEL@|$LOG_LEVEL|g" \
 		"$TEMPLATE" >"$CONF.tmp"
 	mv -f "$CONF.tmp" "$CONF"
@@ -460,6 +494,89 @@ cmd_stop() {
 	return 0
 }
 
+nsm_state() { od -An -td4 -N4 "$NSM_STATE_FILE" 2>/dev/null | tr -d ' ' || true; }
+
+# The statd this script started, else the one of our network namespace.
+statd_pids() {
+	local pid
+	pid=$(tr -dc '0-9' <"$STATD_RECORD" 2>/dev/null || true)
+	if [[ -n $pid && $(proc_comm "$pid") == rpc.statd &&
+		$(readlink "/proc/$pid/ns/net" 2>/dev/null) == "$(readlink /proc/self/ns/net)" ]]; then
+		echo "$pid"
+		return 0
+	fi
+	netns_pids rpc.statd
+}
+
+# A rebooted host keeps no TCP state, but the killed ganesha's connections
+# linger (FIN-WAIT, TIME-WAIT) and would make check_ports wait a minute for
+# them.  Destroy them (ss -K, a kernel with INET_DIAG_DESTROY), which resets
+# the peers as the rebooted host would on their next segment.  Only states
+# that a dead process's sockets are left in, on the server's ports.
+forget_connections() {
+	command -v ss >/dev/null 2>&1 || return 0
+	local p f=""
+	for p in "${SERVER_PORTS[@]}"; do
+		f+="${f:+ or }sport = :$p"
+	done
+	ss -K -tan state fin-wait-1 state fin-wait-2 state closing state last-ack \
+		state time-wait "( $f )" >/dev/null 2>&1 || true
+}
+
+cmd_reboot() {
+	local pid p i old new
+	GRACE=${NFSFUSE_TEST_GRACE:-15}
+	[[ $GRACE =~ ^[0-9]+$ && $GRACE -ge 1 && $GRACE -le 180 ]] ||
+		die "NFSFUSE_TEST_GRACE must be 1..180 seconds"
+	pid=$(ganesha_pid) || die "the server is not running: start it first"
+	need_tools
+	command -v sm-notify >/dev/null 2>&1 || die "sm-notify is missing (package nfs-common)"
+	need_root
+	old=$(nsm_state)
+
+	# The crash.  What it held (NLM locks included) is gone with it.
+	say "crashing ganesha.nfsd (pid $pid, SIGKILL)"
+	kill -KILL "$pid" 2>/dev/null || true
+	for ((i = 0; i < 50; i++)); do
+		[[ $(proc_comm "$pid") == ganesha.nfsd ]] || break
+		sleep 0.1
+	done
+	rm -f "$PIDFILE"
+	unregister_all
+	forget_connections
+
+	# The host goes down with it: statd too.
+	for p in $(statd_pids); do
+		say "stopping rpc.statd (pid $p)"
+		kill -TERM "$p" 2>/dev/null || true
+		for ((i = 0; i < 50; i++)); do
+			[[ $(proc_comm "$p") == rpc.statd ]] || break
+			sleep 0.1
+		done
+		[[ $(proc_comm "$p") != rpc.statd ]] || kill -KILL "$p" 2>/dev/null || true
+	done
+	rm -f "$STATD_RECORD"
+	timeout 10 rpcinfo -d $PROG_STATUS 1 >/dev/null 2>&1 || true
+
+	# The boot, in the order of a real one: sm-notify (run by statd when
+	# it starts without -L) moves the monitor list (sm/) to sm.bak/, bumps
+	# the NSM state number, then goes to the background to tell those
+	# hosts; statd then starts and reads the new number, which is what
+	# SM_STAT answers.  It must run before ganesha starts: ganesha's
+	# SM_UNMON_ALL at start would empty the list that sm-notify reads.
+	# -f: it ran before (its pid file says so); -m 1: give up on hosts
+	# that do not answer after a minute.  Only hosts that ganesha's NLM
+	# monitored are on the list: its clients, on loopback here.
+	say "running sm-notify -f"
+	sm-notify -f -m 1 </dev/null >/dev/null 2>&1 9<&- || say "sm-notify failed (status $?)"
+	start_statd
+	new=$(nsm_state)
+
+	say "starting ganesha.nfsd with a ${GRACE}s grace period"
+	cmd_start
+	echo "nsm-state ${old:-?} ${new:-?}"
+}
+
 cmd_status() {
 	local pid
 	if pid=$(ganesha_pid); then
@@ -487,4 +604,5 @@ start) cmd_start ;;
 stop) cmd_stop ;;
 restart) STOP_ALL=0; cmd_stop; cmd_start ;;
 status) cmd_status ;;
+reboot) cmd_reboot ;;
 esac

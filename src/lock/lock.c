@@ -37,6 +37,8 @@
 #define LK_POLL_MIN_MS 50
 #define LK_POLL_MAX_MS 1000
 #define LK_GRACE_RETRY_MS 1000
+#define LK_SM_STAT_HELD_S 1.0    /* SM_STAT poll while locks are held */
+#define LK_SM_STAT_IDLE_S 10.0
 
 double lk_now(void)
 {
@@ -682,9 +684,14 @@ size_t lockmgr_format_stats(struct lockmgr *lm, char *buf, size_t len)
 	at = appendf(buf, len, at, "lock_caller_name %s\n", lm->caller_name);
 	at = appendf(buf, len, at, "lock_nsm_state %d\n", lm->nsm_state);
 	pthread_mutex_lock(&lm->mu);
-	at = appendf(buf, len, at, "lock_server_watch %s\n",
-		     !lm->monitored ? "none (no lock yet)"
-		     : lm->sm_stat_watch ? "sm_stat" : "statd");
+	if (!lm->monitored || !lm->sm_stat_watch)
+		at = appendf(buf, len, at, "lock_server_watch none (no lock "
+			     "yet)\n");
+	else
+		at = appendf(buf, len, at, "lock_server_watch sm_stat%s "
+			     "(server state %d)\n",
+			     lm->nlm_registered ? "+statd" : "",
+			     lm->server_state);
 	pthread_mutex_unlock(&lm->mu);
 #define X(n)                                                                \
 	at = appendf(buf, len, at, "lock_" #n " %" PRIu64 "\n",             \
@@ -724,16 +731,128 @@ size_t lockmgr_format_locks(struct lockmgr *lm, char *buf, size_t len)
 
 /* ---- reclaim (called by statmon.c on the monitor thread) ---- */
 
+#define LK_RECLAIM_WAIT_S 90.0   /* for the server's NLM to come back */
+
+/* mu held.  Is h (a snapshot copy) still in the table? */
+static struct lk_held *held_find(struct lockmgr *lm, const struct lk_held *h)
+{
+	for (struct lk_held *x = lm->held; x; x = x->next)
+		if (x->owner == h->owner && x->flock == h->flock &&
+		    x->excl == h->excl && x->start == h->start &&
+		    x->len == h->len && fh_eq(&x->fh, &h->fh))
+			return x;
+	return NULL;
+}
+
+static bool held_still(struct lockmgr *lm, const struct lk_held *h)
+{
+	bool found;
+
+	pthread_mutex_lock(&lm->mu);
+	found = held_find(lm, h) != NULL;
+	pthread_mutex_unlock(&lm->mu);
+	return found;
+}
+
+/*
+ * One lock, again.  A server in its grace period takes reclaims only, and
+ * refuses new locks with DENIED_GRACE_PERIOD; out of it (a server that
+ * restarted without one, or whose grace ended) it refuses reclaims the
+ * same way and takes new locks (nfs-ganesha and Linux lockd alike).  So a
+ * refusal for grace flips the reclaim flag, and the request is repeated
+ * (after a pause once both were refused) until the server answers
+ * otherwise.  While the server's NLM is not back yet (statd answers
+ * before the NFS server is up), transport errors are retried too, for up
+ * to LK_RECLAIM_WAIT_S.  *as_new says the lock was taken as a new one.
+ */
+static int reclaim_one(struct lockmgr *lm, const struct lk_held *h,
+		       uint32_t *stat, bool *as_new)
+{
+	struct lock_req r = {
+		.fh = &h->fh, .ino = h->ino, .owner = h->owner,
+		.flock = h->flock, .excl = h->excl, .start = h->start,
+		.len = h->len,
+		.cred = h->cred.flavor == RPC_AUTH_SYS ? &h->cred : NULL,
+	};
+	struct nlm_lock a;
+	double until = lk_now() + LK_RECLAIM_WAIT_S;
+	bool reclaim = true, refused_other = false;
+	int ret;
+
+	fill_alock(lm, &r, h->oh, h->oh_len, h->svid, &a);
+	for (;;) {
+		bool stopping;
+
+		pthread_mutex_lock(&lm->mu);
+		stopping = lm->stopping;
+		pthread_mutex_unlock(&lm->mu);
+		if (stopping)
+			return -EINTR;
+		if (!held_still(lm, h))
+			return -ENOENT; /* released meanwhile: nothing to do */
+		*stat = NLM4_FAILED;
+		ret = nlm_lock_call(lm, &a, h->excl, false, reclaim, r.cred,
+				    stat);
+		if (ret) {
+			if (lk_now() >= until)
+				return ret;
+			TRACE("lock RECLAIM ino=%" PRIu64 ": %s; the server's "
+			      "NLM may not be up yet, retrying", h->ino,
+			      strerror(-ret));
+			sleep_ms(LK_GRACE_RETRY_MS);
+			continue;
+		}
+		if (*stat != NLM_DENIED_GRACE_PERIOD) {
+			*as_new = !reclaim;
+			return 0;
+		}
+		LK_INC(lm, grace_retries);
+		if (lk_now() >= until)
+			return 0;
+		if (refused_other)
+			sleep_ms(LK_GRACE_RETRY_MS);
+		refused_other = !refused_other;
+		reclaim = !reclaim;
+	}
+}
+
+static void mark_lost(struct lockmgr *lm, const struct lk_held *h)
+{
+	struct lk_held *x;
+
+	pthread_mutex_lock(&lm->mu);
+	x = held_find(lm, h);
+	if (x)
+		x->lost = true;
+	for (size_t i = 0; i < lm->nlost; i++)
+		if (lm->lost_inos[i] == h->ino)
+			goto out;
+	if (lm->nlost < 1024) {
+		uint64_t *n2 = realloc(lm->lost_inos,
+				       (lm->nlost + 1) * sizeof(*n2));
+		if (n2) {
+			lm->lost_inos = n2;
+			n2[lm->nlost++] = h->ino;
+		}
+	}
+out:
+	lk_mark_dirty(lm);
+	pthread_mutex_unlock(&lm->mu);
+}
+
 void lk_reclaim_all(struct lockmgr *lm)
 {
 	struct lk_held *copy = NULL, *h;
-	size_t n = 0, lost = 0;
+	size_t n = 0, lost = 0, in_grace = 0, as_new = 0;
 
 	/* Snapshot: the table may change while we call the server. */
 	pthread_mutex_lock(&lm->mu);
 	for (h = lm->held; h; h = h->next) {
-		struct lk_held *c = malloc(sizeof(*c));
+		struct lk_held *c;
 
+		if (h->lost)
+			continue; /* lost before: the server has nothing */
+		c = malloc(sizeof(*c));
 		if (!c)
 			break;
 		*c = *h;
@@ -742,76 +861,71 @@ void lk_reclaim_all(struct lockmgr *lm)
 		n++;
 	}
 	pthread_mutex_unlock(&lm->mu);
+	if (!n)
+		return;
 	nf_log(NF_LOG_WARNING, "server %s rebooted: reclaiming %zu lock(s)",
 	       lm->server_name, n);
 	TRACE("lock server %s rebooted: reclaiming %zu lock(s)",
 	      lm->server_name, n);
 	while ((h = copy)) {
-		struct lock_req r = {
-			.fh = &h->fh, .ino = h->ino, .owner = h->owner,
-			.flock = h->flock, .excl = h->excl, .start = h->start,
-			.len = h->len,
-			.cred = h->cred.flavor == RPC_AUTH_SYS ? &h->cred : NULL,
-		};
-		struct nlm_lock a;
 		uint32_t stat = NLM4_FAILED;
-		bool reclaim = true;
-		int ret, tries = 0;
+		bool new_lock = false;
+		int ret;
 
 		copy = h->next;
-		fill_alock(lm, &r, h->oh, h->oh_len, h->svid, &a);
-		for (;;) {
-			ret = nlm_lock_call(lm, &a, h->excl, false, reclaim,
-					    r.cred, &stat);
-			if (ret || ++tries > 120)
-				break;
-			if (stat == NLM_DENIED_GRACE_PERIOD && reclaim &&
-			    tries == 1) {
-				/* No grace period to reclaim in (a server
-				 * started graceless, or grace is over):
-				 * ask for the lock as a new one. */
-				reclaim = false;
-				continue;
-			}
-			if (stat != NLM_DENIED_GRACE_PERIOD)
-				break;
-			sleep_ms(LK_GRACE_RETRY_MS);
-		}
-		LK_INC(lm, reclaims);
-		if (ret || stat != NLM_GRANTED) {
-			lost++;
-			LK_INC(lm, locks_lost);
-			nf_log(NF_LOG_ERR, "lock LOST after server reboot: "
-			       "node %" PRIu64 " range %" PRIu64 "+%" PRIu64
-			       " (svid %d): %s", h->ino, h->start, h->len,
-			       h->svid, ret ? strerror(-ret)
-					    : (nlm_stat_name(stat) ?: "?"));
-			pthread_mutex_lock(&lm->mu);
-			for (struct lk_held *x = lm->held; x; x = x->next)
-				if (x->owner == h->owner &&
-				    x->flock == h->flock && x->ino == h->ino &&
-				    x->start == h->start && x->len == h->len)
-					x->lost = true;
-			if (lm->nlost < 1024) {
-				uint64_t *n2 = realloc(lm->lost_inos,
-						       (lm->nlost + 1) *
-							       sizeof(*n2));
-				if (n2) {
-					lm->lost_inos = n2;
-					n2[lm->nlost++] = h->ino;
-				}
-			}
-			pthread_mutex_unlock(&lm->mu);
-		}
+		ret = reclaim_one(lm, h, &stat, &new_lock);
 		TRACE("lock RECLAIM ino=%" PRIu64 " svid=%d %" PRIu64
 		      "+%" PRIu64 " -> %s%s", h->ino, h->svid, h->start, h->len,
 		      ret ? strerror(-ret) : (nlm_stat_name(stat) ?: "?"),
-		      reclaim ? "" : " (as a new lock)");
+		      new_lock ? " (as a new lock)" : "");
+		if (ret == -ENOENT || ret == -EINTR) {
+			free(h);
+			continue;
+		}
+		LK_INC(lm, reclaims);
+		if (ret == 0 && stat == NLM_GRANTED) {
+			if (new_lock)
+				as_new++;
+			else
+				in_grace++;
+			if (!held_still(lm, h)) {
+				/* Released while we were asking: give the
+				 * server's copy back. */
+				struct lock_req r = {
+					.fh = &h->fh, .ino = h->ino,
+					.owner = h->owner, .flock = h->flock,
+					.start = h->start, .len = h->len,
+				};
+				struct nlm_lock a;
+				uint32_t ust = 0;
+
+				fill_alock(lm, &r, h->oh, h->oh_len, h->svid,
+					   &a);
+				nlm_simple_call(lm, NLMPROC_UNLOCK, &a, false,
+						h->cred.flavor == RPC_AUTH_SYS
+							? &h->cred : NULL,
+						&ust);
+			}
+			free(h);
+			continue;
+		}
+		lost++;
+		LK_INC(lm, locks_lost);
+		nf_log(NF_LOG_ERR, "lock LOST after server reboot: "
+		       "node %" PRIu64 " range %" PRIu64 "+%" PRIu64
+		       " (svid %d): %s", h->ino, h->start, h->len,
+		       h->svid, ret ? strerror(-ret)
+				    : (nlm_stat_name(stat) ?: "?"));
+		mark_lost(lm, h);
 		free(h);
 	}
 	pthread_mutex_lock(&lm->mu);
 	lk_mark_dirty(lm);
 	pthread_mutex_unlock(&lm->mu);
+	nf_log(lost ? NF_LOG_ERR : NF_LOG_WARNING,
+	       "server %s rebooted: %zu lock(s) reclaimed in its grace "
+	       "period, %zu taken again as new locks (no grace period), "
+	       "%zu lost", lm->server_name, in_grace, as_new, lost);
 	if (lost)
 		nf_log(NF_LOG_ERR, "%zu lock(s) lost on %s; I/O on those "
 		       "files fails with EIO until they are reopened", lost,
@@ -829,6 +943,7 @@ static void *monitor_main(void *arg)
 	while (!lm->stopping) {
 		struct timespec until;
 		bool reboot, watch, dirty;
+		double stat_every;
 
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_nsec += 200 * 1000000L;
@@ -840,12 +955,17 @@ static void *monitor_main(void *arg)
 		reboot = lm->reboot_pending;
 		lm->reboot_pending = false;
 		watch = lm->sm_stat_watch;
+		/* Once a second while locks are held; otherwise now and then,
+		 * only to keep the baseline current. */
+		stat_every = lm->held ? LK_SM_STAT_HELD_S : LK_SM_STAT_IDLE_S;
+		if (watch && lm->server_state == 0)
+			stat_every = LK_SM_STAT_HELD_S; /* no baseline yet */
 		dirty = lm->status_dirty;
 		pthread_mutex_unlock(&lm->mu);
 
 		if (reboot)
 			lk_reclaim_all(lm);
-		if (watch && lk_now() - last_stat >= 2.0) {
+		if (watch && lk_now() - last_stat >= stat_every) {
 			last_stat = lk_now();
 			lk_check_server_state(lm);
 		}
@@ -862,14 +982,21 @@ static void *monitor_main(void *arg)
 	return NULL;
 }
 
+/* From SM_STAT polling (statmon.c) or a statd callback (listener.c): the
+ * one seen second, for the same new state, is no news. */
 void lk_server_rebooted(struct lockmgr *lm, int32_t state)
 {
-	LK_INC(lm, server_reboots);
 	pthread_mutex_lock(&lm->mu);
+	if (state != 0 && state == lm->server_state && lm->sm_stat_watch &&
+	    !lm->reboot_pending) {
+		pthread_mutex_unlock(&lm->mu);
+		return;
+	}
 	lm->server_state = state;
 	lm->reboot_pending = true;
 	pthread_cond_signal(&lm->wake);
 	pthread_mutex_unlock(&lm->mu);
+	LK_INC(lm, server_reboots);
 }
 
 static char *default_statedir(const char *name)

@@ -3,13 +3,28 @@
  * STATMON: knowing when the server reboots, and telling servers when we
  * did.
  *
- * When the first lock on the server is granted we ask the local statd to
- * watch it (SM_MON), naming our listener's private program as the
- * callback; statd calls it when the server's sm-notify reaches it.  Where
- * no statd runs (or no callback program could be registered) the monitor
- * thread asks the server's statd for its state number (SM_STAT) every 2 s
- * and takes a change as a reboot.  Either way the held locks are then
- * reclaimed (lock.c, lk_reclaim_all).
+ * Learning of a server reboot.  The server's statd keeps the host's NSM
+ * state number, which a booting host bumps (sm-notify does, before statd
+ * starts) and statd then reports.  From the first grant on, the monitor
+ * thread (lock.c) asks the server's statd for that number (SM_STAT, once
+ * a second while locks are held) and takes a change as a reboot: every
+ * held lock is then reclaimed (lock.c, lk_reclaim_all).  This needs no
+ * local daemon, no callback and no privilege, and works from behind NAT.
+ *
+ * Why not the local statd (SM_MON, and its callback when the server's
+ * sm-notify reaches it)?  nfs-utils statd, the statd of every Linux host,
+ * refuses SM_MON (STAT_FAIL) unless my_prog is 100021 (NLM) and my_proc is
+ * 16 or 24, Linux lockd's private notify procedures; and it makes the
+ * callback to whoever owns NLM 100021 in the local rpcbind.  Where a
+ * kernel lockd or a local NFS server (nfs-ganesha on the test machines)
+ * owns NLM, the callback would go to it, not to us -- and naming it in
+ * SM_MON could make that lock manager act on a notice meant for us.  So
+ * the local statd is asked only when we registered NLM v4 ourselves
+ * (listener.c), with my_prog 100021, my_vers 4, my_proc 16: its callback
+ * then reaches our NLM port.  Even then it is an extra: SM_STAT polling
+ * stays on, and a notice for a state already seen is ignored (lock.c,
+ * lk_server_rebooted).  The private callback program that the listener
+ * registers is never named in SM_MON: nfs-utils statd refuses it.
  *
  * At start, every server on the state directory's list is told that we
  * rebooted: SM_NOTIFY to its statd, which tells its lock manager, and NLM
@@ -28,6 +43,7 @@
 #include "lock_int.h"
 
 #define LK_NSM_MS 5000
+#define LK_SM_STAT_MS 2000 /* one poll; the next comes a second later */
 
 static const uint8_t lk_priv_magic[8] = { 'n', 'f', 's', 'f', 'u', 's',
 					  'e', 'L' };
@@ -37,9 +53,10 @@ static void server_text(struct lockmgr *lm, char *buf, size_t len)
 	inet_ntop(AF_INET, &lm->cfg.server.sin_addr, buf, (socklen_t)len);
 }
 
-static int nsm_call(const struct sockaddr_in *host, struct in_addr src,
-		    uint32_t proc, nsm_enc_fn enc, const void *args,
-		    nsm_dec_fn dec, void *res, struct rpc_reply *reply)
+static int nsm_call_ms(const struct sockaddr_in *host, struct in_addr src,
+		       uint32_t proc, nsm_enc_fn enc, const void *args,
+		       nsm_dec_fn dec, void *res, struct rpc_reply *reply,
+		       int timeout_ms)
 {
 	struct lk_conn c;
 	struct sockaddr_in peer = *host;
@@ -48,9 +65,17 @@ static int nsm_call(const struct sockaddr_in *host, struct in_addr src,
 	peer.sin_port = 0;
 	lk_conn_init(&c, &peer, src, NSM_PROGRAM, NSM_VERSION, IPPROTO_UDP);
 	ret = lk_conn_call(&c, proc, NULL, enc, args, dec, res, reply,
-			   LK_NSM_MS);
+			   timeout_ms);
 	lk_conn_close(&c);
 	return ret;
+}
+
+static int nsm_call(const struct sockaddr_in *host, struct in_addr src,
+		    uint32_t proc, nsm_enc_fn enc, const void *args,
+		    nsm_dec_fn dec, void *res, struct rpc_reply *reply)
+{
+	return nsm_call_ms(host, src, proc, enc, args, dec, res, reply,
+			   LK_NSM_MS);
 }
 
 static void local_statd(struct sockaddr_in *sa)
@@ -60,13 +85,14 @@ static void local_statd(struct sockaddr_in *sa)
 	sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 }
 
-static void fill_my_id(struct lockmgr *lm, struct nsm_my_id *id)
+/* Only used while we own NLM v4 in the local rpcbind (see the top). */
+static void fill_my_id(struct nsm_my_id *id)
 {
 	id->my_name = "127.0.0.1"; /* statd calls back on loopback */
 	id->my_name_len = 9;
-	id->my_prog = lm->sm_prog;
-	id->my_vers = 1;
-	id->my_proc = 1;
+	id->my_prog = NLM_PROGRAM;
+	id->my_vers = NLM_V4;
+	id->my_proc = NLMPROC_NSM_NOTIFY;
 }
 
 static int sm_stat_server(struct lockmgr *lm, int32_t *state)
@@ -79,54 +105,64 @@ static int sm_stat_server(struct lockmgr *lm, int32_t *state)
 	server_text(lm, name, sizeof(name));
 	args.mon_name = name;
 	args.mon_name_len = (uint32_t)strlen(name);
-	ret = nsm_call(&lm->cfg.server, lm->src, NSMPROC_STAT, nsm_enc_name,
-		       &args, nsm_dec_stat_res, &res, NULL);
+	/* nfs-utils statd answers with its own state whatever the name
+	 * (res_stat only says whether it could resolve it). */
+	ret = nsm_call_ms(&lm->cfg.server, lm->src, NSMPROC_STAT,
+			  nsm_enc_name, &args, nsm_dec_stat_res, &res, NULL,
+			  LK_SM_STAT_MS);
+	if (ret == 0 && res.state == 0)
+		ret = -EPROTO; /* 0 is no state: never a live host's */
 	if (ret == 0)
 		*state = res.state;
 	return ret;
 }
 
-void lk_monitor_server(struct lockmgr *lm)
+/* SM_MON to the local statd, naming our own NLM as the callback.  Only
+ * while we own NLM v4 in the local rpcbind: see the top of the file. */
+static void local_statd_mon(struct lockmgr *lm, const char *name)
 {
-	char name[INET_ADDRSTRLEN];
 	struct sockaddr_in statd;
 	struct nsm_mon mon;
 	struct nsm_stat_res res;
-	int32_t state = 0;
-	int ret = -EPROTONOSUPPORT;
+	int ret;
+
+	if (!lm->nlm_registered) {
+		TRACE("lock SM_MON %s: not asked (NLM v4 in the local rpcbind "
+		      "is not ours: statd would call its owner back)", name);
+		return;
+	}
+	memset(&mon, 0, sizeof(mon));
+	mon.mon_id.mon_name = name;
+	mon.mon_id.mon_name_len = (uint32_t)strlen(name);
+	fill_my_id(&mon.mon_id.my_id);
+	memcpy(mon.priv, lk_priv_magic, sizeof(lk_priv_magic));
+	memcpy(mon.priv + 8, &lm, sizeof(lm) < 8 ? sizeof(lm) : 8);
+	local_statd(&statd);
+	ret = nsm_call(&statd, (struct in_addr){ htonl(INADDR_ANY) },
+		       NSMPROC_MON, nsm_enc_mon, &mon, nsm_dec_stat_res, &res,
+		       NULL);
+	if (ret == 0 && res.res_stat != NSM_STAT_SUCC)
+		ret = -ENOLCK;
+	if (ret == 0)
+		nf_log(NF_LOG_INFO, "locks: local statd monitors %s too", name);
+	TRACE("lock SM_MON %s (callback NLM v4 proc %u): %s", name,
+	      (unsigned)NLMPROC_NSM_NOTIFY, ret ? strerror(-ret) : "ok");
+}
+
+void lk_monitor_server(struct lockmgr *lm)
+{
+	char name[INET_ADDRSTRLEN];
 
 	lk_statedir_add_server(lm);
 	server_text(lm, name, sizeof(name));
-	if (lm->sm_prog) {
-		memset(&mon, 0, sizeof(mon));
-		mon.mon_id.mon_name = name;
-		mon.mon_id.mon_name_len = (uint32_t)strlen(name);
-		fill_my_id(lm, &mon.mon_id.my_id);
-		memcpy(mon.priv, lk_priv_magic, sizeof(lk_priv_magic));
-		memcpy(mon.priv + 8, &lm, sizeof(lm) < 8 ? sizeof(lm) : 8);
-		local_statd(&statd);
-		ret = nsm_call(&statd, (struct in_addr){ htonl(INADDR_ANY) },
-			       NSMPROC_MON, nsm_enc_mon, &mon,
-			       nsm_dec_stat_res, &res, NULL);
-		if (ret == 0 && res.res_stat != NSM_STAT_SUCC)
-			ret = -ENOLCK;
-	}
-	if (ret == 0) {
-		nf_log(NF_LOG_INFO, "locks: local statd monitors %s", name);
-		TRACE("lock SM_MON %s: monitored by the local statd", name);
-		return;
-	}
-	/* No statd to watch for us: watch the server's state ourselves. */
-	if (sm_stat_server(lm, &state))
-		nf_log(NF_LOG_WARNING, "locks: neither the local statd nor "
-		       "the statd on %s answers: a server reboot will go "
-		       "unnoticed", name);
+	/* The monitor thread takes the baseline with its first SM_STAT, at
+	 * once (not here: a worker would wait out an unreachable statd). */
 	pthread_mutex_lock(&lm->mu);
 	lm->sm_stat_watch = true;
-	lm->server_state = state;
+	pthread_cond_signal(&lm->wake);
 	pthread_mutex_unlock(&lm->mu);
-	TRACE("lock SM_MON %s failed (%s): watching SM_STAT (state %d)", name,
-	      strerror(-ret), state);
+	TRACE("lock watching %s by SM_STAT", name);
+	local_statd_mon(lm, name);
 }
 
 void lk_unmonitor_server(struct lockmgr *lm)
@@ -136,13 +172,13 @@ void lk_unmonitor_server(struct lockmgr *lm)
 	struct nsm_mon_id id;
 	struct nsm_stat res;
 
-	if (!lm->sm_prog || lm->sm_stat_watch)
-		return;
+	if (!lm->nlm_registered)
+		return; /* never asked (local_statd_mon) */
 	server_text(lm, name, sizeof(name));
 	memset(&id, 0, sizeof(id));
 	id.mon_name = name;
 	id.mon_name_len = (uint32_t)strlen(name);
-	fill_my_id(lm, &id.my_id);
+	fill_my_id(&id.my_id);
 	local_statd(&statd);
 	nsm_call(&statd, (struct in_addr){ htonl(INADDR_ANY) }, NSMPROC_UNMON,
 		 nsm_enc_mon_id, &id, nsm_dec_stat, &res, NULL);
@@ -152,15 +188,21 @@ void lk_check_server_state(struct lockmgr *lm)
 {
 	int32_t state, old;
 
+	/* Down (a reboot in progress) or unreachable: ask again later;
+	 * the state it comes back with tells. */
 	if (sm_stat_server(lm, &state))
 		return;
 	pthread_mutex_lock(&lm->mu);
 	old = lm->server_state;
 	if (old == 0)
-		lm->server_state = state;
+		lm->server_state = state; /* first answer: the baseline */
 	pthread_mutex_unlock(&lm->mu);
+	if (old == 0)
+		TRACE("lock SM_STAT: server state %d", state);
 	if (old != 0 && state != old) {
 		TRACE("lock SM_STAT: server state %d -> %d", old, state);
+		nf_log(NF_LOG_WARNING, "locks: the NSM state of %s changed "
+		       "(%d -> %d): it rebooted", lm->server_name, old, state);
 		lk_server_rebooted(lm, state);
 	}
 }

@@ -1,12 +1,28 @@
 #!/usr/bin/env bash
-# Server reboot: A holds a lock; the server is restarted and the local
-# statd is told (SM_NOTIFY, as sm-notify on the server would send); A's
-# statd callback makes it reclaim the lock, and B still gets EAGAIN.
-# This restarts the shared test server: run it last.
+# Server reboot: A holds a lock; the server host crashes and boots again
+# (test-server.sh reboot: ganesha killed, statd restarted after sm-notify
+# bumped the NSM state, ganesha started with a grace period).  A learns of
+# it from the server's statd (SM_STAT: the state number changed) and
+# reclaims its lock within the grace period.  B, asking during the grace
+# period, is held off until it ends and then still gets EAGAIN: A holds
+# the reclaimed lock.  Once A unlocks, B gets it.
+# This reboots the shared test server: run it last.  The server is put
+# back into its normal graceless state at the end (test-server.sh restart).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/locks_lib.sh"
 need_locks
 need_root
+need_cmd sm-notify
+
+SERVER_STATEDIR=$(realpath -m -- "${NFSFUSE_TEST_STATEDIR:-/tmp/nfsfuse-test-server}")
+GRACE=${NFSFUSE_TEST_GRACE:-15}
+export NFSFUSE_TEST_GRACE=$GRACE
+
+restore_server() {
+	[[ -e $NFSFUSE_TMP/server-restored ]] && return 0
+	touch "$NFSFUSE_TMP/server-restored"
+	"$TEST_SERVER_SH" restart >/dev/null 2>&1 || echo "# could not restart the test server" >&2
+}
 
 T=$(make_testdir locks_reboot)
 MA=$(new_mountpoint)
@@ -22,36 +38,52 @@ R=$NFSFUSE_TMP/rel
 
 lk_bg "$NFSFUSE_TMP/holdA" hold "$MA/$F" 0 0 w "$R.1"
 wait_file_has "$NFSFUSE_TMP/holdA" locked || fail "A did not lock"
-# The statd callback path needs a statd that accepts SM_MON.  The SM_STAT
-# fallback would need the server's statd restarted too (its state number is
-# what changes), which test-server.sh restart does not do.
-wait_until 5 grep -q "lock_server_watch" "$SA/status"
-grep -q "lock_server_watch statd" "$SA/status" ||
-	{ touch "$R.1" "$R.1.exit"; wait_file_has "$NFSFUSE_TMP/holdA" unlocked; skip "the local rpc.statd refuses SM_MON (answers STAT_FAIL), so no reboot notice can reach A; A watches SM_STAT instead"; }
+# A watches the server's statd from its first lock on: wait for the
+# baseline state number.
+watching() { [[ $(status_get "$SA" server_watch) =~ ^sm_stat.*state\ [1-9] ]]; }
+wait_until 10 watching || fail "A does not watch the server's NSM state: $(status_get "$SA" server_watch)"
+note "A: $(status_get "$SA" server_watch)"
 assert_eq "Resource temporarily unavailable" "$(lk try "$MB/$F" 0 1 w)" "B blocked before the reboot"
 
-"$TEST_SERVER_SH" restart >/dev/null 2>&1 || fail "server restart failed"
-# What sm-notify on the rebooted server sends to our statd: SM_NOTIFY for
-# the server's name with a new state number.
-python3 - <<'PY' || fail "cannot send SM_NOTIFY to the local statd"
-import socket, struct, subprocess, random
-out = subprocess.run(['rpcinfo', '-p', '127.0.0.1'], capture_output=True, text=True).stdout
-port = next(int(l.split()[3]) for l in out.splitlines()[1:] if l.split()[0] == '100024' and l.split()[2] == 'udp')
-name = b'127.0.0.1'
-pad = lambda b: b + b'\0' * (-len(b) % 4)
-xid = random.getrandbits(32)
-msg = struct.pack('>IIIIIIIIII', xid, 0, 2, 100024, 1, 6, 0, 0, 0, 0)
-msg += struct.pack('>I', len(name)) + pad(name) + struct.pack('>i', 1001 + 2 * random.getrandbits(16))
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.settimeout(5)
-s.sendto(msg, ('127.0.0.1', port))
-s.recv(1000)
-PY
-wait_until 15 counter_gt "$SA" reclaims 0 || fail "A did not reclaim: $(grep -E 'statd|reboots|reclaim' "$SA/status" | tr '\n' ' ')"
-assert_eq 1 "$(status_get "$SA" statd_callbacks)" "the reboot was learnt from statd's callback"
+on_exit restore_server
+out=$("$TEST_SERVER_SH" reboot 2>&1) || fail "server reboot failed: $out"
+read -r _ old new < <(grep '^nsm-state ' <<<"$out")
+note "server rebooted: NSM state $old -> $new, ${GRACE}s grace period"
+[[ $new =~ ^[0-9]+$ && $old =~ ^[0-9]+$ && $new -gt $old ]] ||
+	fail "the reboot did not bump the server's NSM state ($old -> $new): $out"
+
+# A reclaims in the grace period.
+wait_until 10 counter_gt "$SA" reclaims 0 ||
+	fail "A did not reclaim: $(grep -E 'watch|reboots|reclaim|lost' "$SA/status" | tr '\n' ' ')"
+assert_eq 1 "$(status_get "$SA" server_reboots)" "A saw one reboot"
 assert_eq 0 "$(status_get "$SA" locks_lost)" "no lock lost"
-assert_eq "Resource temporarily unavailable" "$(lk try "$MB/$F" 0 1 w)" "B still gets EAGAIN after the reboot"
+assert_contains "$(status_get "$SA" server_watch)" "state $new" "A's baseline is the new state"
+wait_until 5 grep -q "reclaimed in its grace" "$LOG_A" || true
+assert_contains "$(cat "$LOG_A")" "1 lock(s) reclaimed in its grace period, 0 taken again as new locks" "A reclaimed within the grace period"
+grep -q "NOT IN GRACE" "$SERVER_STATEDIR/ganesha.log" &&
+	fail "the grace period was already over when A had reclaimed: the test proves nothing"
+
+# B asks during the grace period: the server answers DENIED_GRACE_PERIOD,
+# which nfsfuse retries, so B's F_SETLK returns only once the grace period
+# is over -- and then it is refused because A holds the reclaimed lock.
+t0=$(date +%s.%N)
+r=$(lk try "$MB/$F" 0 1 w)
+t1=$(date +%s.%N)
+note "B's F_SETLK returned after $(python3 -c "print('%.1f' % ($t1 - $t0))") s"
+counter_gt "$SB" grace_retries 0 || fail "B was never refused for the grace period: the server was not in grace"
+grep -q "NOT IN GRACE" "$SERVER_STATEDIR/ganesha.log" || fail "B's F_SETLK returned while the server was still in grace"
+assert_eq "Resource temporarily unavailable" "$r" "B still gets EAGAIN after the grace period: A holds the reclaimed lock"
+assert_eq "Resource temporarily unavailable" "$(lk try "$MB/$F" 0 1 w)" "B again, out of grace"
+
 touch "$R.1" "$R.1.exit"
 wait_file_has "$NFSFUSE_TMP/holdA" unlocked || fail "A did not unlock"
 wait_until 10 try_ok "$MB/$F" 0 1 w || fail "B cannot lock after A's unlock"
+assert_eq 0 "$(status_get "$SB" locks_lost)" "B lost nothing"
+
+# Back to the normal graceless server for the tests that follow.  The
+# clients go first: connections that they close leave no TIME-WAIT on the
+# server's ports for the restart to wait out.
+umount_nfsfuse "$MA"
+umount_nfsfuse "$MB"
+restore_server
 echo PASS
