@@ -252,6 +252,111 @@ static uint8_t *dup_bytes(const uint8_t *data, size_t len)
 	return p;
 }
 
+/*
+ * Drop-reply-once: an open-addressing table of the XIDs whose calls have
+ * been looked at, so that every XID is rolled for once, when its call
+ * first passes, and a chosen one loses only its first reply.  Full (half
+ * of XID_SLOTS in use): no new XID is chosen any more.
+ */
+#define XID_SLOTS	65536u
+
+enum once_state { ONCE_FREE, ONCE_PASS, ONCE_ARMED, ONCE_ARMED_CUT,
+		  ONCE_DONE };
+
+struct xid_slot {
+	uint32_t xid;
+	uint8_t state;
+};
+
+static struct xid_slot *xid_tab;
+static unsigned int xid_used;
+
+void xid_once_free(void)
+{
+	free(xid_tab);
+	xid_tab = NULL;
+	xid_used = 0;
+}
+
+/* The slot of xid; with add, a free one is claimed.  NULL: none. */
+static struct xid_slot *xid_find(uint32_t xid, bool add)
+{
+	uint32_t h = (xid * 2654435761u) & (XID_SLOTS - 1), i;
+
+	if (!xid_tab) {
+		if (!add)
+			return NULL;
+		xid_tab = calloc(XID_SLOTS, sizeof(*xid_tab));
+		if (!xid_tab)
+			return NULL;
+	}
+	for (i = 0; i < XID_SLOTS; i++, h = (h + 1) & (XID_SLOTS - 1)) {
+		struct xid_slot *sl = &xid_tab[h];
+
+		if (sl->state == ONCE_FREE) {
+			if (!add || xid_used >= XID_SLOTS / 2)
+				return NULL;
+			xid_used++;
+			sl->xid = xid;
+			sl->state = ONCE_PASS;
+			return sl;
+		}
+		if (sl->xid == xid)
+			return sl;
+	}
+	return NULL;
+}
+
+/* A call: msg_type CALL (0), procedure in once_procs. */
+static bool once_candidate(const uint8_t *data, size_t len)
+{
+	uint32_t proc;
+
+	if (len < 24 || get_be32(data + 4) != 0)
+		return false;
+	proc = get_be32(data + 20);
+	if (!P.f.once_procs)
+		return true;
+	return proc < 32 && (P.f.once_procs & (1u << proc));
+}
+
+static void once_call(const uint8_t *data, size_t len, uint32_t xid)
+{
+	struct xid_slot *sl;
+
+	if ((!P.f.once_ppm && !P.f.once_cut_ppm) ||
+	    !once_candidate(data, len))
+		return;
+	if (xid_find(xid, false))
+		return;		/* a retransmission: decided already */
+	sl = xid_find(xid, true);
+	if (!sl)
+		return;
+	if (roll(P.f.once_cut_ppm))
+		sl->state = ONCE_ARMED_CUT;
+	else if (roll(P.f.once_ppm))
+		sl->state = ONCE_ARMED;
+}
+
+/* A reply: true if it is dropped (and fl perhaps closed). */
+static bool once_reply(struct flow *fl, uint32_t xid)
+{
+	struct xid_slot *sl = xid_find(xid, false);
+	bool cut;
+
+	if (!sl || (sl->state != ONCE_ARMED && sl->state != ONCE_ARMED_CUT))
+		return false;
+	cut = sl->state == ONCE_ARMED_CUT;
+	sl->state = ONCE_DONE;
+	P.st.once_drops++;
+	plog("drop-once reply xid=0x%08x%s", xid, cut ? " cut" : "");
+	if (cut) {
+		P.st.once_cuts++;
+		flow_close(fl, "cut after drop-once");
+	}
+	return true;
+}
+
 /* Drops or not; returns true when the message goes no further. */
 static bool fault_discard(enum dir dir, uint32_t xid)
 {
@@ -293,10 +398,13 @@ void proxy_message(struct flow *fl, enum dir dir, uint8_t *data, size_t len)
 	bool reorder;
 
 	P.st.msgs[dir]++;
-	if (fault_discard(dir, xid)) {
+	if (fault_discard(dir, xid) ||
+	    (dir == DIR_REPLY && once_reply(fl, xid))) {
 		free(data);
 		return;
 	}
+	if (dir == DIR_CALL)
+		once_call(data, len, xid);
 	if (dir == DIR_REPLY && roll(P.f.corrupt_ppm))
 		corrupt(data, &len, xid);
 	if (roll(P.f.dup_ppm[dir])) {

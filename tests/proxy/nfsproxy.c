@@ -8,7 +8,20 @@
  *            [--delay-ms MIN[-MAX]] [--reorder PCT] [--cut-every SECONDS]
  *            [--blackhole-after SECONDS --blackhole-for SECONDS]
  *            [--corrupt-replies PCT --corrupt-mode flip|truncate|enlarge|garbage]
+ *            [--drop-reply-once PCT] [--drop-reply-once-cut PCT]
+ *            [--once-procs N[,N...]|all]
  *            [--control PATH] [--log FILE] [--ready-file FILE]
+ *
+ * --drop-reply-once PCT: PCT % of the calls (of --once-procs, default all
+ * procedures), chosen by XID when the call first passes, lose their first
+ * reply; the retransmission with the same XID and its reply go through.
+ * The server's duplicate request cache answers that retransmission.
+ * --drop-reply-once-cut PCT: the same, and the connection (both sides) is
+ * closed right after the lost reply: the client reconnects and the proxy
+ * opens a new upstream connection from a new port, where the server's
+ * duplicate request cache cannot match the XID, so a retransmitted
+ * non-idempotent call (CREATE, MKDIR) is executed a second time.  XIDs are
+ * remembered for the proxy's lifetime (up to 32768 of them; not per client).
  *
  * --listen takes PORT (on 127.0.0.1), HOST:PORT or [::1]:PORT; port 0 picks
  * a free one, which is written to --ready-file.  Only loopback addresses are
@@ -19,8 +32,9 @@
  * "drop call xid=0x1234abcd", "dup reply xid=...", "delay call xid=... ms=N",
  * "reorder ...", "corrupt reply xid=... mode=M len=A->B", "blackhole call
  * xid=...", "blackhole start|end", "cut 127.0.0.1:876", "close ADDR WHY",
- * "eof ADDR from client|server", "control CMD", and at exit
- * "summary calls=N replies=N drops=N dups=N corruptions=N cuts=N ...".
+ * "eof ADDR from client|server", "control CMD", "drop-once reply xid=...
+ * [cut]", and at exit "summary calls=N replies=N drops=N dups=N
+ * corruptions=N cuts=N ... drop-once=N cut-once=N".
  */
 #include <errno.h>
 #include <getopt.h>
@@ -68,7 +82,7 @@ void stats_line(char *buf, size_t len)
 		 "calls=%llu replies=%llu drops=%llu dups=%llu corruptions=%llu cuts=%llu "
 		 "drop-calls=%llu drop-replies=%llu dup-calls=%llu dup-replies=%llu "
 		 "delays=%llu reorders=%llu blackholed=%llu accepts=%llu "
-		 "closes=%llu malformed=%llu",
+		 "closes=%llu malformed=%llu drop-once=%llu cut-once=%llu",
 		 (unsigned long long)s->msgs[DIR_CALL],
 		 (unsigned long long)s->msgs[DIR_REPLY],
 		 (unsigned long long)(s->drops[DIR_CALL] + s->drops[DIR_REPLY]),
@@ -84,7 +98,9 @@ void stats_line(char *buf, size_t len)
 		 (unsigned long long)s->blackholed,
 		 (unsigned long long)s->accepts,
 		 (unsigned long long)s->closes,
-		 (unsigned long long)s->malformed);
+		 (unsigned long long)s->malformed,
+		 (unsigned long long)s->once_drops,
+		 (unsigned long long)s->once_cuts);
 }
 
 /* ---- command line ---- */
@@ -116,6 +132,9 @@ static const struct option longopts[] = {
 	{ "cut-every", required_argument, NULL, OPT_FAULT },
 	{ "corrupt-replies", required_argument, NULL, OPT_FAULT },
 	{ "corrupt-mode", required_argument, NULL, OPT_FAULT },
+	{ "drop-reply-once", required_argument, NULL, OPT_FAULT },
+	{ "drop-reply-once-cut", required_argument, NULL, OPT_FAULT },
+	{ "once-procs", required_argument, NULL, OPT_FAULT },
 	{ "blackhole-after", required_argument, NULL, OPT_BH_AFTER },
 	{ "blackhole-for", required_argument, NULL, OPT_BH_FOR },
 	{ "control", required_argument, NULL, OPT_CONTROL },
@@ -132,6 +151,7 @@ static void usage(FILE *out)
 	      "         [--delay-ms MIN[-MAX]] [--reorder PCT] [--cut-every SECONDS]\n"
 	      "         [--blackhole-after SECONDS --blackhole-for SECONDS]\n"
 	      "         [--corrupt-replies PCT --corrupt-mode flip|truncate|enlarge|garbage]\n"
+	      "         [--drop-reply-once PCT] [--drop-reply-once-cut PCT] [--once-procs N,N|all]\n"
 	      "         [--control PATH] [--log FILE] [--ready-file FILE]\n"
 	      "Addresses must be loopback (127.0.0.0/8 or ::1).\n", out);
 }
@@ -403,6 +423,7 @@ static void shutdown_all(void)
 		}
 	flow_free_dead();
 	control_close();
+	xid_once_free();
 	if (P.lfd >= 0)
 		close(P.lfd);
 }

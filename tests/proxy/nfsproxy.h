@@ -48,6 +48,10 @@ struct faults {
 	enum corrupt_mode corrupt_mode;
 	uint32_t delay_min_ms, delay_max_ms; /* max 0: no delay */
 	uint64_t cut_every_ms;		/* 0: never */
+	/* Replies dropped once per XID (fault.c, xid_once): without and
+	 * with closing the connection after the drop. */
+	uint32_t once_ppm, once_cut_ppm;
+	uint32_t once_procs;		/* bit n: procedure n; 0: all */
 };
 
 struct stats {
@@ -56,6 +60,7 @@ struct stats {
 	uint64_t dups[2];
 	uint64_t delays, reorders, corruptions, blackholed;
 	uint64_t accepts, cuts, closes, malformed;
+	uint64_t once_drops, once_cuts;
 };
 
 /* A growable byte queue: bytes [off, off + len) of buf are pending. */
@@ -140,6 +145,7 @@ int parse_seconds(const char *s, uint64_t *ms);
 int parse_delay(const char *s, uint32_t *min, uint32_t *max);
 int parse_corrupt_mode(const char *s, enum corrupt_mode *m);
 int parse_u64(const char *s, uint64_t *v);
+int parse_procs(const char *s, uint32_t *mask);
 int parse_addr(const char *s, bool port_only, bool port0_ok,
 	       struct sockaddr_storage *ss, socklen_t *len);
 void addr_str(const struct sockaddr_storage *ss, char *buf, size_t len);
@@ -152,6 +158,7 @@ void cut_reschedule(uint64_t now);
 
 /* fault.c */
 void rng_seed(uint64_t seed);
+void xid_once_free(void);
 void proxy_message(struct flow *fl, enum dir dir, uint8_t *data, size_t len);
 void delayed_run(uint64_t now);
 void held_run(struct flow *fl, uint64_t now);

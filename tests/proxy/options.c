@@ -86,6 +86,32 @@ int parse_delay(const char *s, uint32_t *min, uint32_t *max)
 	return 0;
 }
 
+/* "all", or procedure numbers 0-31 separated by commas ("8,9"). */
+int parse_procs(const char *s, uint32_t *mask)
+{
+	char buf[256], *tok, *save = NULL;
+	uint32_t m = 0;
+	uint64_t v;
+
+	if (!s || strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	if (!strcmp(s, "all")) {
+		*mask = 0;
+		return 0;
+	}
+	strcpy(buf, s);
+	if (!buf[0] || buf[strlen(buf) - 1] == ',')
+		return -EINVAL;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (parse_u64(tok, &v) || v > 31)
+			return -EINVAL;
+		m |= 1u << v;
+	}
+	*mask = m;
+	return 0;
+}
+
 static const char *const corrupt_names[] = {
 	[CORRUPT_FLIP] = "flip",
 	[CORRUPT_TRUNCATE] = "truncate",
@@ -222,7 +248,14 @@ int fault_set(struct faults *f, const char *name, const char *val,
 		ret = parse_pct(val, &f->dup_ppm[DIR_REPLY]);
 	else if (!strcmp(name, "reorder"))
 		ret = parse_pct(val, &f->reorder_ppm);
-	else if (!strcmp(name, "corrupt-replies"))
+	else if (!strcmp(name, "drop-reply-once"))
+		ret = parse_pct(val, &f->once_ppm);
+	else if (!strcmp(name, "drop-reply-once-cut"))
+		ret = parse_pct(val, &f->once_cut_ppm);
+	else if (!strcmp(name, "once-procs")) {
+		*err = "procedure numbers 0-31 separated by commas, or all";
+		ret = parse_procs(val, &f->once_procs);
+	} else if (!strcmp(name, "corrupt-replies"))
 		ret = parse_pct(val, &f->corrupt_ppm);
 	else if (!strcmp(name, "corrupt-mode")) {
 		*err = "corrupt mode is flip, truncate, enlarge or garbage";

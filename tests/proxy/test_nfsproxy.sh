@@ -228,6 +228,21 @@ t_seed() {
 		fail "seed: same seed, different drops"
 }
 
+# Each call is sent twice (same XID): the first reply of every XID is lost,
+# the second goes through.
+t_drop_reply_once() {
+	local proto=$1 name="drop_reply_once_$1" out
+	start_proxy "$name" --proto "$proto" --dup-calls 100 \
+		--drop-reply-once 100 || return
+	out=$(client --proto "$proto" --count 6 --idle 0.5)
+	expect "$name" "$out" got=6 distinct=6 dupxids=0 bad=0
+	[ "$(count_log "$name" '^drop-once reply xid=0x1000000')" -eq 6 ] ||
+		fail "$name: expected 6 'drop-once reply' lines"
+	stop_proxy "$name"
+	grep -q '^summary .* drop-once=6 cut-once=0' "$TMP/$name.log" ||
+		fail "$name: summary does not count 6 drop-once"
+}
+
 # Everything at once must still deliver every reply, intact, in some order.
 t_mixed() {
 	local name=mixed out
@@ -244,7 +259,7 @@ TESTS=(
 	"t_drop_calls tcp" "t_drop_calls udp"
 	"t_dup_replies tcp" "t_dup_replies udp"
 	t_cut_every t_corrupt_truncate t_control t_malformed t_loopback_only
-	t_seed t_mixed
+	t_seed t_mixed "t_drop_reply_once tcp" "t_drop_reply_once udp"
 )
 for t in "${TESTS[@]}"; do
 	before=$FAILS
