@@ -337,12 +337,21 @@ write_config() {
 # Another server listening on our ports is fatal.  Any other socket bound
 # to one (a TIME_WAIT left by a root client's reserved source port, most
 # likely on 875) only delays us: ganesha's bind would fail, so wait it out.
+# Only sockets on the addresses the server binds count: an nfsfuse lock
+# client may hold the NLM port number on an address of its own
+# (clientaddr=127.0.X.2) to receive callbacks.
+ours() {
+	awk -v a="$BIND_ADDR" '{ split($5, h, ":[0-9]+$"); l = h[1] }
+		l == a || l == "0.0.0.0" || l == "*" || l == "[::]" ||
+		l == "[::ffff:" a "]"'
+}
+
 check_ports() {
 	command -v ss >/dev/null 2>&1 || return 0
 	local p out i busy
 	out=""
 	for p in "${SERVER_PORTS[@]}"; do
-		out+=$(ss -Hlntup "sport = :$p" 2>/dev/null || true)$'\n'
+		out+=$(ss -Hlntup "sport = :$p" 2>/dev/null | ours || true)$'\n'
 	done
 	out=$(printf '%s' "$out" | sed '/^$/d')
 	if [[ -n $out ]]; then
@@ -353,7 +362,7 @@ check_ports() {
 	for ((i = 0; i < 75 * 5; i++)); do
 		busy=""
 		for p in "${SERVER_PORTS[@]}"; do
-			busy+=$(ss -Htanu "sport = :$p" 2>/dev/null | grep -v LISTEN || true)$'\n'
+			busy+=$(ss -Htanu "sport = :$p" 2>/dev/null | grep -v LISTEN | ours || true)$'\n'
 		done
 		busy=$(printf '%s' "$busy" | sed '/^$/d')
 		[[ -z $busy ]] && return 0

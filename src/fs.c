@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cache/data.h"
+#include "cache/wback.h"
 #include "log.h"
 #include "stats.h"
 #include "trace.h"
@@ -218,14 +219,31 @@ static int getattr_fh(fuse_req_t req, const struct nfs_fh3 *fh,
 int fs_getattr_rpc(fuse_req_t req, struct inode *ino, struct fattr3 *a)
 {
 	struct post_op_attr pa;
-	int ret = getattr_fh(req, &ino->fh, a);
+	uint64_t gen, seq = 0;
+	bool stale;
+	int ret;
 
-	if (ret == 0) {
-		pa.present = true;
-		pa.attr = *a;
-		fs_learn(fs_of(req), ino, &pa, "revalidate");
+	pthread_mutex_lock(&ino->lock);
+	gen = ino->data_gen;
+	if (ino->wb)
+		seq = wback_seq(ino->wb);
+	pthread_mutex_unlock(&ino->lock);
+	ret = getattr_fh(req, &ino->fh, a);
+	if (ret)
+		return ret;
+	/* A truncate or a write of ours that overtook this GETATTR leaves
+	 * its answer describing a file that is gone. */
+	pthread_mutex_lock(&ino->lock);
+	stale = gen != ino->data_gen || (ino->wb && wback_seq(ino->wb) != seq);
+	pthread_mutex_unlock(&ino->lock);
+	if (stale) {
+		STAT_INC(attr_uncacheable);
+		return 0;
 	}
-	return ret;
+	pa.present = true;
+	pa.attr = *a;
+	fs_learn(fs_of(req), ino, &pa, "revalidate");
+	return 0;
 }
 
 int fs_make_entry(fuse_req_t req, struct inode *dir,

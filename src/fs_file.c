@@ -692,7 +692,20 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		args.count = (uint32_t)n;
 		ret = fs_call(req, NFS3PROC_READ, &args, &res, &reply);
 		if (ret == 0) {
-			fs_learn(fs, i, &res.file_attributes, "read");
+			bool stale;
+
+			/* The kernel reads ahead while the reader goes on:
+			 * attributes from before a truncate or a write of
+			 * ours that overtook this READ would bring an old
+			 * size back into the cache. */
+			pthread_mutex_lock(&i->lock);
+			stale = gen != i->data_gen ||
+				(i->wb && wback_seq(i->wb) != seq);
+			pthread_mutex_unlock(&i->lock);
+			if (stale)
+				STAT_INC(attr_uncacheable);
+			else
+				fs_learn(fs, i, &res.file_attributes, "read");
 			ret = nfs_stat_errno(res.status);
 		}
 		/* A server that returns more than we asked for is not

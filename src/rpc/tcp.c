@@ -80,9 +80,15 @@ static int new_socket(struct rpc_clnt *c)
 	return fd;
 }
 
+/* Reserved ports tried before giving up on a connect that finds the
+ * 4-tuple taken (SO_REUSEADDR lets bind() succeed on a port that still
+ * has a connection to the same server in TIME_WAIT). */
+#define RPC_RESVPORT_TRIES 64
+
 static int tcp_connect_start(struct rpc_clnt *c)
 {
 	bool same = c->locallen > 0;
+	int tries = 0;
 
 	for (;;) {
 		int fd = new_socket(c), ret = 0;
@@ -123,6 +129,10 @@ static int tcp_connect_start(struct rpc_clnt *c)
 			return ret == 0 ? 1 : 0;
 		}
 		close(fd);
+		if (!bound && c->opts.resvport &&
+		    (ret == -EADDRINUSE || ret == -EADDRNOTAVAIL) &&
+		    ++tries < RPC_RESVPORT_TRIES)
+			continue;
 		if (bound && (ret == -EADDRINUSE || ret == -EADDRNOTAVAIL)) {
 			nf_log(NF_LOG_DEBUG,
 			       "%s: cannot connect from the previous local "
