@@ -170,6 +170,7 @@ struct rpc_clnt {
 	struct sockaddr_storage local; /* [T] last local address */
 	socklen_t locallen;       /* [T] 0 before the first connection */
 	unsigned rebind_tries;    /* [T] bind() to the local port failed */
+	bool resv_warned;         /* [T] said that no reserved port was free */
 	struct rpc_record_reader rr; /* [T] */
 	uint8_t *rbuf;            /* [T] RPC_RBUF_SIZE bytes for small reads */
 };

@@ -83,7 +83,7 @@ static int new_socket(struct rpc_clnt *c)
 /* Reserved ports tried before giving up on a connect that finds the
  * 4-tuple taken (SO_REUSEADDR lets bind() succeed on a port that still
  * has a connection to the same server in TIME_WAIT). */
-#define RPC_RESVPORT_TRIES 64
+#define RPC_RESVPORT_TRIES 128
 
 static int tcp_connect_start(struct rpc_clnt *c)
 {
@@ -118,8 +118,23 @@ static int tcp_connect_start(struct rpc_clnt *c)
 				       c->server, strerror(errno));
 			}
 		}
-		if (!bound && c->opts.resvport)
+		if (!bound && c->opts.resvport && tries < RPC_RESVPORT_TRIES) {
 			ret = rpc_bind_resvport(fd, c->addr.ss_family);
+			if (ret == -EADDRINUSE) {
+				/* Every reserved port is taken: fall back to
+				 * an ordinary one (most servers accept it;
+				 * one that does not says so clearly). */
+				tries = RPC_RESVPORT_TRIES;
+				ret = 0;
+			}
+		}
+		if (tries == RPC_RESVPORT_TRIES && c->opts.resvport &&
+		    !c->resv_warned) {
+			c->resv_warned = true;
+			nf_log(NF_LOG_WARNING, "%s: no reserved port free, "
+			       "connecting from an unprivileged one",
+			       c->server);
+		}
 		if (ret == 0 &&
 		    connect(fd, (struct sockaddr *)&c->addr, c->addrlen) < 0)
 			ret = -errno;
@@ -131,8 +146,10 @@ static int tcp_connect_start(struct rpc_clnt *c)
 		close(fd);
 		if (!bound && c->opts.resvport &&
 		    (ret == -EADDRINUSE || ret == -EADDRNOTAVAIL) &&
-		    ++tries < RPC_RESVPORT_TRIES)
+		    tries < RPC_RESVPORT_TRIES) {
+			tries++;
 			continue;
+		}
 		if (bound && (ret == -EADDRINUSE || ret == -EADDRNOTAVAIL)) {
 			nf_log(NF_LOG_DEBUG,
 			       "%s: cannot connect from the previous local "
