@@ -131,7 +131,9 @@ static int tcp_connect_start(struct rpc_clnt *c)
 		if (tries == RPC_RESVPORT_TRIES && c->opts.resvport &&
 		    !c->resv_warned) {
 			c->resv_warned = true;
-			nf_log(NF_LOG_WARNING, "%s: no reserved port free, "
+			/* Info, not a warning: most servers accept it, and
+			 * one that does not refuses with its own error. */
+			nf_log(NF_LOG_INFO, "%s: no reserved port free, "
 			       "connecting from an unprivileged one",
 			       c->server);
 		}
