@@ -33,7 +33,7 @@
 #include "lock_int.h"
 
 #define LK_CALL_MS 15000         /* one NLM call */
-#define LK_REBLOCK_S 3.0         /* re-send a blocked LOCK */
+#define LK_REBLOCK_S 1.0         /* re-send a blocked LOCK */
 #define LK_POLL_MIN_MS 50
 #define LK_POLL_MAX_MS 1000
 #define LK_GRACE_RETRY_MS 1000
