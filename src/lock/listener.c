@@ -7,8 +7,10 @@
  *     Accepted only from the server's address and only for a lock we are
  *     waiting on; GRANTED_MSG is answered with GRANTED_RES (15) sent to the
  *     server's NLM, as the server waits for it (5 s for nfs-ganesha).
- *   the statd callback (a private program, my_prog of our SM_MON): the
- *     server rebooted.  Accepted only from loopback with our priv bytes.
+ *   the local statd's notice that the server rebooted: NLM procedure 16
+ *     (the callback SM_MON names while we own NLM v4 here: statmon.c), or
+ *     a private statd program.  Accepted only from loopback with the priv
+ *     bytes of our SM_MON.
  *
  * How the server finds us: it asks the rpcbind on the caller's host for NLM
  * v4 over the transport of the original call, and connects to that port
@@ -239,6 +241,37 @@ static void send_reply(struct lk_reply_sink *s, uint32_t xid,
 	xdr_enc_release(&e);
 }
 
+/*
+ * A statd's word that a monitored host rebooted (struct status): from the
+ * local statd only, and carrying the priv we gave it with SM_MON, which
+ * no other process knows.  It arrives on the private statd program, or
+ * on NLM procedure 16 when we own NLM v4 and statd calls "lockd" back.
+ */
+static void statd_notice(struct lockmgr *lm, const struct rpc_call_hdr *h,
+			 struct xdr_dec *d, const struct sockaddr_in *from,
+			 struct lk_reply_sink *s)
+{
+	struct nsm_status st;
+
+	if (nsm_dec_status(d, &st)) {
+		send_reply(s, h->xid, RPC_GARBAGE_ARGS, NULL, NULL);
+		return;
+	}
+	send_reply(s, h->xid, RPC_SUCCESS, NULL, NULL);
+	if ((ntohl(from->sin_addr.s_addr) >> 24) != 127 ||
+	    !lk_statd_priv_ok(lm, st.priv)) {
+		LK_INC(lm, callbacks_rejected);
+		lk_mark_dirty(lm);
+		TRACE("lock statd notice for %.*s refused: not from our "
+		      "statd", (int)st.mon_name_len, st.mon_name);
+		return;
+	}
+	LK_INC(lm, statd_callbacks);
+	TRACE("lock statd: %.*s is now in state %d", (int)st.mon_name_len,
+	      st.mon_name, st.state);
+	lk_server_rebooted(lm, st.state);
+}
+
 static void serve_nlm(struct lockmgr *lm, const struct rpc_call_hdr *h,
 		      struct xdr_dec *d, const struct sockaddr_in *from,
 		      struct lk_reply_sink *s)
@@ -258,6 +291,9 @@ static void serve_nlm(struct lockmgr *lm, const struct rpc_call_hdr *h,
 	case NLMPROC_GRANTED:
 	case NLMPROC_GRANTED_MSG:
 		break;
+	case NLMPROC_NSM_NOTIFY:
+		statd_notice(lm, h, d, from, s);
+		return;
 	case NLMPROC_TEST_RES:
 	case NLMPROC_LOCK_RES:
 	case NLMPROC_CANCEL_RES:
@@ -305,30 +341,12 @@ static void serve_statd(struct lockmgr *lm, const struct rpc_call_hdr *h,
 			struct xdr_dec *d, const struct sockaddr_in *from,
 			struct lk_reply_sink *s)
 {
-	struct nsm_status st;
-
-	if (h->proc == 0) {
+	if (h->proc == 0)
 		send_reply(s, h->xid, RPC_SUCCESS, NULL, NULL);
-		return;
-	}
-	if (h->proc != 1) {
+	else if (h->proc == 1)
+		statd_notice(lm, h, d, from, s);
+	else
 		send_reply(s, h->xid, RPC_PROC_UNAVAIL, NULL, NULL);
-		return;
-	}
-	if (nsm_dec_status(d, &st)) {
-		send_reply(s, h->xid, RPC_GARBAGE_ARGS, NULL, NULL);
-		return;
-	}
-	send_reply(s, h->xid, RPC_SUCCESS, NULL, NULL);
-	if ((ntohl(from->sin_addr.s_addr) >> 24) != 127 ||
-	    !lk_statd_priv_ok(lm, st.priv)) {
-		LK_INC(lm, callbacks_rejected);
-		return;
-	}
-	LK_INC(lm, statd_callbacks);
-	TRACE("lock statd: %.*s is now in state %d", (int)st.mon_name_len,
-	      st.mon_name, st.state);
-	lk_server_rebooted(lm, st.state);
 }
 
 static void dispatch(struct lockmgr *lm, const uint8_t *buf, size_t len,

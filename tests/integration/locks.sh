@@ -107,6 +107,14 @@ wait_file_has "$NFSFUSE_TMP/flB" locked 10 || fail "B's flock not granted after 
 touch "$R.6"
 wait_until 10 try_ok "$MA/$F" 0 0 w || fail "B's flock not released at close"
 
+# ---- a reboot notice on NLM procedure 16 that did not come from our SM_MON
+port=$(status_get "$SA" mode | sed -n 's/^callback (shared NLM port \([0-9]*\) at .*/\1/p')
+[[ -n $port ]] || fail "no NLM port in A's mode: $(status_get "$SA" mode)"
+r0=$(status_get "$SA" callbacks_rejected)
+assert_eq 0 "$(nlm_notify "$LK_ADDR_A" "$port" 77)" "NLM procedure 16 is served (SUCCESS, not PROC_UNAVAIL)"
+wait_until 5 counter_gt "$SA" callbacks_rejected "$r0" || fail "a statd notice with a foreign priv was not refused"
+assert_eq 0 "$(status_get "$SA" server_reboots)" "a forged notice is not taken as a server reboot"
+
 # ---- nlm_callback=no: a daemon that could take callbacks polls instead
 umount_nfsfuse "$MA"
 MC=$(new_mountpoint)

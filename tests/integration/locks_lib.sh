@@ -111,13 +111,38 @@ wait_file_has() { # FILE TEXT [SECS]
 # exited is lost (a blocked lock is then found granted by the next LOCK,
 # not by the callback).
 LK_ADDR_A=127.0.$(($$ % 200 + 20)).2
+# nlm_notify ADDR PORT STATE: send NLM v4 procedure 16 (statd's "host
+# rebooted" callback to its lock manager) over TCP with a priv that is not
+# the daemon's; prints the reply's accept_stat (0 = SUCCESS).
+nlm_notify() {
+	with_timeout 10 python3 - "$@" <<'PY'
+import socket, struct, sys
+addr, port, state = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+name = b"127.0.0.1"
+pad = b"\0" * (-len(name) % 4)
+call = struct.pack(">IIIIIIIIII", 0x5eed, 0, 2, 100021, 4, 16, 0, 0, 0, 0)
+args = struct.pack(">I", len(name)) + name + pad + struct.pack(">i", state) + b"N" * 16
+msg = call + args
+s = socket.create_connection((addr, port), timeout=5)
+s.sendall(struct.pack(">I", 0x80000000 | len(msg)) + msg)
+buf = b""
+while len(buf) < 4 + 24:
+    chunk = s.recv(4096)
+    if not chunk:
+        break
+    buf += chunk
+xid, mtype, rstat, vflav, vlen, astat = struct.unpack(">IIIIII", buf[4:28])
+print(astat if (xid, mtype, rstat) == (0x5eed, 1, 0) else "bad reply")
+PY
+}
+
 mount_locks_a() { # MNT STATEDIR [more -o options]
 	mount_nfsfuse "$1" -f -o "hostname=lockA,clientaddr=$LK_ADDR_A,statedir=$2,actimeo=0${3:+,$3}"
 	LOG_A=$NFSFUSE_LOG
 }
 
-mount_locks_b() {
-	mount_nfsfuse "$1" -f -o "hostname=lockB,statedir=$2,actimeo=0${3:+,$3}"
+mount_locks_b() { # MNT STATEDIR [more -o options [more arguments]]
+	mount_nfsfuse "$1" -f -o "hostname=lockB,statedir=$2,actimeo=0${3:+,$3}" "${@:4}"
 	LOG_B=$NFSFUSE_LOG
 }
 
