@@ -81,7 +81,20 @@ fail() {
 		fi
 	done
 	echo "FAIL: $*$where" >&2
+	_dump_daemon_logs
 	exit 1
+}
+
+# What the daemons of a failed test said last: a failure in CI is then
+# diagnosable from its log alone.
+_dump_daemon_logs() {
+	local l
+	[[ -n ${NFSFUSE_TMP:-} ]] || return 0
+	for l in "$NFSFUSE_TMP"/nfsfuse.*.log; do
+		[[ -s $l ]] || continue
+		echo "# --- last lines of $(basename "$l"):" >&2
+		tail -n "${NFSFUSE_FAIL_LOG_LINES:-40}" -- "$l" | sed 's/^/#   /' >&2
+	done
 }
 
 assert_eq() { # expected actual [msg]

@@ -30,7 +30,7 @@ MB=$(new_mountpoint)
 SA=$NFSFUSE_TMP/state-a
 SB=$NFSFUSE_TMP/state-b
 mount_locks_a "$MA" "$SA"
-mount_locks_b "$MB" "$SB"
+mount_locks_b "$MB" "$SB" "" -d # its log tells a failure apart
 F=$T/f
 : >"$EXPORT_DIR/$F"
 chmod 666 "$EXPORT_DIR/$F"
@@ -70,7 +70,10 @@ t0=$(date +%s.%N)
 r=$(lk try "$MB/$F" 0 1 w)
 t1=$(date +%s.%N)
 note "B's F_SETLK returned after $(python3 -c "print('%.1f' % ($t1 - $t0))") s"
-counter_gt "$SB" grace_retries 0 || fail "B was never refused for the grace period: the server was not in grace"
+counter_gt "$SB" grace_retries 0 || {
+	grep -iE 'grace' "$SERVER_STATEDIR/ganesha.log" | tail -n 5 | sed 's/^/# server: /' >&2
+	fail "B was never refused for the grace period: the server was not in grace"
+}
 grep -q "NOT IN GRACE" "$SERVER_STATEDIR/ganesha.log" || fail "B's F_SETLK returned while the server was still in grace"
 assert_eq "Resource temporarily unavailable" "$r" "B still gets EAGAIN after the grace period: A holds the reclaimed lock"
 assert_eq "Resource temporarily unavailable" "$(lk try "$MB/$F" 0 1 w)" "B again, out of grace"
