@@ -17,6 +17,7 @@
 
 #include "cache/data.h"
 #include "cache/wback.h"
+#include "fs_quota.h"
 #include "log.h"
 #include "stats.h"
 #include "trace.h"
@@ -768,6 +769,12 @@ static void fs_statfs(fuse_req_t req, fuse_ino_t ino)
 	sv.f_ffree = res.ffiles;
 	sv.f_favail = res.afiles;
 	sv.f_namemax = NFS3_MAXNAMLEN;
+	if (fs_of(req)->opts->quota_statfs && fs_of(req)->quota) {
+		struct rpc_cred cred;
+
+		fs_req_cred(req, &cred);
+		fs_quota_statfs(fs_of(req)->quota, &cred, &sv);
+	}
 	fuse_reply_statfs(req, &sv);
 }
 

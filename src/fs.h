@@ -13,6 +13,8 @@
 #include "options.h"
 #include "proto/nfs.h"
 
+struct fs_quota;
+
 struct fs {
 	struct nfs_client *nfs;
 	struct inode_table *inodes;
@@ -22,6 +24,7 @@ struct fs {
 	struct fuse_session *se;
 	struct lockmgr *locks;  /* NULL with nolock: the kernel's locks */
 	struct rpc_clnt *acl;   /* NFSACL (fs_xattr.c); NULL: ACLs off */
+	struct fs_quota *quota; /* RQUOTA (fs_quota.h) */
 };
 
 extern const struct fuse_lowlevel_ops fs_ops;

@@ -13,6 +13,7 @@
 
 #include "cache/data.h"
 #include "cache/wback.h"
+#include "fs_quota.h"
 #include "lock/lock.h"
 #include "stats.h"
 #include "trace.h"
@@ -281,9 +282,29 @@ static int locks_cmd(void *ctx, int argc, char **argv, struct ctl_out *out)
 	return 0;
 }
 
+static int quota_cmd(void *ctx, int argc, char **argv, struct ctl_out *out)
+{
+	struct fs *fs = ctx;
+
+	return fs_quota_ctl(fs->quota, argc, argv, out);
+}
+
 static const struct ctl_cmd_ext fs_ctl_cmds[] = {
 	{ "locks", "held and waiting locks, with owners and ranges",
 	  locks_cmd },
+	{ "quota", "quota [user|group ID]: the server's disk quota (RQUOTA)",
+	  quota_cmd },
+};
+
+static int rquota_stats(void *ctx, unsigned proc, struct rpc_proc_stats *st)
+{
+	struct fs *fs = ctx;
+
+	return fs_quota_stats(fs->quota, proc, st);
+}
+
+static const struct ctl_rpc_prog fs_ctl_progs[] = {
+	{ "rquota", rquota_proc_names, RQUOTAPROC_COUNT, rquota_stats },
 };
 
 void fs_ctl_hooks(struct fs *fs, struct ctl_hooks *h)
@@ -299,5 +320,7 @@ void fs_ctl_hooks(struct fs *fs, struct ctl_hooks *h)
 		.stats_extra = stats_extra,
 		.cmds = fs_ctl_cmds,
 		.ncmds = sizeof(fs_ctl_cmds) / sizeof(fs_ctl_cmds[0]),
+		.progs = fs_ctl_progs,
+		.nprogs = sizeof(fs_ctl_progs) / sizeof(fs_ctl_progs[0]),
 	};
 }

@@ -21,6 +21,7 @@
 #include "daemon.h"
 #include "fs.h"
 #include "fs_ctl.h"
+#include "fs_quota.h"
 #include "lock/lock.h"
 #include "log.h"
 #include "options.h"
@@ -239,10 +240,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "nfsfuse: out of memory\n");
 		goto out_cache;
 	}
-	if (start_locks(&fs, &s, &o))
+	if (fs_quota_new(&s.addr, o.proto_udp ? IPPROTO_UDP : IPPROTO_TCP,
+			 o.host, o.export_path, s.machinename, &fs.quota)) {
+		fprintf(stderr, "nfsfuse: out of memory\n");
 		goto out_inodes;
+	}
+	if (start_locks(&fs, &s, &o))
+		goto out_quota;
 	ret = run_session(&fs, &fa, &o);
 	lockmgr_stop(fs.locks);
+out_quota:
+	fs_quota_free(fs.quota);
 out_inodes:
 	inode_table_free(fs.inodes);
 out_cache:

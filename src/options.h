@@ -60,6 +60,7 @@ struct nfsfuse_opts {
 
 	/* side protocols */
 	bool noacl;          /* acl (default: when the server has NFSACL) */
+	bool quota_statfs;   /* statfs shows the caller's RQUOTA user quota */
 
 	/* daemon */
 	bool foreground;

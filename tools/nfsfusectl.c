@@ -8,13 +8,18 @@
  *     nfsfusectl MOUNTPOINT drop [PATH]
  *     nfsfusectl MOUNTPOINT set KEY=VALUE...
  *     nfsfusectl MOUNTPOINT locks
+ *     nfsfusectl MOUNTPOINT quota [USER|--group GROUP]
  *
  * The socket is found from the mount point alone (src/ctl/ctl_path.h).
  * Files are named to the daemon by their fileid, which is st_ino on the
- * mount.  Exit status: 0 done, 1 failed (no such mount, the daemon said
- * no), 2 bad usage.
+ * mount; users and groups by their number, resolved here.  Exit status:
+ * 0 done, 1 failed (no such mount, the daemon said no), 2 bad usage
+ * (an unknown user or group too), 3 quota: the server has no quota for
+ * that user or group.
  */
 #include <errno.h>
+#include <glib.h>
+#include <grp.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -26,9 +31,13 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <pwd.h>
 #include <unistd.h>
 
 #include "../src/ctl/ctl_path.h"
+#include "../src/quota.h"
+
+#define EXIT_NOQUOTA 3
 
 #define LINE_MAX_LEN 4096
 
@@ -52,8 +61,13 @@ static void usage(FILE *f)
 		"                     (acregmin, acregmax, acdirmin, acdirmax,\n"
 		"                     actimeo, noac, ...)\n"
 		"  locks              byte-range locks held and waited for\n"
+		"  quota [USER|--group GROUP]\n"
+		"                     the server's disk quota (RQUOTA) for USER\n"
+		"                     (default: you) or GROUP, by name or number,\n"
+		"                     like quota(1); only root may ask about\n"
+		"                     others or groups it is not in\n"
 		"\n"
-		"Exit status: 0 done, 1 failed, 2 bad usage.\n");
+		"Exit status: 0 done, 1 failed, 2 bad usage, 3 no quota.\n");
 }
 
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -143,6 +157,77 @@ static int send_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
+/* A user or group named by name or number ("1000" is a name first, as
+ * with chown).  0, or 2 with a message. */
+static int resolve_id(const char *s, bool group, uint32_t *id)
+{
+	unsigned long long v;
+	char *end;
+
+	if (group) {
+		struct group *g = getgrnam(s);
+
+		if (g) {
+			*id = (uint32_t)g->gr_gid;
+			return 0;
+		}
+	} else {
+		struct passwd *pw = getpwnam(s);
+
+		if (pw) {
+			*id = (uint32_t)pw->pw_uid;
+			return 0;
+		}
+	}
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*s >= '0' && *s <= '9' && !*end && errno == 0 &&
+	    v < UINT32_MAX) {
+		*id = (uint32_t)v;
+		return 0;
+	}
+	fprintf(stderr, "nfsfusectl: quota: no such %s '%s'\n",
+		group ? "group" : "user", s);
+	return 2;
+}
+
+/* The daemon's report (quota_report_write's lines) as quota(1) prints
+ * it; "no quota for ..." and EXIT_NOQUOTA when the server has none. */
+static int print_quota(const char *answer)
+{
+	struct quota_report r;
+	char name[64], *text;
+	size_t need;
+
+	if (quota_report_parse(answer, &r))
+		return fail("quota: unexpected answer from the daemon");
+	if (r.type == RQUOTA_GRPQUOTA) {
+		struct group *g = getgrgid((gid_t)r.id);
+
+		snprintf(name, sizeof(name), "%s", g ? g->gr_name : "");
+	} else {
+		struct passwd *pw = getpwuid((uid_t)r.id);
+
+		snprintf(name, sizeof(name), "%s", pw ? pw->pw_name : "");
+	}
+	if (!name[0])
+		snprintf(name, sizeof(name), "#%" PRIu32, r.id);
+	if (!r.found) {
+		printf("no quota for %s %s on %s\n",
+		       r.type == RQUOTA_GRPQUOTA ? "group" : "user", name,
+		       r.where);
+		return fflush(stdout) == 0 ? EXIT_NOQUOTA : 1;
+	}
+	need = quota_format(&r, name, NULL, 0) + 1;
+	text = malloc(need);
+	if (!text)
+		return fail("out of memory");
+	quota_format(&r, name, text, need);
+	fputs(text, stdout);
+	free(text);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -153,7 +238,7 @@ static void on_signal(int sig)
  * Read the answer: "OK\n" and the text, or "ERR message\n".  For a trace
  * the text is endless, and a trace line may come before "OK".
  */
-static int read_answer(int fd, bool trace)
+static int read_answer(int fd, bool trace, GString *collect)
 {
 	char buf[8192], status[LINE_MAX_LEN];
 	size_t slen = 0;
@@ -195,7 +280,9 @@ static int read_answer(int fd, bool trace)
 				return fail("unexpected answer '%s'", status);
 			}
 		}
-		if (have_status && p < end) {
+		if (have_status && p < end && collect) {
+			g_string_append_len(collect, p, end - p);
+		} else if (have_status && p < end) {
 			fwrite(p, 1, (size_t)(end - p), stdout);
 			if (trace)
 				fflush(stdout);
@@ -212,7 +299,9 @@ int main(int argc, char **argv)
 	char sock[CTL_PATH_MAX], canon[PATH_MAX], line[LINE_MAX_LEN];
 	const char *cmd;
 	struct stat mnt_st;
+	GString *answer = NULL;
 	uint64_t fileid = 0;
+	uint32_t qid = 0;
 	size_t len;
 	bool trace = false;
 	int fd, ret, n;
@@ -249,6 +338,18 @@ int main(int argc, char **argv)
 			if (!eq || eq == argv[i] || strpbrk(argv[i], " \t\n"))
 				return bad_usage("set: expected KEY=VALUE "
 						 "(no spaces)");
+		}
+	} else if (!strcmp(cmd, "quota")) {
+		bool group = argc == 5 && (!strcmp(argv[3], "--group") ||
+					   !strcmp(argv[3], "-g"));
+
+		if (!(argc == 3 || (argc == 4 && argv[3][0] != '-') || group) ||
+		    (argc > 3 && !argv[argc - 1][0]))
+			return bad_usage("usage: quota [USER|--group GROUP]");
+		if (argc > 3) {
+			ret = resolve_id(argv[argc - 1], group, &qid);
+			if (ret)
+				return ret;
 		}
 	} else if (!strcmp(cmd, "trace") || !strcmp(cmd, "locks")) {
 		if (argc != 3)
@@ -289,6 +390,15 @@ int main(int argc, char **argv)
 		} else {
 			n = snprintf(line, sizeof(line), "drop\n");
 		}
+	} else if (!strcmp(cmd, "quota")) {
+		/* Without a name the daemon takes the caller's uid from the
+		 * socket: the answer is about whoever asks. */
+		if (argc == 3)
+			n = snprintf(line, sizeof(line), "quota\n");
+		else
+			n = snprintf(line, sizeof(line),
+				     "quota %s %" PRIu32 "\n",
+				     argc == 5 ? "group" : "user", qid);
 	} else if (!strcmp(cmd, "set")) {
 		n = snprintf(line, sizeof(line), "set");
 		for (int i = 3; i < argc && n >= 0 && (size_t)n < sizeof(line);
@@ -320,11 +430,18 @@ int main(int argc, char **argv)
 		sigaction(SIGTERM, &sa, NULL);
 		sigaction(SIGHUP, &sa, NULL);
 	}
+	if (!strcmp(cmd, "quota"))
+		answer = g_string_new(NULL); /* printed by print_quota() */
 	if (send_all(fd, line, len) < 0) {
 		ret = fail("control socket: %s", strerror(errno));
 	} else {
-		ret = read_answer(fd, trace);
+		ret = read_answer(fd, trace, answer);
 	}
 	close(fd);
+	if (answer) {
+		if (ret == 0)
+			ret = print_quota(answer->str);
+		g_string_free(answer, TRUE);
+	}
 	return ret;
 }

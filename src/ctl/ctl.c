@@ -186,7 +186,7 @@ static void conn_blocking(int fd)
  * (a trace listener). */
 static bool conn_run(struct ctl *c, struct ctl_conn *k, char *line)
 {
-	struct ctl_out out = { .s = g_string_new(NULL) };
+	struct ctl_out out = { .s = g_string_new(NULL), .peer = &k->peer };
 	enum ctl_result r;
 	GString *msg;
 	bool keep = false;
@@ -270,6 +270,21 @@ static bool conn_input(struct ctl *c, unsigned i)
 	return false;
 }
 
+/* The peer's identity.  Without SO_PEERGROUPS (before Linux 4.13) the
+ * peer has no supplementary groups as far as commands know: they then
+ * allow less, never more. */
+static void peer_of(int fd, const struct ucred *cred, struct ctl_peer *p)
+{
+	socklen_t glen = sizeof(p->groups);
+
+	p->pid = cred->pid;
+	p->uid = cred->uid;
+	p->gid = cred->gid;
+	p->ngroups = 0;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, p->groups, &glen) == 0)
+		p->ngroups = glen / sizeof(gid_t);
+}
+
 static void accept_one(struct ctl *c)
 {
 	struct ctl_conn *k;
@@ -294,6 +309,7 @@ static void accept_one(struct ctl *c)
 		return;
 	}
 	k->fd = fd;
+	peer_of(fd, &cred, &k->peer);
 	k->deadline_ms = now_ms() + CTL_CMD_TIMEOUT_MS;
 	c->conns[c->nconns++] = k;
 }

@@ -33,8 +33,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct rpc_clnt;
+struct rpc_proc_stats;
 struct ctl;
 
 /* Where a hook writes its answer.  On error (a hook returning -errno) the
@@ -42,6 +44,19 @@ struct ctl;
 struct ctl_out;
 void ctl_printf(struct ctl_out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Who sent the command (SO_PEERCRED and SO_PEERGROUPS of the
+ * connection), for commands that answer differently for root. */
+#define CTL_PEER_MAXGROUPS 64
+struct ctl_peer {
+	pid_t pid;
+	uid_t uid;
+	gid_t gid;
+	unsigned ngroups;  /* supplementary groups; the first 64 */
+	gid_t groups[CTL_PEER_MAXGROUPS];
+};
+/* NULL when the command did not come from a socket (tests). */
+const struct ctl_peer *ctl_out_peer(const struct ctl_out *o);
 
 /* Extra statistics from the daemon (inodes held, lock mode, ...): in the
  * text answer "name value" lines, in JSON top-level keys (so not "rpc" or
@@ -59,6 +74,20 @@ struct ctl_cmd_ext {
 	const char *name;
 	const char *help;
 	int (*run)(void *ctx, int argc, char **argv, struct ctl_out *out);
+};
+
+/*
+ * Calls of another RPC program than NFS (RQUOTA), whose clients come and
+ * go so that no one struct rpc_clnt holds its counters: get(ctx, proc,
+ * st) copies them, or returns -errno to leave proc out.  Shown like the
+ * NFS procedures: in the text answer a table under "NAME:", in JSON the
+ * top-level key NAME with one object per procedure.
+ */
+struct ctl_rpc_prog {
+	const char *name;              /* "rquota"; [a-z0-9_] */
+	const char *const *proc_names; /* indexed by procedure number */
+	unsigned nprocs;
+	int (*get)(void *ctx, unsigned proc, struct rpc_proc_stats *st);
 };
 
 struct ctl_hooks {
@@ -87,6 +116,10 @@ struct ctl_hooks {
 
 	/* Optional: extra statistics (ctl_stat_u64 / ctl_stat_str). */
 	void (*stats_extra)(void *ctx, struct ctl_stats *s);
+
+	/* Optional: other programs' calls; the table must outlive the ctl. */
+	const struct ctl_rpc_prog *progs;
+	unsigned nprogs;
 
 	/* Optional: more commands; the table must outlive the ctl. */
 	const struct ctl_cmd_ext *cmds;

@@ -27,6 +27,11 @@ void ctl_printf(struct ctl_out *o, const char *fmt, ...)
 	va_end(ap);
 }
 
+const struct ctl_peer *ctl_out_peer(const struct ctl_out *o)
+{
+	return o->peer;
+}
+
 void ctl_json_string(GString *g, const char *s)
 {
 	g_string_append_c(g, '"');
@@ -98,11 +103,36 @@ static bool parse_u64(const char *s, uint64_t *v)
 
 /* ---- stats ---- */
 
-static const char *proc_name(const struct ctl_hooks *h, unsigned p,
+/* Where a table of per-procedure counters comes from: the NFS client,
+ * or one of hooks->progs. */
+struct rpc_src {
+	const struct ctl_hooks *h;
+	const struct ctl_rpc_prog *prog; /* NULL: the NFS client */
+};
+
+static unsigned src_nprocs(const struct rpc_src *r)
+{
+	if (r->prog)
+		return r->prog->nprocs;
+	return r->h->rpc ? r->h->nprocs : 0;
+}
+
+static int src_get(const struct rpc_src *r, unsigned p,
+		   struct rpc_proc_stats *st)
+{
+	if (r->prog)
+		return r->prog->get(r->h->ctx, p, st);
+	return rpc_clnt_get_stats(r->h->rpc, p, st);
+}
+
+static const char *proc_name(const struct rpc_src *r, unsigned p,
 			     char *buf, size_t len)
 {
-	if (h->proc_names && h->proc_names[p])
-		return h->proc_names[p];
+	const char *const *names =
+		r->prog ? r->prog->proc_names : r->h->proc_names;
+
+	if (names && names[p])
+		return names[p];
 	snprintf(buf, len, "PROC%u", p);
 	return buf;
 }
@@ -113,51 +143,46 @@ static double mean_ms(const struct rpc_proc_stats *st)
 			 : 0.0;
 }
 
-static void stats_rpc_text(const struct ctl_hooks *h, GString *g)
+static void stats_rpc_text(const struct rpc_src *r, GString *g)
 {
 	struct rpc_proc_stats st;
 	char buf[16];
 	bool any = false;
 
-	if (!h->rpc) {
-		g_string_append(g, "(no RPC client)\n");
-		return;
-	}
 	g_string_append_printf(g, "%-12s %10s %8s %8s %14s %14s %9s %9s\n",
 			       "procedure", "calls", "retrans", "errors",
 			       "bytes out", "bytes in", "mean ms", "p99 ms");
-	for (unsigned p = 0; p < h->nprocs; p++) {
-		if (rpc_clnt_get_stats(h->rpc, p, &st) || st.calls == 0)
+	for (unsigned p = 0; p < src_nprocs(r); p++) {
+		if (src_get(r, p, &st) || st.calls == 0)
 			continue;
 		any = true;
 		g_string_append_printf(
 			g,
 			"%-12s %10" PRIu64 " %8" PRIu64 " %8" PRIu64
 			" %14" PRIu64 " %14" PRIu64 " %9.3f %9.3f\n",
-			proc_name(h, p, buf, sizeof(buf)), st.calls,
+			proc_name(r, p, buf, sizeof(buf)), st.calls,
 			st.retrans, st.errors, st.bytes_sent, st.bytes_recv,
 			mean_ms(&st), (double)st.rtt_us_p99 / 1e3);
 	}
 	if (!any)
 		g_string_append(g, "(no calls yet)\n");
-	g_string_append_printf(g, "dropped replies %" PRIu64 "\n",
-			       rpc_clnt_dropped_replies(h->rpc));
 }
 
-/* Every procedure, calls or not, so that scripts find every key. */
-static void stats_rpc_json(const struct ctl_hooks *h, GString *g)
+/* Every procedure, calls or not, so that scripts find every key: the
+ * members of a JSON object, indented by two. */
+static void stats_rpc_json(const struct rpc_src *r, GString *g)
 {
 	struct rpc_proc_stats st;
 	char buf[16];
 	bool first = true;
 
-	g_string_append(g, "  \"rpc\": {");
-	for (unsigned p = 0; h->rpc && p < h->nprocs; p++) {
-		if (rpc_clnt_get_stats(h->rpc, p, &st))
+	g_string_append(g, "{");
+	for (unsigned p = 0; p < src_nprocs(r); p++) {
+		if (src_get(r, p, &st))
 			continue;
 		g_string_append(g, first ? "\n    " : ",\n    ");
 		first = false;
-		ctl_json_string(g, proc_name(h, p, buf, sizeof(buf)));
+		ctl_json_string(g, proc_name(r, p, buf, sizeof(buf)));
 		g_string_append_printf(
 			g,
 			": {\"calls\": %" PRIu64 ", \"retrans\": %" PRIu64
@@ -169,15 +194,13 @@ static void stats_rpc_json(const struct ctl_hooks *h, GString *g)
 			(double)st.rtt_us_p99 / 1e3);
 	}
 	g_string_append(g, first ? "}" : "\n  }");
-	if (h->rpc)
-		g_string_append_printf(g, ",\n  \"dropped_replies\": %" PRIu64,
-				       rpc_clnt_dropped_replies(h->rpc));
 }
 
 static enum ctl_result cmd_stats(struct ctl *c, int argc, char **argv,
 				 struct ctl_out *out)
 {
 	struct ctl_stats s = { .s = out->s };
+	struct rpc_src nfs = { &c->h, NULL };
 	const char *sep = "\n    ";
 
 	if (argc > 2 || (argc == 2 && strcmp(argv[1], "json") &&
@@ -189,8 +212,20 @@ static enum ctl_result cmd_stats(struct ctl *c, int argc, char **argv,
 	if (s.json) {
 		g_string_append(s.s, "{\n  \"mountpoint\": ");
 		ctl_json_string(s.s, c->mountpoint);
-		g_string_append(s.s, ",\n");
-		stats_rpc_json(&c->h, s.s);
+		g_string_append(s.s, ",\n  \"rpc\": ");
+		stats_rpc_json(&nfs, s.s);
+		if (c->h.rpc)
+			g_string_append_printf(s.s,
+					       ",\n  \"dropped_replies\": %" PRIu64,
+					       rpc_clnt_dropped_replies(c->h.rpc));
+		for (unsigned i = 0; i < c->h.nprogs; i++) {
+			struct rpc_src r = { &c->h, &c->h.progs[i] };
+
+			g_string_append(s.s, ",\n  ");
+			ctl_json_string(s.s, c->h.progs[i].name);
+			g_string_append(s.s, ": ");
+			stats_rpc_json(&r, s.s);
+		}
 		g_string_append(s.s, ",\n  \"cache\": {");
 #define X(name)                                                        \
 	g_string_append_printf(s.s, "%s\"" #name "\": %" PRIu64, sep, \
@@ -204,7 +239,19 @@ static enum ctl_result cmd_stats(struct ctl *c, int argc, char **argv,
 		g_string_append(s.s, "\n}\n");
 		return CTL_DONE;
 	}
-	stats_rpc_text(&c->h, s.s);
+	if (c->h.rpc) {
+		stats_rpc_text(&nfs, s.s);
+		g_string_append_printf(s.s, "dropped replies %" PRIu64 "\n",
+				       rpc_clnt_dropped_replies(c->h.rpc));
+	} else {
+		g_string_append(s.s, "(no RPC client)\n");
+	}
+	for (unsigned i = 0; i < c->h.nprogs; i++) {
+		struct rpc_src r = { &c->h, &c->h.progs[i] };
+
+		g_string_append_printf(s.s, "\n%s:\n", c->h.progs[i].name);
+		stats_rpc_text(&r, s.s);
+	}
 	g_string_append(s.s, "\ncache:\n");
 #define X(name) \
 	g_string_append_printf(s.s, #name " %" PRIu64 "\n", STAT_GET(name));

@@ -18,6 +18,7 @@
 
 struct ctl_out {
 	GString *s;
+	const struct ctl_peer *peer; /* may be NULL */
 };
 
 struct ctl_stats {
@@ -28,6 +29,7 @@ struct ctl_stats {
 struct ctl_conn {
 	int fd;
 	bool trace;             /* subscribed: only wait for EOF */
+	struct ctl_peer peer;   /* who connected */
 	int64_t deadline_ms;    /* monotonic; for the command line */
 	size_t len;
 	char buf[CTL_LINE_MAX];

@@ -143,6 +143,8 @@ static const struct bad_case bad[] = {
 	{ NULL, "nfs://h/e?a%3Db=1", "bad option name" },
 	{ NULL, "nfs://h/e?soft%2Chard", "bad option name" },
 	{ NULL, "nfs://h/e?timeo=%4", "URL option '%4': bad percent escape" },
+	{ "quota_statfs=1", "s:/e", "option 'quota_statfs' takes no value" },
+	{ NULL, "nfs://h/e?quota_statfs=yes", "takes no value" },
 };
 
 /* nfs:// URLs that parse, and what they must give. */
@@ -221,6 +223,42 @@ static void test_url_and_o(void **state)
 	assert_int_equal(fa.argc, 3);
 	fuse_opt_free_args(&fa);
 	opts_free(&o);
+}
+
+/* quota_statfs: off by default; from -o or a URL; the last word wins. */
+static void test_quota_statfs(void **state)
+{
+	static const struct {
+		const char *opt; /* -o value, or NULL */
+		const char *spec;
+		bool want;
+	} cases[] = {
+		{ NULL, "s:/e", false },
+		{ "quota_statfs", "s:/e", true },
+		{ "quota_statfs,noquota_statfs", "s:/e", false },
+		{ "noquota_statfs,quota_statfs", "s:/e", true },
+		{ NULL, "nfs://s/e?quota_statfs", true },
+		{ "quota_statfs", "nfs://s/e?noquota_statfs", false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *a1[] = { "nfsfuse", cases[i].spec, "/mnt", NULL };
+		const char *a2[] = { "nfsfuse", "-o", cases[i].opt,
+				     cases[i].spec, "/mnt", NULL };
+		struct nfsfuse_opts o;
+		struct fuse_args fa;
+		char err[256];
+
+		if (parse(cases[i].opt ? a2 : a1, &o, &fa, err))
+			fail_msg("case %zu: %s", i, err);
+		if (o.quota_statfs != cases[i].want)
+			fail_msg("case %zu: quota_statfs %d", i,
+				 o.quota_statfs);
+		assert_int_equal(fa.argc, 1);
+		fuse_opt_free_args(&fa);
+		opts_free(&o);
+	}
 }
 
 static void test_list_exports(void **state)
@@ -322,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_missing_args),
 		cmocka_unit_test(test_urls),
 		cmocka_unit_test(test_url_and_o),
+		cmocka_unit_test(test_quota_statfs),
 		cmocka_unit_test(test_list_exports),
 	};
 

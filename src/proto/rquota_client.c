@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "rquota_client.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pmap_client.h"
+
+/* Soft and short, as for the portmapper: a quota is information, and an
+ * rquotad that does not answer in 5 s (and once more) is not there. */
+#define RQUOTA_TIMEO_DS 50u
+#define RQUOTA_RETRANS 1u
+
+void rquota_stats_init(struct rquota_stats *s)
+{
+	memset(s->proc, 0, sizeof(s->proc));
+	pthread_mutex_init(&s->lock, NULL);
+}
+
+void rquota_stats_destroy(struct rquota_stats *s)
+{
+	pthread_mutex_destroy(&s->lock);
+}
+
+int rquota_stats_get(struct rquota_stats *s, uint32_t proc,
+		     struct rpc_proc_stats *out)
+{
+	if (proc >= RQUOTAPROC_COUNT)
+		return -EINVAL;
+	pthread_mutex_lock(&s->lock);
+	*out = s->proc[proc];
+	pthread_mutex_unlock(&s->lock);
+	return 0;
+}
+
+/* Fold the counters of a connection about to be destroyed into s. */
+static void stats_fold(struct rquota_stats *s, struct rpc_clnt *c)
+{
+	struct rpc_proc_stats st;
+
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->lock);
+	for (uint32_t p = 0; p < RQUOTAPROC_COUNT; p++) {
+		struct rpc_proc_stats *t = &s->proc[p];
+
+		if (rpc_clnt_get_stats(c, p, &st) || st.calls == 0)
+			continue;
+		t->calls += st.calls;
+		t->retrans += st.retrans;
+		t->errors += st.errors;
+		t->bytes_sent += st.bytes_sent;
+		t->bytes_recv += st.bytes_recv;
+		t->rtt_us_total += st.rtt_us_total;
+		if (st.rtt_us_p99 > t->rtt_us_p99)
+			t->rtt_us_p99 = st.rtt_us_p99;
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+int rquota_locate(const struct sockaddr_in *server, int proto,
+		  struct rquota_server *rs)
+{
+	uint16_t port;
+	int ret;
+
+	memset(rs, 0, sizeof(*rs));
+	rs->vers = RQUOTA_V2;
+	ret = pmap_getport(server, RQUOTA_PROGRAM, RQUOTA_V2, proto, &port);
+	if (ret == -EPROTONOSUPPORT) {
+		/* An rquotad from before EXT_RQUOTAVERS: users only. */
+		rs->vers = RQUOTA_V1;
+		ret = pmap_getport(server, RQUOTA_PROGRAM, RQUOTA_V1, proto,
+				   &port);
+	}
+	if (ret)
+		return ret;
+	rs->addr = *server;
+	rs->addr.sin_family = AF_INET;
+	rs->addr.sin_port = htons(port);
+	rs->proto = proto;
+	return 0;
+}
+
+/* One GETQUOTA with version vers at addr; the reply's status as -errno. */
+static int getquota_at(const struct sockaddr_in *addr, int proto,
+		       uint32_t vers, const struct rpc_cred *cred,
+		       const struct rquota_getquota_args *args,
+		       struct rquota_dqblk *q, struct rquota_stats *stats)
+{
+	char host[INET_ADDRSTRLEN], name[INET_ADDRSTRLEN + 32];
+	struct rpc_clnt_opts opts = {
+		.proto = proto,
+		.resvport = false,
+		.timeo_ds = RQUOTA_TIMEO_DS,
+		.retrans = RQUOTA_RETRANS,
+		.soft = true,
+		.server = name,
+		.proc_names = rquota_proc_names,
+		.nprocs = RQUOTAPROC_COUNT,
+	};
+	struct rquota_getquota_res res;
+	struct rpc_clnt *c;
+	int ret;
+
+	if (!inet_ntop(AF_INET, &addr->sin_addr, host, sizeof(host)))
+		strcpy(host, "?");
+	snprintf(name, sizeof(name), "rquotad %s", host);
+	ret = rpc_clnt_create((const struct sockaddr *)addr, sizeof(*addr),
+			      RQUOTA_PROGRAM, vers, &opts, &c);
+	if (ret)
+		return ret;
+	ret = rpc_call(c, RQUOTAPROC_GETQUOTA, cred,
+		       vers == RQUOTA_V2 ? rquota_enc_getquota2_args
+					 : rquota_enc_getquota1_args,
+		       args, rquota_dec_getquota_res, &res, NULL, NULL);
+	stats_fold(stats, c);
+	rpc_clnt_destroy(c);
+	if (ret)
+		return ret;
+	ret = rquota_stat_errno(res.status);
+	if (ret == 0)
+		*q = res.q;
+	return ret;
+}
+
+int rquota_getquota(const struct rquota_server *rs,
+		    const struct rpc_cred *cred, const char *path,
+		    uint32_t type, uint32_t id, struct rquota_dqblk *q,
+		    struct rquota_stats *stats)
+{
+	struct rquota_getquota_args args = { path, type, id };
+	struct sockaddr_in v1 = rs->addr;
+	uint16_t port;
+	int ret;
+
+	if (strlen(path) > RQUOTA_PATHLEN)
+		return -ENAMETOOLONG;
+	if (type != RQUOTA_USRQUOTA && type != RQUOTA_GRPQUOTA)
+		return -EINVAL;
+	if (rs->vers == RQUOTA_V1)
+		return type == RQUOTA_USRQUOTA
+			       ? getquota_at(&rs->addr, rs->proto, RQUOTA_V1,
+					     cred, &args, q, stats)
+			       : -EOPNOTSUPP;
+	ret = getquota_at(&rs->addr, rs->proto, RQUOTA_V2, cred, &args, q,
+			  stats);
+	if (ret != -EPROTONOSUPPORT || type != RQUOTA_USRQUOTA)
+		return ret;
+	/* Registered as v2 but refusing it (a program mismatch): v1 still
+	 * answers for users, on whatever port it is registered at. */
+	ret = pmap_getport(&rs->addr, RQUOTA_PROGRAM, RQUOTA_V1, rs->proto,
+			   &port);
+	if (ret)
+		return ret;
+	v1.sin_port = htons(port);
+	return getquota_at(&v1, rs->proto, RQUOTA_V1, cred, &args, q, stats);
+}
+
+const char *rquota_strerror(int err)
+{
+	switch (err) {
+	case 0:
+		return "success";
+	case -ESRCH:
+		return "no quota";
+	case -EPERM:
+		return "the server's rquotad refused to tell (Q_EPERM)";
+	case -EOPNOTSUPP:
+		return "the server's rquotad speaks RQUOTA v1 only, which "
+		       "has no group quotas";
+	case -EPROTONOSUPPORT:
+		return "the server has no rquotad (RQUOTA not registered "
+		       "with its portmapper)";
+	case -ECONNREFUSED:
+		return "connection refused (no portmapper or rquotad "
+		       "listening)";
+	case -ETIMEDOUT:
+		return "no answer from the server's rquotad (timed out)";
+	case -EHOSTUNREACH:
+	case -ENETUNREACH:
+		return "server unreachable";
+	case -EACCES:
+		return "credentials refused by the server's rquotad (RPC "
+		       "auth error)";
+	case -EIO:
+		return "malformed reply from the server's rquotad";
+	case -ENAMETOOLONG:
+		return "export path too long for RQUOTA (over 1024 bytes)";
+	case -EINVAL:
+		return "invalid argument";
+	case -ENOMEM:
+		return "out of memory";
+	default:
+		return strerrordesc_np(-err) ? strerrordesc_np(-err)
+					     : "unknown error";
+	}
+}
