@@ -252,12 +252,14 @@ int fs_quota_ctl(struct fs_quota *q, int argc, char **argv,
 		return -EINVAL;
 	}
 	if (!allowed(peer, r.type, r.id)) {
-		ctl_printf(out, "quota: only root may ask about %s %u (as "
-			   "with quota(1), others ask about themselves and "
-			   "their own groups)",
-			   r.type == RQUOTA_GRPQUOTA ? "a group it is not in, "
-						     : "another user,",
-			   r.id);
+		if (r.type == RQUOTA_GRPQUOTA)
+			ctl_printf(out, "quota: only root may ask about a "
+				   "group it is not in (gid %u), as with "
+				   "quota(1)", r.id);
+		else
+			ctl_printf(out, "quota: only root may ask about "
+				   "another user (uid %u), as with quota(1)",
+				   r.id);
 		return -EPERM;
 	}
 	/* The peer's own identity, so that the server applies its rules
