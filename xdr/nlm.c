@@ -79,6 +79,21 @@ int nlm_stat_errno(uint32_t stat)
 }
 
 /* Sets the encoder's sticky error (unless one is already set). */
+int nlm_stat_errno_v1(uint32_t stat)
+{
+	/* enum nlm_stats of XNFS: GRANTED..DENIED_GRACE_PERIOD. */
+	if (stat > NLM_DENIED_GRACE_PERIOD)
+		return -EIO;
+	return nlm_stat_errno(stat);
+}
+
+bool nlm_range_fits_v1(uint64_t off, uint64_t len)
+{
+	if (off > NLM_V1_OFFSET_MAX)
+		return false;
+	return len == 0 || len - 1 <= NLM_V1_OFFSET_MAX - off;
+}
+
 static int enc_fail(struct xdr_enc *e, int err)
 {
 	if (!e->err)

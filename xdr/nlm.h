@@ -116,6 +116,25 @@ const char *nlm_stat_name(uint32_t stat);
  */
 int nlm_stat_errno(uint32_t stat);
 
+/*
+ * The same for versions 1 and 3, whose enum nlm_stats stops at
+ * DENIED_GRACE_PERIOD (4): values 0..4 as above, anything else (the v4-only
+ * DEADLCK..FAILED included) -EIO, an unknown status the caller logs.
+ */
+int nlm_stat_errno_v1(uint32_t stat);
+
+/* The largest offset versions 1 and 3 carry: Linux's NLM_OFFSET_MAX (the
+ * unsigned fields are read as signed 32-bit by most peers). */
+#define NLM_V1_OFFSET_MAX 0x7fffffffu
+
+/*
+ * Does the range [off, off+len) (len 0: to end of file) fit a version 1/3
+ * request?  The first byte and, unless the range runs to end of file, the
+ * last byte must be at most NLM_V1_OFFSET_MAX -- the check the Linux NFSv2
+ * client makes before it sends a lock (it fails the request with EINVAL).
+ */
+bool nlm_range_fits_v1(uint64_t off, uint64_t len);
+
 /* enum fsh_mode / fsh4_mode: deny modes of SHARE (bit encoded). */
 enum nlm_fsh_mode {
 	NLM_FSM_DN = 0,  /* deny none */

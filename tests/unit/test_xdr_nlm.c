@@ -679,6 +679,70 @@ static void test_stat_table(void **state)
 	assert_null(nlm_stat_name(0xffffffffu));
 }
 
+static void test_stat_table_v1(void **state)
+{
+	static const struct {
+		uint32_t st;
+		int err;
+	} cases[] = {
+		{ 0, 0 },
+		{ 1, -EAGAIN },
+		{ 2, -ENOLCK },
+		{ 3, NLM_ERRNO_BLOCKED },
+		{ 4, -EAGAIN },
+		/* v4 only: unknown to a v1/v3 peer */
+		{ 5, -EIO },
+		{ 6, -EIO },
+		{ 7, -EIO },
+		{ 8, -EIO },
+		{ 9, -EIO },
+		{ 10, -EIO },
+		{ 0xffffffffu, -EIO },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		assert_int_equal(nlm_stat_errno_v1(cases[i].st), cases[i].err);
+}
+
+static void test_range_fits_v1(void **state)
+{
+	(void)state;
+	assert_true(nlm_range_fits_v1(0, 0));
+	assert_true(nlm_range_fits_v1(0, 1));
+	assert_true(nlm_range_fits_v1(0, 0x80000000ull));   /* bytes 0..2^31-1 */
+	assert_false(nlm_range_fits_v1(0, 0x80000001ull));
+	assert_true(nlm_range_fits_v1(0x7fffffffull, 0));    /* to EOF */
+	assert_true(nlm_range_fits_v1(0x7fffffffull, 1));    /* the last byte */
+	assert_false(nlm_range_fits_v1(0x7fffffffull, 2));
+	assert_true(nlm_range_fits_v1(100, 0x7fffff9cull));
+	assert_false(nlm_range_fits_v1(100, 0x7fffff9dull));
+	assert_false(nlm_range_fits_v1(0x80000000ull, 0));
+	assert_false(nlm_range_fits_v1(0x80000000ull, 1));
+	assert_false(nlm_range_fits_v1(1ull << 32, 0));
+	assert_false(nlm_range_fits_v1(0, 1ull << 32));
+	assert_false(nlm_range_fits_v1(1, UINT64_MAX));
+	assert_false(nlm_range_fits_v1(UINT64_MAX, 1));
+}
+
+/* What the range check lets through, the v1 encoder takes. */
+static void test_range_fits_encodes_v1(void **state)
+{
+	static const uint64_t r[][2] = {
+		{ 0, 0 }, { 0, 0x80000000ull }, { 0x7fffffffull, 0 },
+		{ 0x7fffffffull, 1 }, { 100, 0x7fffff9cull },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(r); i++) {
+		struct nlm_lockargs la = { COOKIE, false, true,
+					   LOCK(r[i][0], r[i][1]), false, 1 };
+
+		assert_true(nlm_range_fits_v1(r[i][0], r[i][1]));
+		assert_int_equal(xdr_check_encode_err(nlm_enc_lockargs_v1, &la), 0);
+	}
+}
+
 /* ---- v1/3 ranges that do not fit ---- */
 
 static void test_v1_overflow(void **state)
@@ -938,6 +1002,9 @@ int main(void)
 		cmocka_unit_test(test_round_trip_all),
 		cmocka_unit_test(test_proc_table),
 		cmocka_unit_test(test_stat_table),
+		cmocka_unit_test(test_stat_table_v1),
+		cmocka_unit_test(test_range_fits_v1),
+		cmocka_unit_test(test_range_fits_encodes_v1),
 		cmocka_unit_test(test_v1_overflow),
 		cmocka_unit_test(test_absurd_lengths),
 		cmocka_unit_test(test_absurd_notify),
