@@ -190,9 +190,15 @@ int quota_report_parse(const char *text, struct quota_report *r)
 			r->found = !strcmp(val, "ok");
 			seen |= STATUS;
 		} else if (!strcmp(l, "bsize")) {
-			if (parse_u32s(val, v, 1) || v[0] > INT32_MAX)
+			/* signed on the wire: passed on as the server sent
+			 * it, and quota_kib() copes */
+			bool neg = *val == '-';
+
+			if (parse_u32s(val + neg, v, 1) ||
+			    v[0] > (uint32_t)INT32_MAX + neg)
 				return -EBADMSG;
-			r->q.bsize = (int32_t)v[0];
+			r->q.bsize = neg ? (int32_t)(-(int64_t)v[0])
+					 : (int32_t)v[0];
 			seen |= BSIZE;
 		} else if (!strcmp(l, "active")) {
 			if (parse_u32s(val, v, 1) || v[0] > 1)

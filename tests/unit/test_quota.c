@@ -217,6 +217,10 @@ static void test_report_parse_bad(void **state)
 		"blocks 1  2 3 4\nfiles 1 2 3 4\n",
 		"where s:/e\ntype user\nid 1\nstatus ok\nbsize 2147483648\n"
 		"blocks 1 2 3 4\nfiles 1 2 3 4\n",
+		"where s:/e\ntype user\nid 1\nstatus ok\nbsize -2147483649\n"
+		"blocks 1 2 3 4\nfiles 1 2 3 4\n",
+		"where s:/e\ntype user\nid 1\nstatus ok\nbsize --1\n"
+		"blocks 1 2 3 4\nfiles 1 2 3 4\n",
 		"where s:/e\ntype user\nid 1\nstatus ok\nactive 2\n"
 		"bsize 1\nblocks 1 2 3 4\nfiles 1 2 3 4\n",
 		"nospace\n",
@@ -235,6 +239,24 @@ static void test_report_parse_bad(void **state)
 	assert_string_equal(r.where, "s:/my export");
 	assert_int_equal(r.id, 7);
 	assert_false(r.found);
+}
+
+/* A negative block size, which no server should send, still goes from
+ * the daemon to nfsfusectl as it was sent. */
+static void test_report_negative_bsize(void **state)
+{
+	struct quota_report r = sample(), back;
+	char buf[2048];
+
+	(void)state;
+	r.q.bsize = INT32_MIN;
+	quota_report_write(&r, buf, sizeof(buf));
+	assert_int_equal(quota_report_parse(buf, &back), 0);
+	assert_int_equal(back.q.bsize, INT32_MIN);
+	r.q.bsize = -512;
+	quota_report_write(&r, buf, sizeof(buf));
+	assert_int_equal(quota_report_parse(buf, &back), 0);
+	assert_memory_equal(&back, &r, sizeof(r));
 }
 
 static void test_format(void **state)
@@ -281,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_grace),
 		cmocka_unit_test(test_report_round_trip),
 		cmocka_unit_test(test_report_parse_bad),
+		cmocka_unit_test(test_report_negative_bsize),
 		cmocka_unit_test(test_format),
 	};
 
