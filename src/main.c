@@ -123,6 +123,8 @@ static int start_locks(struct fs *fs, const struct session *s,
 		.clientaddr = o->clientaddr,
 		.statedir = o->statedir,
 		.callbacks = o->nlm_callback == 0,
+		.nfs_vers = s->nfs.v->vers,
+		.nlm_port = (uint16_t)o->nlmport,
 	};
 	char err[512];
 

@@ -73,6 +73,7 @@ static const struct opt_def opt_table[] = {
 	{ "clientaddr", OPT_STR, O(clientaddr), 1, 63, false, NULL },
 	{ "nlm_callback", OPT_CHOICE, O(nlm_callback), 0, 0, false,
 	  yes_no_choices },
+	{ "nlmport", OPT_UINT, O(nlmport), 1, 65535, false, NULL },
 	{ "excl", OPT_CHOICE, O(excl), 0, 0, false, excl_choices },
 	{ "acl", OPT_FLAG, O(noacl), 0, 0, false, NULL },
 	{ "noacl", OPT_FLAG, O(noacl), 0, 0, true, NULL },
@@ -692,7 +693,7 @@ void opts_usage(const char *progname)
 	       "     lookupcache=all|positive|none cache_size=N[kmg]\n"
 	       "     excl=exclusive|guarded\n"
 	       "     lock|nolock local_lock=none|flock|posix|all statedir=DIR\n"
-	       "     clientaddr=IPV4 nlm_callback=yes|no\n"
+	       "     clientaddr=IPV4 nlm_callback=yes|no nlmport=N\n"
 	       "     acl|noacl quota_statfs|noquota_statfs\n"
 	       "     and FUSE's own: allow_other, default_permissions, ro, ...\n"
 	       "  --list-exports SERVER  the server's exports, like showmount -e\n"

@@ -3,20 +3,23 @@
  * The callback listener: a small RPC service on its own thread.
  *
  * It serves
- *   NLM v4 GRANTED (5) and GRANTED_MSG (10): a blocked lock was granted.
+ *   NLM GRANTED (5) and GRANTED_MSG (10), in v1, v3 or v4 (each decoded
+ *     with its version's codec): a blocked lock was granted.
  *     Accepted only from the server's address and only for a lock we are
  *     waiting on; GRANTED_MSG is answered with GRANTED_RES (15) sent to the
  *     server's NLM, as the server waits for it (5 s for nfs-ganesha).
  *   the local statd's notice that the server rebooted: NLM procedure 16
- *     (the callback SM_MON names while we own NLM v4 here: statmon.c), or
+ *     (the callback SM_MON names while we own our NLM version here:
+ *     statmon.c), or
  *     a private statd program.  Accepted only from loopback with the priv
  *     bytes of our SM_MON.
  *
  * How the server finds us: it asks the rpcbind on the caller's host for NLM
- * v4 over the transport of the original call, and connects to that port
- * at the address our calls came from.  So:
- *   - NLM v4 not registered locally: we listen on an ephemeral port and
- *     register it (PMAP SET), and unregister at exit.
+ * in the version of our calls (v4; v3 from an NFSv2 mount) over the
+ * transport of the original call, and connects to that port at the address
+ * our calls came from.  So (below, "our version" is that one):
+ *   - our version not registered locally: we listen on an ephemeral port
+ *     and register it (PMAP SET), and unregister at exit.
  *   - registered by someone else (a local NFS server, another nfsfuse):
  *     with clientaddr= we listen on that same port at our own address,
  *     when that address is free there (the other owner bound another).
@@ -108,6 +111,7 @@ static void setup_nlm_callbacks(struct lockmgr *lm)
 	struct sockaddr_in rpcb;
 	char addr[INET_ADDRSTRLEN];
 	uint16_t port_tcp = 0, port_udp = 0;
+	uint32_t v = lm->nlm_vers;
 	int ret, fd;
 
 	inet_ntop(AF_INET, &lm->src, addr, sizeof(addr));
@@ -117,7 +121,7 @@ static void setup_nlm_callbacks(struct lockmgr *lm)
 		return;
 	}
 	loopback(&rpcb, PMAP_PORT);
-	ret = pmap_getport(&rpcb, NLM_PROGRAM, NLM_V4, IPPROTO_TCP, &port_tcp);
+	ret = pmap_getport(&rpcb, NLM_PROGRAM, v, IPPROTO_TCP, &port_tcp);
 	if (ret == -EPROTONOSUPPORT) {
 		/* Free: ours to register. */
 		fd = bind_sock(SOCK_STREAM, lm->src, 0, &lm->nlm_port_tcp);
@@ -127,10 +131,10 @@ static void setup_nlm_callbacks(struct lockmgr *lm)
 		fd = bind_sock(SOCK_DGRAM, lm->src, 0, &lm->nlm_port_udp);
 		if (fd >= 0)
 			lm->nlm_udp_fd = fd;
-		ret = pmap_change(PMAPPROC_SET, NLM_PROGRAM, NLM_V4,
+		ret = pmap_change(PMAPPROC_SET, NLM_PROGRAM, v,
 				  PMAP_PROT_TCP, lm->nlm_port_tcp);
 		if (ret == 0 && lm->nlm_udp_fd >= 0)
-			pmap_change(PMAPPROC_SET, NLM_PROGRAM, NLM_V4,
+			pmap_change(PMAPPROC_SET, NLM_PROGRAM, v,
 				    PMAP_PROT_UDP, lm->nlm_port_udp);
 		if (ret) {
 			snprintf(lm->mode, sizeof(lm->mode),
@@ -141,8 +145,8 @@ static void setup_nlm_callbacks(struct lockmgr *lm)
 		lm->nlm_registered = true;
 		lm->callbacks_on = true;
 		snprintf(lm->mode, sizeof(lm->mode),
-			 "callback (NLM v4 registered with rpcbind, port %u)",
-			 lm->nlm_port_tcp);
+			 "callback (NLM v%u registered with rpcbind, port %u)",
+			 v, lm->nlm_port_tcp);
 		return;
 	}
 	if (ret) {
@@ -153,20 +157,20 @@ static void setup_nlm_callbacks(struct lockmgr *lm)
 	/* Registered by someone else: share its port at our own address. */
 	if (lm->src.s_addr == htonl(INADDR_ANY)) {
 		snprintf(lm->mode, sizeof(lm->mode),
-			 "poll (NLM v4 registered by another process, port "
-			 "%u; no clientaddr=)", port_tcp);
+			 "poll (NLM v%u registered by another process, port "
+			 "%u; no clientaddr=)", v, port_tcp);
 		return;
 	}
 	fd = bind_sock(SOCK_STREAM, lm->src, port_tcp, NULL);
 	if (fd < 0) {
 		snprintf(lm->mode, sizeof(lm->mode),
-			 "poll (NLM v4 registered by another process, port "
-			 "%u busy at %s)", port_tcp, addr);
+			 "poll (NLM v%u registered by another process, port "
+			 "%u busy at %s)", v, port_tcp, addr);
 		return;
 	}
 	lm->nlm_tcp_fd = fd;
 	lm->nlm_port_tcp = port_tcp;
-	if (pmap_getport(&rpcb, NLM_PROGRAM, NLM_V4, IPPROTO_UDP,
+	if (pmap_getport(&rpcb, NLM_PROGRAM, v, IPPROTO_UDP,
 			 &port_udp) == 0) {
 		fd = bind_sock(SOCK_DGRAM, lm->src, port_udp, NULL);
 		if (fd >= 0) {
@@ -229,6 +233,11 @@ static void send_reply(struct lk_reply_sink *s, uint32_t xid,
 	rpcmsg_enc_accepted_reply(&e, xid, accept_stat);
 	if (enc && accept_stat == RPC_SUCCESS)
 		enc(&e, res);
+	if (accept_stat == RPC_PROG_MISMATCH) {
+		/* mismatch_info: the NLM versions served (1, 3, 4) */
+		xdr_enc_u32(&e, NLM_V1);
+		xdr_enc_u32(&e, NLM_V4);
+	}
 	if (!xdr_enc_error(&e)) {
 		if (s->tcp) {
 			xdr_put_u32(e.buf, 0x80000000u | (uint32_t)(e.len - 4));
@@ -245,7 +254,8 @@ static void send_reply(struct lk_reply_sink *s, uint32_t xid,
  * A statd's word that a monitored host rebooted (struct status): from the
  * local statd only, and carrying the priv we gave it with SM_MON, which
  * no other process knows.  It arrives on the private statd program, or
- * on NLM procedure 16 when we own NLM v4 and statd calls "lockd" back.
+ * on NLM procedure 16 when we own our NLM version and statd calls "lockd"
+ * back.
  */
 static void statd_notice(struct lockmgr *lm, const struct rpc_call_hdr *h,
 			 struct xdr_dec *d, const struct sockaddr_in *from,
@@ -276,11 +286,12 @@ static void serve_nlm(struct lockmgr *lm, const struct rpc_call_hdr *h,
 		      struct xdr_dec *d, const struct sockaddr_in *from,
 		      struct lk_reply_sink *s)
 {
+	const struct nlm_proc_codec *codec;
 	struct nlm_testargs a;
 	struct nlm_res res;
 	bool ours, ok = false;
 
-	if (h->vers != NLM_V4) {
+	if (h->vers != NLM_V1 && h->vers != NLM_V3 && h->vers != NLM_V4) {
 		send_reply(s, h->xid, RPC_PROG_MISMATCH, NULL, NULL);
 		return;
 	}
@@ -306,7 +317,9 @@ static void serve_nlm(struct lockmgr *lm, const struct rpc_call_hdr *h,
 		send_reply(s, h->xid, RPC_PROC_UNAVAIL, NULL, NULL);
 		return;
 	}
-	if (nlm_dec_testargs_v4(d, &a)) {
+	/* nlm_testargs in v1/v3 (32-bit range) or nlm4_testargs. */
+	codec = nlm_proc_codec(h->vers, h->proc);
+	if (!codec || codec->dec_args(d, &a)) {
 		send_reply(s, h->xid, RPC_GARBAGE_ARGS, NULL, NULL);
 		return;
 	}
@@ -316,8 +329,8 @@ static void serve_nlm(struct lockmgr *lm, const struct rpc_call_hdr *h,
 		ok = lk_granted(lm, &a);
 	if (!ok)
 		LK_INC(lm, callbacks_rejected);
-	TRACE("lock callback %s from %s svid=%d %llu+%llu -> %s",
-	      nlm_proc_names[h->proc], inet_ntoa(from->sin_addr),
+	TRACE("lock callback %s v%u from %s svid=%d %llu+%llu -> %s",
+	      nlm_proc_names[h->proc], h->vers, inet_ntoa(from->sin_addr),
 	      a.alock.svid, (unsigned long long)a.alock.l_offset,
 	      (unsigned long long)a.alock.l_len,
 	      ok ? "granted to a waiter"
@@ -533,7 +546,7 @@ void lk_listener_stop(struct lockmgr *lm)
 		lm->listener_running = false;
 	}
 	if (lm->nlm_registered) {
-		pmap_change(PMAPPROC_UNSET, NLM_PROGRAM, NLM_V4, 0, 0);
+		pmap_change(PMAPPROC_UNSET, NLM_PROGRAM, lm->nlm_vers, 0, 0);
 		lm->nlm_registered = false;
 	}
 	if (lm->sm_prog) {

@@ -200,6 +200,36 @@ static void cred_for_call(struct lockmgr *lm, const struct rpc_cred *in,
 
 /* ---- NLM calls ---- */
 
+const struct nlm_proc_codec *lk_codec(struct lockmgr *lm, uint32_t proc)
+{
+	return nlm_proc_codec(lm->nlm_vers, proc);
+}
+
+struct sockaddr_in lk_nlm_peer(struct lockmgr *lm,
+			       const struct sockaddr_in *server)
+{
+	struct sockaddr_in peer = *server;
+
+	peer.sin_port = 0;
+	if (lm->cfg.nlm_port &&
+	    server->sin_addr.s_addr == lm->cfg.server.sin_addr.s_addr)
+		peer.sin_port = htons(lm->cfg.nlm_port);
+	return peer;
+}
+
+/* NLM v3 carries 32-bit ranges: refuse what it cannot say, as the Linux
+ * NFSv2 client does (nfs_lock_check_bounds: EINVAL), rather than lock
+ * something else than what was asked. */
+static int check_range(struct lockmgr *lm, const struct lock_req *r)
+{
+	if (lm->nlm_vers == NLM_V4 || nlm_range_fits_v1(r->start, r->len))
+		return 0;
+	TRACE("lock ino=%" PRIu64 " %" PRIu64 "+%" PRIu64 ": beyond the "
+	      "32-bit ranges of NLM v%u", r->ino, r->start, r->len,
+	      lm->nlm_vers);
+	return -EINVAL;
+}
+
 static void next_cookie(struct lockmgr *lm, uint8_t c[8])
 {
 	uint64_t v;
@@ -232,8 +262,9 @@ static int nlm_lock_call(struct lockmgr *lm, const struct nlm_lock *a,
 	args.alock = *a;
 	args.reclaim = reclaim;
 	args.state = lm->nsm_state;
-	ret = lk_conn_call(&lm->nlm, NLMPROC_LOCK, &c, nlm_enc_lockargs_v4,
-			   &args, nlm_dec_res, &res, &reply, LK_CALL_MS);
+	ret = lk_conn_call(&lm->nlm, NLMPROC_LOCK, &c,
+			   lk_codec(lm, NLMPROC_LOCK)->enc_args, &args,
+			   nlm_dec_res, &res, &reply, LK_CALL_MS);
 	if (ret)
 		return ret;
 	*stat = res.stat;
@@ -260,8 +291,9 @@ static int nlm_simple_call(struct lockmgr *lm, uint32_t proc,
 		ua.cookie.data = cookie;
 		ua.cookie.len = sizeof(cookie);
 		ua.alock = *a;
-		ret = lk_conn_call(&lm->nlm, proc, &c, nlm_enc_unlockargs_v4,
-				   &ua, nlm_dec_res, &res, &reply, LK_CALL_MS);
+		ret = lk_conn_call(&lm->nlm, proc, &c,
+				   lk_codec(lm, proc)->enc_args, &ua,
+				   nlm_dec_res, &res, &reply, LK_CALL_MS);
 	} else {
 		memset(&ca, 0, sizeof(ca));
 		ca.cookie.data = cookie;
@@ -269,8 +301,9 @@ static int nlm_simple_call(struct lockmgr *lm, uint32_t proc,
 		ca.block = true;
 		ca.exclusive = excl;
 		ca.alock = *a;
-		ret = lk_conn_call(&lm->nlm, proc, &c, nlm_enc_cancargs_v4,
-				   &ca, nlm_dec_res, &res, &reply, LK_CALL_MS);
+		ret = lk_conn_call(&lm->nlm, proc, &c,
+				   lk_codec(lm, proc)->enc_args, &ca,
+				   nlm_dec_res, &res, &reply, LK_CALL_MS);
 	}
 	if (ret)
 		return ret;
@@ -279,12 +312,14 @@ static int nlm_simple_call(struct lockmgr *lm, uint32_t proc,
 	return 0;
 }
 
-static int stat_errno(uint32_t stat)
+static int stat_errno(struct lockmgr *lm, uint32_t stat)
 {
-	int e = nlm_stat_errno(stat);
+	int e = lm->nlm_vers == NLM_V4 ? nlm_stat_errno(stat)
+				       : nlm_stat_errno_v1(stat);
 
 	if (e == -EIO)
-		nf_log(NF_LOG_WARNING, "NLM: unknown status %u", stat);
+		nf_log(NF_LOG_WARNING, "NLM v%u: unknown status %u",
+		       lm->nlm_vers, stat);
 	return e;
 }
 
@@ -304,6 +339,9 @@ int lockmgr_test(struct lockmgr *lm, const struct lock_req *r,
 	int ret;
 
 	memset(c, 0, sizeof(*c));
+	ret = check_range(lm, r);
+	if (ret)
+		return ret;
 	make_oh(lm, r->owner, r->flock, oh, &oh_len);
 	pthread_mutex_lock(&lm->mu);
 	svid = owner_svid(lm, r->owner, r->flock, r->pid);
@@ -319,9 +357,9 @@ int lockmgr_test(struct lockmgr *lm, const struct lock_req *r,
 	LK_INC(lm, tests);
 	for (;;) {
 		ret = lk_conn_call(&lm->nlm, NLMPROC_TEST, &cred,
-				   nlm_enc_testargs_v4, &args,
-				   nlm_dec_testres_v4, &res, &reply,
-				   LK_CALL_MS);
+				   lk_codec(lm, NLMPROC_TEST)->enc_args, &args,
+				   lk_codec(lm, NLMPROC_TEST)->dec_res, &res,
+				   &reply, LK_CALL_MS);
 		if (ret)
 			return ret == -ETIMEDOUT ? -ENOLCK : ret;
 		if (res.stat != NLM_DENIED_GRACE_PERIOD)
@@ -338,7 +376,7 @@ int lockmgr_test(struct lockmgr *lm, const struct lock_req *r,
 		c->len = res.holder.l_len;
 		ret = 0;
 	} else {
-		ret = res.stat == NLM_GRANTED ? 0 : stat_errno(res.stat);
+		ret = res.stat == NLM_GRANTED ? 0 : stat_errno(lm, res.stat);
 	}
 	rpc_reply_release(&reply);
 	TRACE("lock TEST ino=%" PRIu64 " %s %" PRIu64 "+%" PRIu64
@@ -441,6 +479,9 @@ int lockmgr_lock(struct lockmgr *lm, const struct lock_req *r, bool wait,
 	double last_send;
 	const char *how = "immediate";
 
+	ret = check_range(lm, r);
+	if (ret)
+		return ret;
 	make_oh(lm, r->owner, r->flock, oh, &oh_len);
 	pthread_mutex_lock(&lm->mu);
 	svid = owner_svid(lm, r->owner, r->flock, r->pid);
@@ -522,7 +563,7 @@ int lockmgr_lock(struct lockmgr *lm, const struct lock_req *r, bool wait,
 			LK_INC(lm, polls);
 			continue;
 		}
-		ret = stat == NLM_BLOCKED ? -EAGAIN : stat_errno(stat);
+		ret = stat == NLM_BLOCKED ? -EAGAIN : stat_errno(lm, stat);
 		break;
 	}
 
@@ -594,6 +635,9 @@ int lockmgr_unlock(struct lockmgr *lm, const struct lock_req *r)
 	int32_t svid;
 	int ret;
 
+	ret = check_range(lm, r);
+	if (ret)
+		return ret;
 	make_oh(lm, r->owner, r->flock, oh, &oh_len);
 	pthread_mutex_lock(&lm->mu);
 	if (!owner_overlaps(lm, r, &svid)) {
@@ -621,7 +665,7 @@ int lockmgr_unlock(struct lockmgr *lm, const struct lock_req *r)
 	pthread_mutex_lock(&lm->mu);
 	held_apply(lm, r, svid, oh, oh_len, false);
 	pthread_mutex_unlock(&lm->mu);
-	return stat == NLM_GRANTED ? 0 : stat_errno(stat);
+	return stat == NLM_GRANTED ? 0 : stat_errno(lm, stat);
 }
 
 bool lockmgr_owner_holds(struct lockmgr *lm, uint64_t ino, uint64_t owner,
@@ -681,6 +725,7 @@ size_t lockmgr_format_stats(struct lockmgr *lm, char *buf, size_t len)
 	size_t at = 0;
 
 	at = appendf(buf, len, at, "lock_mode %s\n", lm->mode);
+	at = appendf(buf, len, at, "lock_nlm_version %u\n", lm->nlm_vers);
 	at = appendf(buf, len, at, "lock_caller_name %s\n", lm->caller_name);
 	at = appendf(buf, len, at, "lock_nsm_state %d\n", lm->nsm_state);
 	pthread_mutex_lock(&lm->mu);
@@ -1048,12 +1093,13 @@ int lockmgr_start(const struct lockmgr_config *cfg, struct lockmgr **out,
 	}
 	pthread_mutex_init(&lm->mu, NULL);
 	pthread_cond_init(&lm->wake, NULL);
+	/* NFSv2 goes with NLM v3 (v1 lacks FREE_ALL), NFSv3 with NLM v4. */
+	lm->nlm_vers = cfg->nfs_vers == 2 ? NLM_V3 : NLM_V4;
 	{
-		struct sockaddr_in peer = cfg->server;
+		struct sockaddr_in peer = lk_nlm_peer(lm, &cfg->server);
 
-		peer.sin_port = 0;
-		lk_conn_init(&lm->nlm, &peer, lm->src, NLM_PROGRAM, NLM_V4,
-			     IPPROTO_TCP);
+		lk_conn_init(&lm->nlm, &peer, lm->src, NLM_PROGRAM,
+			     lm->nlm_vers, IPPROTO_TCP);
 	}
 	if (lk_statedir_open(lm, err, errlen))
 		goto fail_conn;
@@ -1066,8 +1112,8 @@ int lockmgr_start(const struct lockmgr_config *cfg, struct lockmgr **out,
 	}
 	lm->monitor_running = true;
 	lk_statedir_write_status(lm);
-	nf_log(NF_LOG_INFO, "locks: caller_name %s, NSM state %d, %s",
-	       lm->caller_name, lm->nsm_state, lm->mode);
+	nf_log(NF_LOG_INFO, "locks: NLM v%u, caller_name %s, NSM state %d, "
+	       "%s", lm->nlm_vers, lm->caller_name, lm->nsm_state, lm->mode);
 	*out = lm;
 	return 0;
 fail_listener:

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The lock manager: NLM v4 byte-range locks on behalf of FUSE lock owners,
+ * The lock manager: NLM byte-range locks on behalf of FUSE lock owners (NLM
+ * v4 on NFSv3 mounts, NLM v3 with its 32-bit ranges on NFSv2 mounts),
  * the callback listener (NLM_GRANTED, NLM_GRANTED_MSG, the statd callback),
  * STATMON (SM_MON with the local statd, or SM_STAT polling of the server),
  * reclaim after a server reboot, and the client's own NSM state and list of
@@ -15,7 +16,8 @@
  *
  * Errors are negative errnos: -EAGAIN (conflict), -EINTR (interrupted
  * while waiting; a CANCEL was sent), -ENOLCK (the server refused or cannot
- * be reached), -EDEADLK, -ESTALE, -EIO.
+ * be reached), -EDEADLK, -ESTALE, -EIO; on NLM v3, -EINVAL for a range
+ * beyond NLM_V1_OFFSET_MAX (as the Linux NFSv2 client answers).
  */
 #ifndef NFSFUSE_LOCK_H
 #define NFSFUSE_LOCK_H
@@ -38,6 +40,8 @@ struct lockmgr_config {
 	const char *clientaddr;     /* IPv4 source of our NLM traffic; NULL */
 	const char *statedir;       /* NULL: $XDG_STATE_HOME/nfsfuse/NAME */
 	bool callbacks;             /* false: blocked locks always poll */
+	uint32_t nfs_vers;          /* 2: NLM v3; otherwise NLM v4 */
+	uint16_t nlm_port;          /* the server's NLM; 0: ask rpcbind */
 };
 
 /* On failure -1 with one line in err.  Starts the listener and monitor

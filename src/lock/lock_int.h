@@ -130,7 +130,8 @@ struct lockmgr {
 	bool stopping;              /* mu */
 	pthread_cond_t wake;        /* the monitor thread's; with mu */
 
-	struct lk_conn nlm;         /* to the server's NLM v4 */
+	uint32_t nlm_vers;          /* NLM_V4, or NLM_V3 for NFSv2 */
+	struct lk_conn nlm;         /* to the server's NLM of nlm_vers */
 	int32_t nsm_state;          /* ours, from the state directory */
 	int statedir_fd;            /* the held lock on the directory */
 
@@ -141,7 +142,7 @@ struct lockmgr {
 	int sm_fd;                  /* UDP socket for statd's callback */
 	uint32_t sm_prog;           /* private program, 0 if unregistered */
 	uint16_t sm_port;
-	bool nlm_registered;        /* we did PMAP SET for NLM v4 */
+	bool nlm_registered;        /* we did PMAP SET for NLM nlm_vers */
 	uint16_t nlm_port_tcp, nlm_port_udp;
 	int wake_pipe[2];
 	pthread_t listener;
@@ -153,6 +154,12 @@ struct lockmgr {
 };
 
 double lk_now(void);
+/* The codecs of proc in the mount's NLM version (never NULL for the
+ * procedures the lock manager calls). */
+const struct nlm_proc_codec *lk_codec(struct lockmgr *lm, uint32_t proc);
+/* Where the server's NLM is: its address, and the nlmport= port or 0. */
+struct sockaddr_in lk_nlm_peer(struct lockmgr *lm,
+			       const struct sockaddr_in *server);
 /* Listener: a GRANTED for these arguments; true when a waiter took it. */
 bool lk_granted(struct lockmgr *lm, const struct nlm_testargs *a);
 /* statmon: statd says mon_name changed state (rebooted). */

@@ -19,9 +19,9 @@
  * kernel lockd or a local NFS server (nfs-ganesha on the test machines)
  * owns NLM, the callback would go to it, not to us -- and naming it in
  * SM_MON could make that lock manager act on a notice meant for us.  So
- * the local statd is asked only when we registered NLM v4 ourselves
- * (listener.c), with my_prog 100021, my_vers 4, my_proc 16: its callback
- * then reaches our NLM port.  Even then it is an extra: SM_STAT polling
+ * the local statd is asked only when we registered our NLM version
+ * ourselves (listener.c), with my_prog 100021, my_vers 4 (3 on an NFSv2
+ * mount), my_proc 16: its callback then reaches our NLM port.  Even then it is an extra: SM_STAT polling
  * stays on, and a notice for a state already seen is ignored (lock.c,
  * lk_server_rebooted).  The private callback program that the listener
  * registers is never named in SM_MON: nfs-utils statd refuses it.
@@ -85,13 +85,14 @@ static void local_statd(struct sockaddr_in *sa)
 	sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 }
 
-/* Only used while we own NLM v4 in the local rpcbind (see the top). */
-static void fill_my_id(struct nsm_my_id *id)
+/* Only used while we own our NLM version in the local rpcbind (see the
+ * top). */
+static void fill_my_id(struct lockmgr *lm, struct nsm_my_id *id)
 {
 	id->my_name = "127.0.0.1"; /* statd calls back on loopback */
 	id->my_name_len = 9;
 	id->my_prog = NLM_PROGRAM;
-	id->my_vers = NLM_V4;
+	id->my_vers = lm->nlm_vers;
 	id->my_proc = NLMPROC_NSM_NOTIFY;
 }
 
@@ -118,7 +119,7 @@ static int sm_stat_server(struct lockmgr *lm, int32_t *state)
 }
 
 /* SM_MON to the local statd, naming our own NLM as the callback.  Only
- * while we own NLM v4 in the local rpcbind: see the top of the file. */
+ * while we own our NLM version in the local rpcbind: see the top. */
 static void local_statd_mon(struct lockmgr *lm, const char *name)
 {
 	struct sockaddr_in statd;
@@ -127,14 +128,15 @@ static void local_statd_mon(struct lockmgr *lm, const char *name)
 	int ret;
 
 	if (!lm->nlm_registered) {
-		TRACE("lock SM_MON %s: not asked (NLM v4 in the local rpcbind "
-		      "is not ours: statd would call its owner back)", name);
+		TRACE("lock SM_MON %s: not asked (NLM v%u in the local "
+		      "rpcbind is not ours: statd would call its owner back)",
+		      name, lm->nlm_vers);
 		return;
 	}
 	memset(&mon, 0, sizeof(mon));
 	mon.mon_id.mon_name = name;
 	mon.mon_id.mon_name_len = (uint32_t)strlen(name);
-	fill_my_id(&mon.mon_id.my_id);
+	fill_my_id(lm, &mon.mon_id.my_id);
 	memcpy(mon.priv, lk_priv_magic, sizeof(lk_priv_magic));
 	memcpy(mon.priv + 8, &lm, sizeof(lm) < 8 ? sizeof(lm) : 8);
 	local_statd(&statd);
@@ -145,8 +147,9 @@ static void local_statd_mon(struct lockmgr *lm, const char *name)
 		ret = -ENOLCK;
 	if (ret == 0)
 		nf_log(NF_LOG_INFO, "locks: local statd monitors %s too", name);
-	TRACE("lock SM_MON %s (callback NLM v4 proc %u): %s", name,
-	      (unsigned)NLMPROC_NSM_NOTIFY, ret ? strerror(-ret) : "ok");
+	TRACE("lock SM_MON %s (callback NLM v%u proc %u): %s", name,
+	      lm->nlm_vers, (unsigned)NLMPROC_NSM_NOTIFY,
+	      ret ? strerror(-ret) : "ok");
 }
 
 void lk_monitor_server(struct lockmgr *lm)
@@ -178,7 +181,7 @@ void lk_unmonitor_server(struct lockmgr *lm)
 	memset(&id, 0, sizeof(id));
 	id.mon_name = name;
 	id.mon_name_len = (uint32_t)strlen(name);
-	fill_my_id(&id.my_id);
+	fill_my_id(lm, &id.my_id);
 	local_statd(&statd);
 	nsm_call(&statd, (struct in_addr){ htonl(INADDR_ANY) }, NSMPROC_UNMON,
 		 nsm_enc_mon_id, &id, nsm_dec_stat, &res, NULL);
@@ -243,7 +246,9 @@ void lk_notify_servers(struct lockmgr *lm)
 		fa.name = lm->caller_name;
 		fa.name_len = chg.mon_name_len;
 		fa.state = lm->nsm_state;
-		lk_conn_init(&c, &sa, lm->src, NLM_PROGRAM, NLM_V4,
+		/* FREE_ALL is in NLM v3 and v4, the same on the wire. */
+		sa = lk_nlm_peer(lm, &sa);
+		lk_conn_init(&c, &sa, lm->src, NLM_PROGRAM, lm->nlm_vers,
 			     IPPROTO_TCP);
 		r2 = lk_conn_call(&c, NLMPROC_FREE_ALL, NULL, nlm_enc_notify,
 				  &fa, NULL, NULL, NULL, LK_NSM_MS);
