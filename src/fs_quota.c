@@ -207,21 +207,6 @@ static bool allowed(const struct ctl_peer *p, uint32_t type, uint32_t id)
 	return false;
 }
 
-static int parse_id(const char *s, uint32_t *id)
-{
-	unsigned long long v;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v > UINT32_MAX)
-		return -EINVAL;
-	*id = (uint32_t)v;
-	return 0;
-}
-
 int fs_quota_ctl(struct fs_quota *q, int argc, char **argv,
 		 struct ctl_out *out)
 {
@@ -242,7 +227,7 @@ int fs_quota_ctl(struct fs_quota *q, int argc, char **argv,
 			  !strcmp(argv[1], "group"))) {
 		r.type = !strcmp(argv[1], "group") ? RQUOTA_GRPQUOTA
 						   : RQUOTA_USRQUOTA;
-		if (parse_id(argv[2], &r.id)) {
+		if (quota_parse_id(argv[2], &r.id)) {
 			ctl_printf(out, "quota: '%s' is not a numeric id",
 				   argv[2]);
 			return -EINVAL;

@@ -145,6 +145,11 @@ static int parse_u32s(const char *s, uint32_t *v, int n)
 	return *s ? -EBADMSG : 0;
 }
 
+int quota_parse_id(const char *s, uint32_t *id)
+{
+	return parse_u32s(s, id, 1) ? -EINVAL : 0;
+}
+
 int quota_report_parse(const char *text, struct quota_report *r)
 {
 	enum { WHERE = 1, TYPE = 2, ID = 4, STATUS = 8, BSIZE = 16,

@@ -48,6 +48,10 @@ bool quota_statfs_apply(const struct rquota_dqblk *q, struct statvfs *sv);
 void quota_grace_str(uint32_t used, uint32_t soft, uint32_t timeleft,
 		     char *buf, size_t len);
 
+/* A uid or gid as decimal digits only (no sign, blank or suffix) up to
+ * UINT32_MAX.  0, or -EINVAL. */
+int quota_parse_id(const char *s, uint32_t *id);
+
 /* The report as "key value" lines into buf (always NUL-terminated).
  * Returns the length it needed, as snprintf. */
 size_t quota_report_write(const struct quota_report *r, char *buf,

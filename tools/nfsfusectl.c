@@ -161,9 +161,6 @@ static int send_all(int fd, const char *p, size_t len)
  * with chown).  0, or 2 with a message. */
 static int resolve_id(const char *s, bool group, uint32_t *id)
 {
-	unsigned long long v;
-	char *end;
-
 	if (group) {
 		struct group *g = getgrnam(s);
 
@@ -179,13 +176,9 @@ static int resolve_id(const char *s, bool group, uint32_t *id)
 			return 0;
 		}
 	}
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (*s >= '0' && *s <= '9' && !*end && errno == 0 &&
-	    v < UINT32_MAX) {
-		*id = (uint32_t)v;
+	/* (uid_t)-1 means "no id" to the system: not one to ask about */
+	if (quota_parse_id(s, id) == 0 && *id != UINT32_MAX)
 		return 0;
-	}
 	fprintf(stderr, "nfsfusectl: quota: no such %s '%s'\n",
 		group ? "group" : "user", s);
 	return 2;

@@ -259,6 +259,26 @@ static void test_report_negative_bsize(void **state)
 	assert_memory_equal(&back, &r, sizeof(r));
 }
 
+static void test_parse_id(void **state)
+{
+	uint32_t id = 7;
+
+	(void)state;
+	assert_int_equal(quota_parse_id("0", &id), 0);
+	assert_int_equal(id, 0);
+	assert_int_equal(quota_parse_id("4294967295", &id), 0);
+	assert_int_equal(id, UINT32_MAX);
+	assert_int_equal(quota_parse_id("4294967296", &id), -EINVAL);
+	assert_int_equal(quota_parse_id("", &id), -EINVAL);
+	assert_int_equal(quota_parse_id("-1", &id), -EINVAL);
+	assert_int_equal(quota_parse_id("+1", &id), -EINVAL);
+	assert_int_equal(quota_parse_id(" 1", &id), -EINVAL);
+	assert_int_equal(quota_parse_id("1 ", &id), -EINVAL);
+	assert_int_equal(quota_parse_id("1k", &id), -EINVAL);
+	assert_int_equal(quota_parse_id("99999999999999999999999", &id),
+			 -EINVAL);
+}
+
 static void test_format(void **state)
 {
 	struct quota_report r = sample();
@@ -304,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_report_round_trip),
 		cmocka_unit_test(test_report_parse_bad),
 		cmocka_unit_test(test_report_negative_bsize),
+		cmocka_unit_test(test_parse_id),
 		cmocka_unit_test(test_format),
 	};
 
