@@ -380,6 +380,80 @@ static void test_stats_json(void **state)
 	close(lfd);
 }
 
+/* Another program's calls (as RQUOTA's): a table of their own in text,
+ * a top-level object in JSON, every procedure there. */
+static const char *const fake_prog_names[] = { "NULL", "GETQUOTA" };
+
+static int fake_prog_get(void *ctx, unsigned proc, struct rpc_proc_stats *st)
+{
+	(void)ctx;
+	memset(st, 0, sizeof(*st));
+	if (proc == 1) {
+		st->calls = 4;
+		st->errors = 1;
+		st->rtt_us_total = 2000;
+	}
+	return 0;
+}
+
+static const struct ctl_rpc_prog fake_progs[] = {
+	{ "rquota", fake_prog_names, 2, fake_prog_get },
+};
+
+/* The quota command's view of who asks. */
+static int fake_whoami(void *ctx, int argc, char **argv, struct ctl_out *out)
+{
+	const struct ctl_peer *p = ctl_out_peer(out);
+
+	if (!p)
+		return -EPERM;
+	ctl_printf(out, "uid %u gid %u groups %u pid-ok %d\n",
+		   (unsigned)p->uid, (unsigned)p->gid, p->ngroups,
+		   p->pid == getpid());
+	return 0;
+}
+
+static const struct ctl_cmd_ext whoami_cmds[] = {
+	{ "whoami", "the peer", fake_whoami },
+};
+
+static void test_other_programs_and_peer(void **state)
+{
+	struct fake f = { 0 };
+	struct ctl_hooks h = hooks_for(&f);
+	struct ctl *c = NULL;
+	char *a, want[128];
+	gid_t groups[256];
+	int ng = getgroups(256, groups);
+
+	(void)state;
+	h.progs = fake_progs;
+	h.nprogs = 1;
+	h.cmds = whoami_cmds;
+	assert_int_equal(ctl_start(mnt_dir, &h, &c), 0);
+	a = ask(c, "stats json\n");
+	assert_true(strncmp(a, "OK\n", 3) == 0);
+	assert_json(a + 3);
+	assert_contains(a, "\"rquota\": {\n    \"NULL\": {\"calls\": 0,");
+	assert_contains(a, "\"GETQUOTA\": {\"calls\": 4, \"retrans\": 0, "
+			   "\"errors\": 1, \"bytes_sent\": 0, \"bytes_recv\": 0, "
+			   "\"mean_ms\": 0.500,");
+	free(a);
+	a = ask(c, "stats\n");
+	assert_contains(a, "\nrquota:\nprocedure ");
+	assert_contains(a, "\nGETQUOTA              4        0        1 ");
+	assert_null(strstr(a, "\nNULL "));
+	free(a);
+
+	a = ask(c, "whoami\n");
+	snprintf(want, sizeof(want), "OK\nuid %u gid %u groups %d pid-ok 1\n",
+		 (unsigned)geteuid(), (unsigned)getegid(),
+		 ng > CTL_PEER_MAXGROUPS ? 0 : ng);
+	assert_string_equal(a, want);
+	free(a);
+	ctl_stop(c);
+}
+
 static void test_cache_drop_set(void **state)
 {
 	struct fake f = { 0 };
@@ -638,6 +712,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stats_text_without_rpc),
 		cmocka_unit_test(test_stats_json),
+		cmocka_unit_test(test_other_programs_and_peer),
 		cmocka_unit_test(test_cache_drop_set),
 		cmocka_unit_test(test_framing),
 		cmocka_unit_test(test_trace),
