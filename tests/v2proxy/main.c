@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nfs2to3proxy --listen PORT --to HOST:PORT [--mount-to HOST:PORT]
+ *              [--nlm-listen PORT [--nlm-to HOST:PORT]]
  *
  * Listens on 127.0.0.1:PORT (TCP) for NFS v2 and MOUNT v1 calls and serves
  * them through the NFSv3 server at --to and its MOUNT v3 at --mount-to
- * (default: the --to host, port 20048).  Calls for other versions of the
- * two programs get PROG_MISMATCH, as from a server that has only v2, so a
- * client's "v3, else v2" negotiation can be tested too.  Test-only: no
- * portmapper registration, no UDP, one upstream call at a time per client
+ * (default: the --to host, port 20048).  NLM v1 and v3 calls are served
+ * through the server's NLM v4 at --nlm-to (default: where the rpcbind of
+ * the --to host says it is), on either port; --nlm-listen opens a port of
+ * their own.  Calls for other versions of the three programs get
+ * PROG_MISMATCH, as from a server that has only v2, so a client's "v3,
+ * else v2" negotiation can be tested too.  Test-only: no portmapper
+ * registration, no UDP, one upstream call at a time per client
  * connection.  See v2proxy.h.
  */
 #include <arpa/inet.h>
@@ -23,9 +27,11 @@
 #include <unistd.h>
 
 #include "mount.h"
+#include "nlm.h"
+#include "pmap.h"
 #include "v2proxy.h"
 
-static struct sockaddr_in nfs_addr, mnt_addr;
+static struct sockaddr_in nfs_addr, mnt_addr, nlm_addr;
 static int verbose;
 static uint32_t next_xid;
 
@@ -323,6 +329,14 @@ static int reply_to(struct conn *c, const struct rpc_call_hdr *h,
 		stat = nfs2_serve(c, h->proc, &h->cred, args, &res);
 	} else if (h->prog == MNT_PROGRAM && h->vers == MNT_V1) {
 		stat = mnt1_serve(c, h->proc, &h->cred, args, &res);
+	} else if (h->prog == NLM_PROGRAM &&
+		   (h->vers == NLM_V1 || h->vers == NLM_V3) &&
+		   nlm_addr.sin_port) {
+		stat = nlm1_serve(c, h->vers, h->proc, &h->cred, args, &res);
+	} else if (h->prog == NLM_PROGRAM && nlm_addr.sin_port) {
+		stat = RPC_PROG_MISMATCH;
+		low = NLM_V1;
+		high = NLM_V3;
 	} else if (h->prog == NFS2_PROGRAM || h->prog == MNT_PROGRAM) {
 		stat = RPC_PROG_MISMATCH;
 		low = high = h->prog == NFS2_PROGRAM ? NFS2_VERSION : MNT_V1;
@@ -366,6 +380,7 @@ static void *conn_main(void *arg)
 	}
 	up_close(&c->nfs);
 	up_close(&c->mnt);
+	up_close(&c->nlm);
 	close(c->fd);
 	free(c);
 	return NULL;
@@ -394,57 +409,52 @@ static int parse_hostport(const char *s, struct sockaddr_in *sa)
 static void usage(void)
 {
 	fprintf(stderr, "usage: nfs2to3proxy --listen PORT --to HOST:PORT "
-		"[--mount-to HOST:PORT] [--verbose]\n");
+		"[--mount-to HOST:PORT] [--nlm-listen PORT [--nlm-to "
+		"HOST:PORT]] [--verbose]\n");
 	exit(2);
 }
 
-int main(int argc, char **argv)
+static int parse_port(const char *s, unsigned long *port)
+{
+	char *end;
+
+	*port = strtoul(s, &end, 10);
+	return *end || !*port || *port > 65535 ? -1 : 0;
+}
+
+/* The server's NLM v4 over TCP, from the rpcbind of the --to host. */
+static int find_nlm(void)
+{
+	struct upstream pm = { nfs_addr, PMAP_PROGRAM, PMAP_VERSION, -1 };
+	struct pmap_getport_args a = {
+		{ NLM_PROGRAM, NLM_V4, PMAP_PROT_TCP, 0 } };
+	struct pmap_getport_res r;
+	uint8_t *buf = NULL;
+	int ret;
+
+	pm.addr.sin_port = htons(PMAP_PORT);
+	ret = up_call(&pm, PMAPPROC_GETPORT, NULL, pmap_enc_getport_args, &a,
+		      pmap_dec_getport_res, &r, &buf);
+	free(buf);
+	up_close(&pm);
+	if (ret)
+		return ret;
+	if (r.port == 0 || r.port > 65535)
+		return -EPROTONOSUPPORT;
+	nlm_addr = nfs_addr;
+	nlm_addr.sin_port = htons((uint16_t)r.port);
+	return 0;
+}
+
+static int listen_on(unsigned long port)
 {
 	struct sockaddr_in la;
-	unsigned long port = 0;
-	bool have_to = false, have_mnt = false;
 	int lfd, one = 1;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		char *end;
-
-		if (!strcmp(a, "--verbose")) {
-			verbose = 1;
-			continue;
-		}
-		if (!v)
-			usage();
-		i++;
-		if (!strcmp(a, "--listen")) {
-			port = strtoul(v, &end, 10);
-			if (*end || !port || port > 65535)
-				usage();
-		} else if (!strcmp(a, "--to")) {
-			if (parse_hostport(v, &nfs_addr))
-				usage();
-			have_to = true;
-		} else if (!strcmp(a, "--mount-to")) {
-			if (parse_hostport(v, &mnt_addr))
-				usage();
-			have_mnt = true;
-		} else {
-			usage();
-		}
-	}
-	if (!port || !have_to)
-		usage();
-	if (!have_mnt) {
-		mnt_addr = nfs_addr;
-		mnt_addr.sin_port = htons(20048);
-	}
-	signal(SIGPIPE, SIG_IGN);
-	next_xid = (uint32_t)time(NULL) * 65536u ^ (uint32_t)getpid();
 	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (lfd < 0) {
 		perror("nfs2to3proxy: socket");
-		return 1;
+		return -1;
 	}
 	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	memset(&la, 0, sizeof(la));
@@ -453,9 +463,17 @@ int main(int argc, char **argv)
 	la.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	if (bind(lfd, (struct sockaddr *)&la, sizeof(la)) || listen(lfd, 64)) {
 		perror("nfs2to3proxy: bind");
-		return 1;
+		close(lfd);
+		return -1;
 	}
-	fprintf(stderr, "nfs2to3proxy: listening on 127.0.0.1:%lu\n", port);
+	return lfd;
+}
+
+/* Accept clients on lfd for ever, a thread each. */
+static void *accept_loop(void *arg)
+{
+	int lfd = (int)(intptr_t)arg, one = 1;
+
 	for (;;) {
 		pthread_t t;
 		struct conn *c;
@@ -465,7 +483,7 @@ int main(int argc, char **argv)
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
 			perror("nfs2to3proxy: accept");
-			return 1;
+			exit(1);
 		}
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		c = calloc(1, sizeof(*c));
@@ -478,6 +496,8 @@ int main(int argc, char **argv)
 					    NFS3_VERSION, -1 };
 		c->mnt = (struct upstream){ mnt_addr, MNT_PROGRAM, MNT_V3,
 					    -1 };
+		c->nlm = (struct upstream){ nlm_addr, NLM_PROGRAM, NLM_V4,
+					    -1 };
 		if (pthread_create(&t, NULL, conn_main, c)) {
 			close(fd);
 			free(c);
@@ -485,4 +505,86 @@ int main(int argc, char **argv)
 		}
 		pthread_detach(t);
 	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long port = 0, nlm_port = 0;
+	bool have_to = false, have_mnt = false, have_nlm_to = false;
+	int lfd, nlm_lfd = -1;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--verbose")) {
+			verbose = 1;
+			continue;
+		}
+		if (!v)
+			usage();
+		i++;
+		if (!strcmp(a, "--listen")) {
+			if (parse_port(v, &port))
+				usage();
+		} else if (!strcmp(a, "--nlm-listen")) {
+			if (parse_port(v, &nlm_port))
+				usage();
+		} else if (!strcmp(a, "--to")) {
+			if (parse_hostport(v, &nfs_addr))
+				usage();
+			have_to = true;
+		} else if (!strcmp(a, "--mount-to")) {
+			if (parse_hostport(v, &mnt_addr))
+				usage();
+			have_mnt = true;
+		} else if (!strcmp(a, "--nlm-to")) {
+			if (parse_hostport(v, &nlm_addr))
+				usage();
+			have_nlm_to = true;
+		} else {
+			usage();
+		}
+	}
+	if (!port || !have_to || (have_nlm_to && !nlm_port))
+		usage();
+	if (!have_mnt) {
+		mnt_addr = nfs_addr;
+		mnt_addr.sin_port = htons(20048);
+	}
+	signal(SIGPIPE, SIG_IGN);
+	next_xid = (uint32_t)time(NULL) * 65536u ^ (uint32_t)getpid();
+	if (nlm_port && !have_nlm_to) {
+		int ret = find_nlm();
+
+		if (ret) {
+			fprintf(stderr, "nfs2to3proxy: the server's NLM v4: "
+				"%s\n", strerror(-ret));
+			return 1;
+		}
+	}
+	lfd = listen_on(port);
+	if (lfd < 0)
+		return 1;
+	if (nlm_port) {
+		pthread_t t;
+
+		nlm_lfd = listen_on(nlm_port);
+		if (nlm_lfd < 0)
+			return 1;
+		if (pthread_create(&t, NULL, accept_loop,
+				   (void *)(intptr_t)nlm_lfd)) {
+			perror("nfs2to3proxy: pthread_create");
+			return 1;
+		}
+		pthread_detach(t);
+		fprintf(stderr, "nfs2to3proxy: NLM v1/v3 on 127.0.0.1:%lu "
+			"through NLM v4 at %s:%u\n", nlm_port,
+			inet_ntoa(nlm_addr.sin_addr),
+			(unsigned)ntohs(nlm_addr.sin_port));
+	}
+	fprintf(stderr, "nfs2to3proxy: listening on 127.0.0.1:%lu\n", port);
+	accept_loop((void *)(intptr_t)lfd);
+	return 1;
 }

@@ -6,8 +6,10 @@
  * 100005) calls over TCP on one port, translates each into NFSv3 / MOUNT
  * v3 calls to a real server (nfs-ganesha, which has no v2), and translates
  * the replies back, so that nfsfuse's NFSv2 client can be tested against
- * a real server's semantics.  Built from the project's own codecs
- * (xdr/nfs2.h, xdr/nfs3.h, xdr/mount.h, xdr/rpc_msg.h).
+ * a real server's semantics.  It also takes NLM versions 1 and 3 (program
+ * 100021, the lock manager of NFSv2 clients) and makes NLM v4 calls of
+ * them (nlm_srv.c).  Built from the project's own codecs (xdr/nfs2.h,
+ * xdr/nfs3.h, xdr/mount.h, xdr/nlm.h, xdr/rpc_msg.h).
  *
  * Threads: one per client connection; each has its own upstream
  * connections and makes one upstream call at a time.  The handle and
@@ -61,6 +63,7 @@ struct conn {
 	int fd;
 	struct upstream nfs;
 	struct upstream mnt;
+	struct upstream nlm;    /* the server's NLM v4 */
 };
 
 /*
@@ -70,6 +73,11 @@ struct conn {
  * RPC_SYSTEM_ERR (the server could not be reached).
  */
 uint32_t nfs2_serve(struct conn *c, uint32_t proc,
+		    const struct rpc_cred *cred, struct xdr_dec *d,
+		    struct xdr_enc *e);
+
+/* The same for NLM v1 and v3 (vers), through NLM v4: nlm_srv.c. */
+uint32_t nlm1_serve(struct conn *c, uint32_t vers, uint32_t proc,
 		    const struct rpc_cred *cred, struct xdr_dec *d,
 		    struct xdr_enc *e);
 
