@@ -77,6 +77,7 @@ static const struct opt_def opt_table[] = {
 	{ "excl", OPT_CHOICE, O(excl), 0, 0, false, excl_choices },
 	{ "acl", OPT_FLAG, O(noacl), 0, 0, false, NULL },
 	{ "noacl", OPT_FLAG, O(noacl), 0, 0, true, NULL },
+	{ "aclport", OPT_UINT, O(aclport), 1, 65535, false, NULL },
 	{ "quota_statfs", OPT_FLAG, O(quota_statfs), 0, 0, true, NULL },
 	{ "noquota_statfs", OPT_FLAG, O(quota_statfs), 0, 0, false, NULL },
 };
@@ -694,7 +695,7 @@ void opts_usage(const char *progname)
 	       "     excl=exclusive|guarded\n"
 	       "     lock|nolock local_lock=none|flock|posix|all statedir=DIR\n"
 	       "     clientaddr=IPV4 nlm_callback=yes|no nlmport=N\n"
-	       "     acl|noacl quota_statfs|noquota_statfs\n"
+	       "     acl|noacl aclport=N quota_statfs|noquota_statfs\n"
 	       "     and FUSE's own: allow_other, default_permissions, ro, ...\n"
 	       "  --list-exports SERVER  the server's exports, like showmount -e\n"
 	       "  -h, --help         this text\n"

@@ -32,6 +32,7 @@ struct nfsfuse_opts {
 	unsigned port;      /* 0: ask the portmapper */
 	unsigned mountport; /* 0: ask the portmapper */
 	unsigned nlmport;   /* the server's NLM; 0: ask the portmapper */
+	unsigned aclport;   /* the server's NFSACL; 0: ask the portmapper */
 	unsigned mountvers; /* 3 (1 with vers=2); 0 with vers auto: follows */
 	unsigned mountproto; /* mountproto=: 0 tcp, 1 udp; default: as proto= */
 	unsigned rsize;     /* 0: what the server prefers */

@@ -139,9 +139,12 @@ static void open_acl(struct session *s, const struct sockaddr_in *sa,
 	if (s->o->noacl || s->nfs.v->vers != 3)
 		return;
 	/* ganesha registers NFSACL on a port of its own; other servers
-	 * serve it on the NFS port and may not register it. */
-	if (pmap_getport(&s->addr, NFSACL_PROGRAM, NFSACL_V3, ro->proto,
-			 &port) == 0)
+	 * serve it on the NFS port and may not register it.  aclport=
+	 * names the port and skips the portmapper. */
+	if (s->o->aclport)
+		asa.sin_port = htons((uint16_t)s->o->aclport);
+	else if (pmap_getport(&s->addr, NFSACL_PROGRAM, NFSACL_V3, ro->proto,
+			      &port) == 0)
 		asa.sin_port = htons(port);
 	ret = nfsacl_client_open(&asa, ro, &s->acl);
 	if (ret) {

@@ -55,7 +55,8 @@ static void test_nfs_options(void **state)
 {
 	const char *argv[] = { "nfsfuse", "-o",
 			       "soft,timeo=50,retrans=5,rsize=64k,wsize=1048576,"
-			       "port=2049,mountport=20048,noresvport,_netdev,"
+			       "port=2049,mountport=20048,aclport=4000,"
+			       "noresvport,_netdev,"
 			       "actimeo=7,nocto,nordirplus,lookupcache=positive,"
 			       "allow_other,hostname=clientA",
 			       "-f", "[::1]:/a/b", "/mnt", NULL };
@@ -74,6 +75,7 @@ static void test_nfs_options(void **state)
 	assert_int_equal(o.wsize, 1048576);
 	assert_int_equal(o.port, 2049);
 	assert_int_equal(o.mountport, 20048);
+	assert_int_equal(o.aclport, 4000);
 	assert_false(o.resvport);
 	assert_int_equal(o.acregmin, 7);
 	assert_int_equal(o.acdirmax, 7);
@@ -103,6 +105,8 @@ static const struct bad_case bad[] = {
 	{ "timeo=", "s:/e", "needs a value" },
 	{ "retrans=-1", "s:/e", "retrans" },
 	{ "port=65536", "s:/e", "port" },
+	{ "aclport=0", "s:/e", "aclport" },
+	{ "aclport=65536", "s:/e", "aclport" },
 	{ "rsize=99999999999999999999999", "s:/e", "rsize" },
 	{ "rsize=12q", "s:/e", "rsize" },
 	{ "vers=4", "s:/e", "vers" },
