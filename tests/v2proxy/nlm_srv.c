@@ -18,6 +18,7 @@
  * proxy polls its blocked locks.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,28 +53,45 @@ static int lock_to_v4(struct nlm_lock *a, struct nfs_fh3 *fh3)
 	return 0;
 }
 
-/* A call whose result is struct nlm_res (LOCK, CANCEL, UNLOCK). */
-static uint32_t call_res(struct conn *c, uint32_t proc,
-			 const struct rpc_cred *cred, nlm_enc_fn enc,
-			 const void *args, const struct nlm_netobj *cookie,
-			 bool stale, struct xdr_enc *e)
-{
-	struct nlm_res res;
-	uint8_t *buf = NULL;
-	int ret;
+/* Where the lock is in the arguments of LOCK, CANCEL and UNLOCK (each
+ * begins with its cookie). */
+static const size_t alock_at[] = {
+	[NLMPROC_LOCK] = offsetof(struct nlm_lockargs, alock),
+	[NLMPROC_CANCEL] = offsetof(struct nlm_cancargs, alock),
+	[NLMPROC_UNLOCK] = offsetof(struct nlm_unlockargs, alock),
+};
 
-	if (stale) {
-		res.cookie = *cookie;
-		res.stat = NLM_DENIED_NOLOCKS; /* no STALE_FH in v1/v3 */
-		nlm_enc_res(e, &res);
-		return RPC_SUCCESS;
+/* LOCK, CANCEL, UNLOCK: the v1/v3 arguments, the v4 call, struct nlm_res
+ * back (the same in every version). */
+static uint32_t serve_res(struct conn *c, uint32_t vers, uint32_t proc,
+			  const struct rpc_cred *cred, struct xdr_dec *d,
+			  struct xdr_enc *e)
+{
+	union {
+		struct nlm_lockargs lock;
+		struct nlm_cancargs cancel;
+		struct nlm_unlockargs unlock;
+	} a;
+	struct nlm_netobj *cookie = &a.unlock.cookie;
+	struct nlm_lock *alock = (struct nlm_lock *)((char *)&a +
+						     alock_at[proc]);
+	struct nlm_res res = { { NULL, 0 }, NLM_DENIED_NOLOCKS };
+	struct nfs_fh3 fh3;
+	uint8_t *buf = NULL;
+
+	if (nlm_proc_codec(vers, proc)->dec_args(d, &a))
+		return RPC_GARBAGE_ARGS;
+	/* A handle that is not ours: no STALE_FH in v1/v3. */
+	if (lock_to_v4(alock, &fh3) == 0) {
+		if (up_call(&c->nlm, proc, cred,
+			    nlm_proc_codec(NLM_V4, proc)->enc_args, &a,
+			    nlm_dec_res, &res, &buf)) {
+			free(buf);
+			return RPC_SYSTEM_ERR;
+		}
+		res.stat = stat_to_v1(res.stat);
 	}
-	ret = up_call(&c->nlm, proc, cred, enc, args, nlm_dec_res, &res, &buf);
-	if (ret) {
-		free(buf);
-		return RPC_SYSTEM_ERR;
-	}
-	res.stat = stat_to_v1(res.stat);
+	res.cookie = *cookie;
 	nlm_enc_res(e, &res);
 	free(buf);
 	return RPC_SUCCESS;
@@ -117,41 +135,15 @@ uint32_t nlm1_serve(struct conn *c, uint32_t vers, uint32_t proc,
 		    const struct rpc_cred *cred, struct xdr_dec *d,
 		    struct xdr_enc *e)
 {
-	struct nfs_fh3 fh3;
-	bool stale;
-
 	switch (proc) {
 	case NLMPROC_NULL:
 		return RPC_SUCCESS;
 	case NLMPROC_TEST:
 		return serve_test(c, cred, d, e);
-	case NLMPROC_LOCK: {
-		struct nlm_lockargs a;
-
-		if (nlm_dec_lockargs_v1(d, &a))
-			return RPC_GARBAGE_ARGS;
-		stale = lock_to_v4(&a.alock, &fh3) != 0;
-		return call_res(c, proc, cred, nlm_enc_lockargs_v4, &a,
-				&a.cookie, stale, e);
-	}
-	case NLMPROC_CANCEL: {
-		struct nlm_cancargs a;
-
-		if (nlm_dec_cancargs_v1(d, &a))
-			return RPC_GARBAGE_ARGS;
-		stale = lock_to_v4(&a.alock, &fh3) != 0;
-		return call_res(c, proc, cred, nlm_enc_cancargs_v4, &a,
-				&a.cookie, stale, e);
-	}
-	case NLMPROC_UNLOCK: {
-		struct nlm_unlockargs a;
-
-		if (nlm_dec_unlockargs_v1(d, &a))
-			return RPC_GARBAGE_ARGS;
-		stale = lock_to_v4(&a.alock, &fh3) != 0;
-		return call_res(c, proc, cred, nlm_enc_unlockargs_v4, &a,
-				&a.cookie, stale, e);
-	}
+	case NLMPROC_LOCK:
+	case NLMPROC_CANCEL:
+	case NLMPROC_UNLOCK:
+		return serve_res(c, vers, proc, cred, d, e);
 	case NLMPROC_FREE_ALL: {
 		struct nlm_notify a;
 		uint8_t *buf = NULL;
