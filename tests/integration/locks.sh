@@ -21,19 +21,8 @@ R=$NFSFUSE_TMP/rel
 assert_match "$(status_get "$SA" mode)" '^callback' "A takes NLM callbacks"
 assert_match "$(status_get "$SB" mode)" '^poll' "B polls (NLM v4 registered elsewhere)"
 
-# ---- exclusion and F_GETLK
-lk_bg "$NFSFUSE_TMP/holdA" hold "$MA/$F" 100 50 w "$R.1"
-wait_file_has "$NFSFUSE_TMP/holdA" locked || fail "A did not get its lock: $(cat "$NFSFUSE_TMP/holdA")"
-assert_eq "Resource temporarily unavailable" "$(lk try "$MB/$F" 120 10 w)" "overlapping write lock from B"
-assert_eq "Resource temporarily unavailable" "$(lk try "$MB/$F" 140 100 r)" "overlapping read lock from B"
-assert_eq ok "$(lk try "$MB/$F" 150 10 w)" "disjoint range (just after A's) from B"
-assert_eq ok "$(lk try "$MB/$F" 0 100 w)" "disjoint range (just before A's) from B"
-assert_eq "w 100 50" "$(lk getlk "$MB/$F" 0 0 r)" "F_GETLK from B reports A's lock"
-assert_match "$(lk getlk "$MB/$F" 200 10 w)" "^u " "F_GETLK on a free range"
-assert_contains "$(cat "$SA/status")" "held ino=" "A's lock table lists the lock"
-touch "$R.1" "$R.1.exit"
-wait_file_has "$NFSFUSE_TMP/holdA" unlocked || fail "A did not unlock"
-assert_eq ok "$(lk try "$MB/$F" 120 10 w)" "after A's unlock B gets the range"
+# ---- exclusion and F_GETLK (with the holder's range)
+lk_exclusion_checks "$MA" "$MB" "$F" "$SA" "$R.1"
 
 # ---- waiting: A (callback mode) waits for B's lock
 cb0=$(status_get "$SA" granted_callback)

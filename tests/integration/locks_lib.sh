@@ -136,6 +136,26 @@ print(astat if (xid, mtype, rstat) == (0x5eed, 1, 0) else "bad reply")
 PY
 }
 
+# lk_exclusion_checks MA MB F SA REL: A (mounted at MA, state in SA) holds
+# bytes 100..149 of F for writing; B (at MB) is refused overlapping ranges
+# and given disjoint ones, and its F_GETLK reports A's lock and range; once
+# A unlocks (REL), B gets the range.
+lk_exclusion_checks() {
+	local ma=$1 mb=$2 f=$3 sa=$4 rel=$5 out=$NFSFUSE_TMP/holdA
+	lk_bg "$out" hold "$ma/$f" 100 50 w "$rel"
+	wait_file_has "$out" locked || fail "A did not get its lock: $(cat "$out")"
+	assert_eq "Resource temporarily unavailable" "$(lk try "$mb/$f" 120 10 w)" "overlapping write lock from B"
+	assert_eq "Resource temporarily unavailable" "$(lk try "$mb/$f" 140 100 r)" "overlapping read lock from B"
+	assert_eq ok "$(lk try "$mb/$f" 150 10 w)" "disjoint range (just after A's) from B"
+	assert_eq ok "$(lk try "$mb/$f" 0 100 w)" "disjoint range (just before A's) from B"
+	assert_eq "w 100 50" "$(lk getlk "$mb/$f" 0 0 r)" "F_GETLK from B reports A's lock"
+	assert_match "$(lk getlk "$mb/$f" 200 10 w)" "^u " "F_GETLK on a free range"
+	assert_contains "$(cat "$sa/status")" "held ino=" "A's lock table lists the lock"
+	touch "$rel" "$rel.exit"
+	wait_file_has "$out" unlocked || fail "A did not unlock"
+	assert_eq ok "$(lk try "$mb/$f" 120 10 w)" "after A's unlock B gets the range"
+}
+
 mount_locks_a() { # MNT STATEDIR [more -o options]
 	mount_nfsfuse "$1" -f -o "hostname=lockA,clientaddr=$LK_ADDR_A,statedir=$2,actimeo=0${3:+,$3}"
 	LOG_A=$NFSFUSE_LOG
