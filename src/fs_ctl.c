@@ -15,6 +15,7 @@
 #include "cache/wback.h"
 #include "fs_quota.h"
 #include "lock/lock.h"
+#include "proto/nfsacl_client.h"
 #include "stats.h"
 #include "trace.h"
 
@@ -303,8 +304,23 @@ static int rquota_stats(void *ctx, unsigned proc, struct rpc_proc_stats *st)
 	return fs_quota_stats(fs->quota, proc, st);
 }
 
+/* NFSACL's client; all zeros when ACLs are off (noacl, no NFSACL). */
+static int nfsacl_stats(void *ctx, unsigned proc, struct rpc_proc_stats *st)
+{
+	struct fs *fs = ctx;
+
+	if (!fs->acl) {
+		if (proc >= NFSACLPROC_COUNT)
+			return -EINVAL;
+		memset(st, 0, sizeof(*st));
+		return 0;
+	}
+	return rpc_clnt_get_stats(fs->acl, proc, st);
+}
+
 static const struct ctl_rpc_prog fs_ctl_progs[] = {
 	{ "rquota", rquota_proc_names, RQUOTAPROC_COUNT, rquota_stats },
+	{ "nfsacl", nfsacl_proc_names, NFSACLPROC_COUNT, nfsacl_stats },
 };
 
 void fs_ctl_hooks(struct fs *fs, struct ctl_hooks *h)
