@@ -39,6 +39,10 @@
 
 struct open_file {
 	struct inode *ino;
+	/* Who opened the file: the identity of the READs sent ahead of its
+	 * readers, as the Linux client uses the open context's.  Looked up
+	 * once, since the groups come from /proc. */
+	struct rpc_cred cred;
 };
 
 /* A lock on the file was lost when the server restarted: as the Linux
@@ -88,12 +92,14 @@ static int truncate_to_zero(fuse_req_t req, struct inode *ino)
 	return nfs_stat_errno(res.status);
 }
 
-static struct open_file *handle_new(struct inode *ino)
+static struct open_file *handle_new(fuse_req_t req, struct inode *ino)
 {
 	struct open_file *h = calloc(1, sizeof(*h));
 
-	if (h)
+	if (h) {
 		h->ino = ino;
+		fs_req_cred(req, &h->cred);
+	}
 	return h;
 }
 
@@ -204,7 +210,7 @@ void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	h = handle_new(i);
+	h = handle_new(req, i);
 	if (!h) {
 		fuse_reply_err(req, ENOMEM);
 		return;
@@ -342,7 +348,7 @@ static void reply_create_open(fuse_req_t req, struct inode *dir,
 				fs_fattr_to_stat(&now, &e.attr);
 		}
 	}
-	h = ret ? NULL : handle_new(ino);
+	h = ret ? NULL : handle_new(req, ino);
 	if (!h) {
 		inode_forget(fs->inodes, e.ino, 1);
 		fuse_reply_err(req, ret ? -ret : ENOMEM);
@@ -497,7 +503,7 @@ static void ra_done(void *ctx, int err, void *res, struct rpc_reply *reply)
 	free(r);
 }
 
-/* The caller's identity comes as a copy: the READs outlive the request. */
+/* The READs outlive the request; cred is the open file's. */
 static void ra_issue(const struct rpc_cred *cred, struct fs *fs,
 		     struct inode *ino, uint64_t off, size_t size)
 {
@@ -632,7 +638,6 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	struct nfs3_read_res res;
 	struct rpc_reply reply = { 0 };
 	uint64_t gen, seq = 0, file_size = UINT64_MAX;
-	struct rpc_cred cred;
 	struct dfile *df;
 	struct fattr3 a;
 	char *buf;
@@ -646,7 +651,6 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, EIO);
 		return;
 	}
-	fs_req_cred(req, &cred);
 	df = inode_dfile(fs, i);
 	/* The cached size bounds a read only while no write of ours is
 	 * outstanding (writes invalidate the cached attributes). */
@@ -654,7 +658,7 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		file_size = a.size;
 	/* Before any reply: once the reader has its data it may close the
 	 * file, and the inode may go. */
-	ra_issue(&cred, fs, i, (uint64_t)off, size);
+	ra_issue(&h->cred, fs, i, (uint64_t)off, size);
 	while (df) {
 		if (dcache_send(fs->dc, df, (uint64_t)off, size, file_size,
 				reply_iov, req) >= 0) {
