@@ -25,6 +25,10 @@ struct fs {
 	struct lockmgr *locks;  /* NULL with nolock: the kernel's locks */
 	struct rpc_clnt *acl;   /* NFSACL (fs_xattr.c); NULL: ACLs off */
 	struct fs_quota *quota; /* RQUOTA (fs_quota.h) */
+	/* The mount's backing device ("MAJ:MIN", "" if unknown), whose
+	 * read-ahead the first open raises (bdi.h); ra_raised: done. */
+	char bdi[32];
+	int ra_raised;
 };
 
 extern const struct fuse_lowlevel_ops fs_ops;

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bdi.h"
 #include "cache/data.h"
 #include "cache/wback.h"
 #include "lock/lock.h"
@@ -186,12 +187,33 @@ static int cto_revalidate(fuse_req_t req, struct inode *ino)
 	return 1;
 }
 
+/*
+ * Kernel read-ahead of rsize (bdi.h): a sequential reader then asks in
+ * requests of up to rsize rather than 128 KiB.  Done at the first open,
+ * since the kernel sets the read-ahead again when it takes our INIT
+ * reply; never lowered.
+ */
+static void raise_kernel_readahead(struct fs *fs)
+{
+	unsigned kb = fs->nfs->rsize / 1024;
+	int ret;
+
+	if (!fs->bdi[0] ||
+	    __atomic_exchange_n(&fs->ra_raised, 1, __ATOMIC_RELAXED))
+		return;
+	ret = bdi_raise_readahead(fs->bdi, kb);
+	if (ret)
+		nf_log(NF_LOG_DEBUG, "kernel read-ahead of %s not raised to "
+		       "%u KiB: %s", fs->bdi, kb, strerror(-ret));
+}
+
 void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct inode *i = fs_inode(req, ino);
 	struct open_file *h;
 	int keep, ret;
 
+	raise_kernel_readahead(fs_of(req));
 	if (!i) {
 		fuse_reply_err(req, ESTALE);
 		return;

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bdi.h"
 #include "cache/data.h"
 #include "daemon.h"
 #include "fs.h"
@@ -73,6 +74,7 @@ static int run_session(struct fs *fs, struct fuse_args *fa,
 	struct fuse_session *se;
 	struct ctl_hooks hooks;
 	struct ctl *ctl = NULL;
+	char *canon;
 	int ret = 1;
 
 	se = fuse_session_new(fa, &fs_ops, sizeof(fs_ops), fs);
@@ -86,11 +88,18 @@ static int run_session(struct fs *fs, struct fuse_args *fa,
 	fs_ctl_hooks(fs, &hooks);
 	if (ctl_start(o->mountpoint, &hooks, &ctl))
 		ctl = NULL; /* logged; the mount works without it */
+	/* Resolved before the mount: after it, the path leads to us. */
+	canon = realpath(o->mountpoint, NULL);
 	if (fuse_session_mount(se, o->mountpoint)) {
 		fprintf(stderr, "nfsfuse: cannot mount on '%s'\n",
 			o->mountpoint);
+		free(canon);
 		goto out_ctl;
 	}
+	if (!canon || bdi_of_mount(canon, fs->bdi, sizeof(fs->bdi)))
+		nf_log(NF_LOG_DEBUG, "%s: backing device not found: kernel "
+		       "read-ahead stays as it is", o->mountpoint);
+	free(canon);
 	if (!o->foreground)
 		nf_log_to_syslog("nfsfuse");
 	daemon_ready(0);
