@@ -173,6 +173,24 @@ static void proc_path(int fd, char *buf, size_t len)
 	snprintf(buf, len, "/proc/self/fd/%d", fd);
 }
 
+/* The file of a GETACL or SETACL: its descriptor (closed by the caller),
+ * attributes and stat, or an nfsstat3 (symlinks have no ACLs). */
+static uint32_t open_target(const struct nfs_fh3 *fh, uint32_t mask, int *fd,
+			    struct post_op_attr *attr, struct stat *st)
+{
+	uint32_t status;
+
+	if (mask & ~NFSACL_MASK_ALL)
+		return NFS3ERR_INVAL;
+	status = fh_open(fh, fd);
+	if (status != NFS3_OK)
+		return status;
+	attr_of(*fd, attr, st);
+	if (!attr->present)
+		return errno_to_nfs3(errno);
+	return S_ISLNK(st->st_mode) ? NFS3ERR_NOTSUPP : NFS3_OK;
+}
+
 /* ---- GETACL ---- */
 
 /*
@@ -232,19 +250,8 @@ static uint32_t getacl(struct xdr_dec *d, struct xdr_enc *e)
 
 	if (nfsacl_dec_getacl_args(d, &a))
 		return RPC_GARBAGE_ARGS;
-	if (a.mask & ~NFSACL_MASK_ALL)
-		r.status = NFS3ERR_INVAL;
-	else
-		r.status = fh_open(&a.fh, &fd);
-	if (r.status == NFS3_OK) {
-		attr_of(fd, &r.attr, &st);
-		if (!r.attr.present)
-			ret = -errno;
-		else if (S_ISLNK(st.st_mode))
-			ret = -EOPNOTSUPP;
-	}
-	if (r.status == NFS3_OK && !ret &&
-	    (a.mask & (NFSACL_ACL | NFSACL_ACLCNT)))
+	r.status = open_target(&a.fh, a.mask, &fd, &r.attr, &st);
+	if (r.status == NFS3_OK && (a.mask & (NFSACL_ACL | NFSACL_ACLCNT)))
 		ret = read_acl(fd, &st, true, &acc, &nacc);
 	if (r.status == NFS3_OK && !ret && S_ISDIR(st.st_mode) &&
 	    (a.mask & (NFSACL_DFACL | NFSACL_DFACLCNT)))
@@ -351,18 +358,8 @@ static uint32_t setacl(struct xdr_dec *d, struct xdr_enc *e,
 		uid = h->cred.uid;
 		gid = h->cred.gid;
 	}
-	if (a.mask & ~NFSACL_MASK_ALL)
-		r.status = NFS3ERR_INVAL;
-	else
-		r.status = fh_open(&a.fh, &fd);
+	r.status = open_target(&a.fh, a.mask, &fd, &r.attr, &st);
 	if (r.status == NFS3_OK) {
-		attr_of(fd, &r.attr, &st);
-		if (!r.attr.present)
-			ret = -errno;
-		else if (S_ISLNK(st.st_mode))
-			ret = -EOPNOTSUPP;
-	}
-	if (r.status == NFS3_OK && !ret) {
 		/* Only the parts the mask names (knfsd would clear the
 		 * others). */
 		setfsgid(gid);
