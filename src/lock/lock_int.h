@@ -109,7 +109,13 @@ struct lk_stats {
 	LOCK_COUNTERS(X)
 #undef X
 };
-#define LK_INC(lm, n) atomic_fetch_add(&(lm)->stats.n, 1)
+/* A counter that moved makes the status file stale: tests and people
+ * read it right after the operation that counted. */
+#define LK_INC(lm, n)                                                     \
+	do {                                                              \
+		atomic_fetch_add(&(lm)->stats.n, 1);                      \
+		lk_mark_dirty(lm);                                        \
+	} while (0)
 
 struct lockmgr {
 	struct lockmgr_config cfg;  /* strings below are owned copies */

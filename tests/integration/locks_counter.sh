@@ -12,15 +12,17 @@ MA=$(new_mountpoint)
 MB=$(new_mountpoint)
 SA=$NFSFUSE_TMP/state-a
 SB=$NFSFUSE_TMP/state-b
-mount_locks_a "$MA" "$SA"
-mount_locks_b "$MB" "$SB"
+# Debug logs: should a counter process ever hang, the failure shows what
+# each daemon did last.
+mount_locks_a "$MA" "$SA" "" -d
+mount_locks_b "$MB" "$SB" "" -d
 F=$T/counter
 printf '%010d\n' 0 >"$EXPORT_DIR/$F"
 chmod 666 "$EXPORT_DIR/$F"
 
 pids=()
 for m in "$MA" "$MA" "$MB" "$MB"; do
-	with_timeout 300 python3 "$LK_PY" counter "$m/$F" 250 &
+	with_timeout 120 python3 "$LK_PY" counter "$m/$F" 250 &
 	pids+=($!)
 done
 for p in "${pids[@]}"; do

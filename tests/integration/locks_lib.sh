@@ -156,8 +156,8 @@ lk_exclusion_checks() {
 	assert_eq ok "$(lk try "$mb/$f" 120 10 w)" "after A's unlock B gets the range"
 }
 
-mount_locks_a() { # MNT STATEDIR [more -o options]
-	mount_nfsfuse "$1" -f -o "hostname=lockA,clientaddr=$LK_ADDR_A,statedir=$2,actimeo=0${3:+,$3}"
+mount_locks_a() { # MNT STATEDIR [more -o options [more arguments]]
+	mount_nfsfuse "$1" -f -o "hostname=lockA,clientaddr=$LK_ADDR_A,statedir=$2,actimeo=0${3:+,$3}" "${@:4}"
 	LOG_A=$NFSFUSE_LOG
 }
 

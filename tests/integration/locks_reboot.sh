@@ -70,7 +70,8 @@ t0=$(date +%s.%N)
 r=$(lk try "$MB/$F" 0 1 w)
 t1=$(date +%s.%N)
 note "B's F_SETLK returned after $(python3 -c "print('%.1f' % ($t1 - $t0))") s"
-counter_gt "$SB" grace_retries 0 || {
+# (The status file is rewritten within a few tenths of a second.)
+wait_until 2 counter_gt "$SB" grace_retries 0 || {
 	grep -iE 'grace' "$SERVER_STATEDIR/ganesha.log" | tail -n 5 | sed 's/^/# server: /' >&2
 	fail "B was never refused for the grace period: the server was not in grace"
 }
