@@ -173,3 +173,25 @@ need_locks() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("'"$LK_ADDR_A"'", 0))' 2>/dev/null ||
 		skip "cannot bind $LK_ADDR_A (needed for a second NLM client address)"
 }
+
+# lk_wait_granted MA MB F SA REL: B (at MB) holds all of F; A's F_SETLKW on
+# bytes 0..9 (at MA) blocks, is listed as waiting in A's status (SA), and is
+# granted once B unlocks (REL).  Leaves A holding the range (its process
+# exits at REL.w) and sets LK_WAIT_SECS to the time from B's unlock to A's
+# grant.
+lk_wait_granted() {
+	local ma=$1 mb=$2 f=$3 sa=$4 rel=$5 t_unlock t_grant
+	lk_bg "$NFSFUSE_TMP/holdB" hold "$mb/$f" 0 0 w "$rel"
+	wait_file_has "$NFSFUSE_TMP/holdB" locked || fail "B did not lock"
+	lk_bg "$NFSFUSE_TMP/waitA" wait "$ma/$f" 0 10 w "${rel}w"
+	wait_file_has "$NFSFUSE_TMP/waitA" waiting
+	sleep 1
+	assert_eq waiting "$(cat "$NFSFUSE_TMP/waitA")" "A's F_SETLKW blocks while B holds the lock"
+	assert_contains "$(cat "$sa/status")" "waiting ino=" "A lists its waiting lock"
+	touch "$rel" "$rel.exit"
+	wait_file_has "$NFSFUSE_TMP/waitA" granted 10 || fail "A's F_SETLKW not granted: $(cat "$NFSFUSE_TMP/waitA")"
+	t_unlock=$(awk '/^unlocked/ { print $2 }' "$NFSFUSE_TMP/holdB")
+	t_grant=$(awk '/^granted/ { print $2 }' "$NFSFUSE_TMP/waitA")
+	LK_WAIT_SECS=$(python3 -c "print('%.3f' % ($t_grant - $t_unlock))")
+	note "A granted $LK_WAIT_SECS s after B's unlock"
+}

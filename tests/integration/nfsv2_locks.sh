@@ -65,18 +65,7 @@ lk_exclusion_checks "$MA" "$MB" "$F" "$SA" "$R.1"
 
 # ---- a blocking F_SETLKW, granted (by polling) after the holder unlocks
 p0=$(status_get "$SA" granted_poll)
-lk_bg "$NFSFUSE_TMP/holdB" hold "$MB/$F" 0 0 w "$R.2"
-wait_file_has "$NFSFUSE_TMP/holdB" locked || fail "B did not lock"
-lk_bg "$NFSFUSE_TMP/waitA" wait "$MA/$F" 0 10 w "$R.2w"
-wait_file_has "$NFSFUSE_TMP/waitA" waiting
-sleep 1
-assert_eq waiting "$(cat "$NFSFUSE_TMP/waitA")" "A's F_SETLKW blocks while B holds the lock"
-assert_contains "$(cat "$SA/status")" "waiting ino=" "A lists its waiting lock"
-touch "$R.2" "$R.2.exit"
-wait_file_has "$NFSFUSE_TMP/waitA" granted 10 || fail "A's F_SETLKW not granted: $(cat "$NFSFUSE_TMP/waitA")"
-t_unlock=$(awk '/^unlocked/ { print $2 }' "$NFSFUSE_TMP/holdB")
-t_grant=$(awk '/^granted/ { print $2 }' "$NFSFUSE_TMP/waitA")
-note "A granted $(python3 -c "print('%.3f' % ($t_grant - $t_unlock))") s after B's unlock"
+lk_wait_granted "$MA" "$MB" "$F" "$SA" "$R.2"
 wait_until 5 counter_gt "$SA" granted_poll "$p0" ||
 	fail "A's grant was not counted as by polling: $(grep -E 'granted|polls' "$SA/status" | tr '\n' ' ')"
 wait_until 5 held_is "$SA" 1 || fail "A does not list the granted lock: $(cat "$SA/status")"
