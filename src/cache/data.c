@@ -5,16 +5,40 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 
 #include "../stats.h"
+
+/*
+ * Block memory comes in slabs of SLAB_BYTES, aligned so that the kernel
+ * may back each with one huge page, and filled in one call where the
+ * kernel can: a cache that grows by a cold sequential read would
+ * otherwise take a page fault per 4 KiB, which costs more than copying
+ * the data.  A slab holds SLAB_BLOCKS blocks; freed blocks are used again
+ * before a new slab is made, and a slab goes back to the system when its
+ * last block is freed.  So the memory held stays within the largest the
+ * cache has been, rounded up to a slab.
+ */
+#define SLAB_BYTES (2u << 20)
+#define SLAB_BLOCKS (SLAB_BYTES / DCACHE_BLOCK)
+
+struct slab {
+	uint8_t *base;
+	unsigned used;     /* blocks handed out and not freed */
+	unsigned bump;     /* blocks [bump, SLAB_BLOCKS) never handed out */
+	uint8_t *free;     /* freed blocks, linked through their first bytes */
+	struct slab *prev, *next; /* in dc->slabs_avail while it has room */
+	bool avail;
+};
 
 struct block {
 	struct dfile *file;
 	uint64_t index;
 	uint32_t vs, ve;   /* valid bytes [vs, ve) within the block */
 	GList lru;         /* link in dc->lru; data of the link is the block */
-	uint8_t data[DCACHE_BLOCK];
+	struct slab *slab;
+	uint8_t *data;     /* DCACHE_BLOCK bytes in slab */
 };
 
 struct dfile {
@@ -26,7 +50,119 @@ struct dcache {
 	GQueue lru;         /* head: most recently used */
 	size_t cap;
 	size_t bytes;       /* DCACHE_BLOCK per block held */
+	struct slab *slabs_avail; /* slabs with a block to give */
+	GHashTable *slabs;  /* every slab (struct slab * → itself) */
+	struct slab *empty_slab; /* the one empty slab kept, or NULL */
 };
+
+static void avail_add(struct dcache *dc, struct slab *sl)
+{
+	sl->avail = true;
+	sl->prev = NULL;
+	sl->next = dc->slabs_avail;
+	if (sl->next)
+		sl->next->prev = sl;
+	dc->slabs_avail = sl;
+}
+
+static void avail_del(struct dcache *dc, struct slab *sl)
+{
+	if (sl->prev)
+		sl->prev->next = sl->next;
+	else
+		dc->slabs_avail = sl->next;
+	if (sl->next)
+		sl->next->prev = sl->prev;
+	sl->prev = sl->next = NULL;
+	sl->avail = false;
+}
+
+static struct slab *slab_new(struct dcache *dc)
+{
+	struct slab *sl = calloc(1, sizeof(*sl));
+	size_t len = 2 * (size_t)SLAB_BYTES, head;
+	uint8_t *p;
+
+	if (!sl)
+		return NULL;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		free(sl);
+		return NULL;
+	}
+	/* Keep the aligned SLAB_BYTES in the middle. */
+	head = (SLAB_BYTES - (uintptr_t)p % SLAB_BYTES) % SLAB_BYTES;
+	if (head)
+		munmap(p, head);
+	munmap(p + head + SLAB_BYTES, len - head - SLAB_BYTES);
+	sl->base = p + head;
+#ifdef MADV_HUGEPAGE
+	madvise(sl->base, SLAB_BYTES, MADV_HUGEPAGE);
+#endif
+#ifdef MADV_POPULATE_WRITE
+	/* Best effort (Linux 5.14): otherwise the pages fault in on use. */
+	madvise(sl->base, SLAB_BYTES, MADV_POPULATE_WRITE);
+#endif
+	g_hash_table_add(dc->slabs, sl);
+	avail_add(dc, sl);
+	return sl;
+}
+
+static void slab_free(struct dcache *dc, struct slab *sl)
+{
+	if (sl->avail)
+		avail_del(dc, sl);
+	g_hash_table_remove(dc->slabs, sl);
+	munmap(sl->base, SLAB_BYTES);
+	free(sl);
+}
+
+/* DCACHE_BLOCK bytes for b; false without memory. */
+static bool data_alloc(struct dcache *dc, struct block *b)
+{
+	struct slab *sl = dc->slabs_avail;
+
+	if (!sl && !(sl = slab_new(dc)))
+		return false;
+	if (sl->free) {
+		b->data = sl->free;
+		memcpy(&sl->free, b->data, sizeof(sl->free));
+	} else {
+		b->data = sl->base + (size_t)sl->bump++ * DCACHE_BLOCK;
+	}
+	b->slab = sl;
+	if (sl == dc->empty_slab)
+		dc->empty_slab = NULL;
+	if (++sl->used == SLAB_BLOCKS)
+		avail_del(dc, sl);
+	return true;
+}
+
+static void data_free(struct dcache *dc, struct block *b)
+{
+	struct slab *sl = b->slab;
+
+	if (--sl->used == 0) {
+		/* One empty slab is kept: a cache at its cap frees blocks
+		 * as fast as it takes new ones. */
+		if (dc->empty_slab) {
+			slab_free(dc, sl);
+			return;
+		}
+		dc->empty_slab = sl;
+	}
+	memcpy(b->data, &sl->free, sizeof(sl->free));
+	sl->free = b->data;
+	if (!sl->avail)
+		avail_add(dc, sl);
+}
+
+static void block_free(struct dcache *dc, struct block *b)
+{
+	data_free(dc, b);
+	free(b);
+}
 
 struct dcache *dcache_new(size_t cap)
 {
@@ -37,13 +173,27 @@ struct dcache *dcache_new(size_t cap)
 	pthread_mutex_init(&dc->lock, NULL);
 	g_queue_init(&dc->lru);
 	dc->cap = cap;
+	dc->slabs = g_hash_table_new(g_direct_hash, g_direct_equal);
 	return dc;
 }
 
 void dcache_free(struct dcache *dc)
 {
+	GHashTableIter it;
+	gpointer k;
+
 	if (!dc)
 		return;
+	/* Slabs of files not freed first (the daemon's end). */
+	g_hash_table_iter_init(&it, dc->slabs);
+	while (g_hash_table_iter_next(&it, &k, NULL)) {
+		struct slab *sl = k;
+
+		g_hash_table_iter_remove(&it);
+		munmap(sl->base, SLAB_BYTES);
+		free(sl);
+	}
+	g_hash_table_destroy(dc->slabs);
 	pthread_mutex_destroy(&dc->lock);
 	free(dc);
 }
@@ -74,7 +224,7 @@ static void block_drop(struct dcache *dc, struct block *b)
 	g_hash_table_remove(b->file->blocks, &b->index);
 	g_queue_unlink(&dc->lru, &b->lru);
 	dc->bytes -= DCACHE_BLOCK;
-	free(b);
+	block_free(dc, b);
 }
 
 static void evict(struct dcache *dc)
@@ -106,7 +256,7 @@ static unsigned purge_locked(struct dcache *dc, struct dfile *df)
 		g_hash_table_iter_remove(&it);
 		g_queue_unlink(&dc->lru, &b->lru);
 		dc->bytes -= DCACHE_BLOCK;
-		free(b);
+		block_free(dc, b);
 		n++;
 	}
 	return n;
@@ -152,6 +302,10 @@ static struct block *block_get(struct dcache *dc, struct dfile *df,
 	b = malloc(sizeof(*b));
 	if (!b)
 		return NULL;
+	if (!data_alloc(dc, b)) {
+		free(b);
+		return NULL;
+	}
 	b->file = df;
 	b->index = index;
 	b->vs = b->ve = 0;
@@ -319,7 +473,7 @@ void dcache_truncate(struct dcache *dc, struct dfile *df, uint64_t size)
 			g_hash_table_iter_remove(&it);
 			g_queue_unlink(&dc->lru, &b->lru);
 			dc->bytes -= DCACHE_BLOCK;
-			free(b);
+			block_free(dc, b);
 		} else if (start + b->ve > size) {
 			b->ve = (uint32_t)(size - start);
 		}
