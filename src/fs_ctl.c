@@ -253,11 +253,26 @@ static void stats_extra(void *ctx, struct ctl_stats *s)
 	ctl_stat_str(s, "lock_mode",
 		     fs->locks ? lockmgr_mode(fs->locks) : "local (nolock)");
 	if (fs->locks) {
-		char buf[1024];
+		/* The lock manager's "key value" lines (its mode again,
+		 * then version, watch and counters), one stat each. */
+		char buf[4096], *line, *next;
 
 		lockmgr_format_stats(fs->locks, buf, sizeof(buf));
-		buf[strcspn(buf, "\n")] = '\0';
-		ctl_stat_str(s, "lock_stats", buf);
+		for (line = buf; *line; line = next) {
+			char *sp;
+
+			next = line + strcspn(line, "\n");
+			if (*next)
+				*next++ = '\0';
+			sp = strchr(line, ' ');
+			if (!sp || !strncmp(line, "lock_mode ", 10))
+				continue;
+			*sp++ = '\0';
+			if (*sp && sp[strspn(sp, "0123456789")] == '\0')
+				ctl_stat_u64(s, line, strtoull(sp, NULL, 10));
+			else
+				ctl_stat_str(s, line, sp);
+		}
 	}
 }
 

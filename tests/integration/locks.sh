@@ -93,6 +93,25 @@ assert_eq 0 "$(nlm_notify "$LK_ADDR_A" "$port" 77)" "NLM procedure 16 is served 
 wait_until 5 counter_gt "$SA" callbacks_rejected "$r0" || fail "a statd notice with a foreign priv was not refused"
 assert_eq 0 "$(status_get "$SA" server_reboots)" "a forged notice is not taken as a server reboot"
 
+# ---- the lock manager in nfsfusectl stats: its mode and its counters
+st=$("$NFSFUSECTL" "$MA" stats --json)
+python3 - "$st" "$(status_get "$SA" cancels)" <<'PY' || fail "lock counters missing from nfsfusectl stats --json: $st"
+import json, sys
+s = json.loads(sys.argv[1])
+flat = {}
+def walk(o):
+    if isinstance(o, dict):
+        for k, v in o.items():
+            flat.setdefault(k, v)
+            walk(v)
+walk(s)
+assert str(flat["lock_mode"]).startswith("callback"), flat.get("lock_mode")
+assert flat["lock_nlm_version"] == 4, flat.get("lock_nlm_version")
+assert flat["lock_granted_callback"] >= 1, flat.get("lock_granted_callback")
+assert flat["lock_cancels"] == int(sys.argv[2]), (flat.get("lock_cancels"), sys.argv[2])
+PY
+assert_match "$("$NFSFUSECTL" "$MA" stats)" "lock_granted_callback +[1-9]" "lock counters in nfsfusectl stats"
+
 # ---- nlm_callback=no: a daemon that could take callbacks polls instead
 umount_nfsfuse "$MA"
 MC=$(new_mountpoint)
