@@ -136,6 +136,8 @@ void fs_purge_data(struct fs *fs, struct inode *ino, const char *why)
 	pthread_mutex_lock(&ino->lock);
 	ino->data_gen++;
 	pthread_mutex_unlock(&ino->lock);
+	/* A directory changed by someone else may hold any name now. */
+	inode_dir_incomplete(ino);
 	if (ino->df)
 		n = dcache_purge(fs->dc, ino->df);
 	TRACE("%s %s: data changed on the server → purge %u blocks", why,
@@ -190,6 +192,7 @@ void fs_learn_wcc(struct fs *fs, struct inode *ino, const struct wcc_data *w,
 		return;
 	}
 	STAT_INC(wcc_lost);
+	inode_dir_incomplete(ino);
 	TRACE("%s %s: wcc pre-op %s → changed elsewhere", op, name_of(ino),
 	      w->before.present ? "differs from the cache" : "missing");
 	if (w->before.present) {
@@ -314,14 +317,25 @@ static int lookup_name(fuse_req_t req, struct inode *dir, const char *name,
 	return fs_make_entry(req, dir, &res.object, &res.obj_attributes, name, e);
 }
 
+void fs_dir_named(struct inode *dir, const char *name, bool ok)
+{
+	if (!dir)
+		return;
+	if (ok)
+		inode_dir_add_name(dir, name);
+	else
+		inode_dir_incomplete(dir);
+}
+
 void fs_reply_created(fuse_req_t req, struct inode *dir,
 		      const struct nfs3_diropres *r, const char *name,
-		      struct fuse_file_info *fi)
+		      bool new_dir)
 {
 	struct fuse_entry_param e;
 	int ret;
 
 	fs_learn_wcc(fs_of(req), dir, &r->dir_wcc, "create");
+	fs_dir_named(dir, name, r->status == NFS3_OK);
 	if (r->status != NFS3_OK) {
 		fuse_reply_err(req, -nfs_stat_errno(r->status));
 		return;
@@ -337,7 +351,13 @@ void fs_reply_created(fuse_req_t req, struct inode *dir,
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	if (fi ? fuse_reply_create(req, &e, fi) : fuse_reply_entry(req, &e))
+	if (new_dir && r->obj.present) {
+		struct inode *made = inode_get(fs_of(req)->inodes, e.ino);
+
+		if (made)
+			inode_dir_complete(made);
+	}
+	if (fuse_reply_entry(req, &e))
 		entry_not_taken(req, &e);
 }
 
@@ -368,6 +388,18 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
 	fs_lock_init_conn(fs, conn);
 }
 
+/* Can a lookup of name in dir be answered "no such name" from what we
+ * know?  Only where negative answers may be cached at all, and while the
+ * directory's attributes are still trusted: the same lifetime the kernel
+ * gives a negative entry. */
+static bool fs_dir_lacks(struct fs *fs, struct inode *dir, const char *name)
+{
+	if (fs->opts->lookupcache != LOOKUPCACHE_ALL || !strcmp(name, ".") ||
+	    !strcmp(name, ".."))
+		return false;
+	return fs_attr_timeout(dir) > 0 && inode_dir_lacks(dir, name);
+}
+
 static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct inode *dir = fs_inode(req, parent);
@@ -376,6 +408,16 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 
 	if (!dir) {
 		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	if (fs_dir_lacks(fs_of(req), dir, name)) {
+		memset(&e, 0, sizeof(e));
+		e.entry_timeout = fs_attr_timeout(dir);
+		STAT_INC(lookup_complete_dir);
+		TRACE("lookup %s in %s: no such name (a directory made here, "
+		      "changed by nobody else since) → no LOOKUP", name,
+		      name_of(dir));
+		fuse_reply_entry(req, &e);
 		return;
 	}
 	ret = lookup_name(req, dir, name, &e);

@@ -70,10 +70,14 @@ int fs_make_entry(fuse_req_t req, struct inode *dir,
 		  const struct nfs_fh3 *fh,
 		  const struct post_op_attr *a, const char *name,
 		  struct fuse_entry_param *e);
-/* Reply to an entry-creating request from its diropres3. */
+/* Reply to an entry-creating request from its diropres3 (new_dir: it
+ * was MKDIR, so the new directory is known to be empty). */
 void fs_reply_created(fuse_req_t req, struct inode *dir,
 		      const struct nfs3_diropres *r, const char *name,
-		      struct fuse_file_info *fi);
+		      bool new_dir);
+/* One of our calls that adds name to dir ended: ok when the server says
+ * it did; otherwise (an error, no answer) dir's names are not all known. */
+void fs_dir_named(struct inode *dir, const char *name, bool ok);
 /* May the caller of req access ino this way (ACCESS3_* bits)?  Answers
  * from the access cache when it can.  0, -EACCES or another -errno. */
 int fs_check_access(fuse_req_t req, struct inode *ino, uint32_t want);

@@ -416,6 +416,7 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 		excl_verifier(args.verf);
 		ret = fs_call(req, NFS3PROC_CREATE, &args, &res, NULL);
 		if (ret) {
+			fs_dir_named(dir, name, false);
 			fuse_reply_err(req, -ret);
 			return;
 		}
@@ -429,11 +430,13 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	args.obj_attributes.mode = mode & 07777;
 	ret = fs_call(req, NFS3PROC_CREATE, &args, &res, NULL);
 	if (ret) {
+		fs_dir_named(dir, name, false);
 		fuse_reply_err(req, -ret);
 		return;
 	}
 created:
 	fs_learn_wcc(fs, dir, &res.dir_wcc, "create");
+	fs_dir_named(dir, name, res.status == NFS3_OK);
 	if (res.status == NFS3ERR_EXIST && !excl) {
 		ret = lookup_name_fh(req, dir, name, &fh, &a);
 		if (ret) {

@@ -46,10 +46,11 @@ static void reply_diropres_call(fuse_req_t req, struct inode *dir,
 	int ret = fs_call(req, proc, args, &res, NULL);
 
 	if (ret) {
+		fs_dir_named(dir, name, false);
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	fs_reply_created(req, dir, &res, name, NULL);
+	fs_reply_created(req, dir, &res, name, proc == NFS3PROC_MKDIR);
 }
 
 void fs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
@@ -244,6 +245,19 @@ static void learn_wcc_fh(fuse_req_t req, const struct nfs_fh3 *fh,
 	inode_forget(fs->inodes, dir->id, 1);
 }
 
+/* fs_dir_named for a directory we know only by its handle. */
+static void dir_named_fh(fuse_req_t req, const struct nfs_fh3 *fh,
+			 const char *name, bool ok)
+{
+	struct fs *fs = fs_of(req);
+	struct inode *dir = inode_find_fh(fs->inodes, fh);
+
+	if (!dir)
+		return;
+	fs_dir_named(dir, name, ok);
+	inode_forget(fs->inodes, dir->id, 1);
+}
+
 static int remove_fh(fuse_req_t req, const struct nfs_fh3 *dir,
 		     const char *name)
 {
@@ -265,13 +279,17 @@ static int rename_fh(fuse_req_t req, const struct nfs_fh3 *from,
 	struct nfs3_rename_res res;
 	int ret = fs_call(req, NFS3PROC_RENAME, &args, &res, NULL);
 
-	if (ret)
-		return ret;
-	learn_wcc_fh(req, from, &res.fromdir_wcc, "rename");
-	/* Within one directory both wcc_data describe the same change. */
-	if (from->len != to->len || memcmp(from->data, to->data, from->len))
-		learn_wcc_fh(req, to, &res.todir_wcc, "rename");
-	return nfs_stat_errno(res.status);
+	if (ret == 0) {
+		learn_wcc_fh(req, from, &res.fromdir_wcc, "rename");
+		/* Within one directory both wcc_data describe the same
+		 * change. */
+		if (from->len != to->len ||
+		    memcmp(from->data, to->data, from->len))
+			learn_wcc_fh(req, to, &res.todir_wcc, "rename");
+		ret = nfs_stat_errno(res.status);
+	}
+	dir_named_fh(req, to, newname, ret == 0);
+	return ret;
 }
 
 void fs_silly_remove_orphan(fuse_req_t req, struct inode *dir,
@@ -728,10 +746,12 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	args.link.name = newname;
 	ret = fs_call(req, NFS3PROC_LINK, &args, &res, NULL);
 	if (ret) {
+		fs_dir_named(dir, newname, false);
 		fuse_reply_err(req, -ret);
 		return;
 	}
 	fs_learn_wcc(fs_of(req), dir, &res.linkdir_wcc, "link");
+	fs_dir_named(dir, newname, res.status == NFS3_OK);
 	if (res.status != NFS3_OK) {
 		fs_learn(fs_of(req), i, &res.file_attributes, "link");
 		fuse_reply_err(req, -nfs_stat_errno(res.status));

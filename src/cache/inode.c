@@ -64,6 +64,8 @@ static void inode_free(struct inode_table *t, struct inode *ino)
 	dfile_free(t->dc, ino->df);
 	wback_free(ino->wb);
 	free(ino->silly_name);
+	if (ino->dir_names)
+		g_hash_table_destroy(ino->dir_names);
 	pthread_cond_destroy(&ino->ra_cond);
 	pthread_mutex_destroy(&ino->lock);
 	free(ino);
@@ -291,4 +293,53 @@ bool inode_wcc_matches(struct inode *ino, const struct wcc_attr *pre)
 	match = acache_wcc_matches(&ino->as, pre);
 	pthread_mutex_unlock(&ino->lock);
 	return match;
+}
+
+/* ---- directory completeness ---- */
+
+/* Names remembered per complete directory: past this, a directory is
+ * treated as any other (a LOOKUP per unknown name). */
+#define INODE_DIR_NAMES_MAX 65536
+
+void inode_dir_complete(struct inode *dir)
+{
+	pthread_mutex_lock(&dir->lock);
+	if (!dir->dir_names)
+		dir->dir_names = g_hash_table_new_full(g_str_hash, g_str_equal,
+						       g_free, NULL);
+	pthread_mutex_unlock(&dir->lock);
+}
+
+void inode_dir_add_name(struct inode *dir, const char *name)
+{
+	pthread_mutex_lock(&dir->lock);
+	if (dir->dir_names) {
+		if (g_hash_table_size(dir->dir_names) >= INODE_DIR_NAMES_MAX) {
+			g_hash_table_destroy(dir->dir_names);
+			dir->dir_names = NULL;
+		} else {
+			g_hash_table_add(dir->dir_names, g_strdup(name));
+		}
+	}
+	pthread_mutex_unlock(&dir->lock);
+}
+
+void inode_dir_incomplete(struct inode *dir)
+{
+	pthread_mutex_lock(&dir->lock);
+	if (dir->dir_names) {
+		g_hash_table_destroy(dir->dir_names);
+		dir->dir_names = NULL;
+	}
+	pthread_mutex_unlock(&dir->lock);
+}
+
+bool inode_dir_lacks(struct inode *dir, const char *name)
+{
+	bool lacks;
+
+	pthread_mutex_lock(&dir->lock);
+	lacks = dir->dir_names && !g_hash_table_contains(dir->dir_names, name);
+	pthread_mutex_unlock(&dir->lock);
+	return lacks;
 }

@@ -15,6 +15,7 @@
 #ifndef NFSFUSE_CACHE_INODE_H
 #define NFSFUSE_CACHE_INODE_H
 
+#include <glib.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -67,6 +68,11 @@ struct inode {
 	 * stale one while it is on the wire. */
 	char *silly_name;       /* owned */
 	struct nfs_fh3 silly_dir;
+	/* A directory whose every name we know: made by us (MKDIR), and
+	 * changed since by nobody else (each wcc of ours matched).  The set
+	 * holds every name we added (names we removed may linger: they cost
+	 * a LOOKUP, never a wrong answer).  NULL: not known to be complete. */
+	GHashTable *dir_names;  /* owned; name -> name */
 };
 
 struct inode_table;
@@ -94,6 +100,20 @@ struct inode *inode_find_fh(struct inode_table *t, const struct nfs_fh3 *fh);
 /* Take n lookups away; frees the inode at zero.  Forgetting more than was
  * remembered aborts: it means the lookup accounting is broken. */
 void inode_forget(struct inode_table *t, uint64_t id, uint64_t n);
+/*
+ * Directory completeness (ino->lock taken inside).  A lookup of a name a
+ * complete directory lacks can be answered "no such file" without asking
+ * the server, for as long as the directory's attributes are trusted.
+ * inode_dir_complete: dir was just made, empty, by us.  inode_dir_add_name:
+ * we added name (no-op unless complete; past a cap the directory stops
+ * being complete).  inode_dir_incomplete: someone else may have changed it,
+ * or one of our changes failed in an unknown way.
+ */
+void inode_dir_complete(struct inode *dir);
+void inode_dir_add_name(struct inode *dir, const char *name);
+void inode_dir_incomplete(struct inode *dir);
+bool inode_dir_lacks(struct inode *dir, const char *name);
+
 /* Number of inodes held, root included (for statistics and tests). */
 unsigned inode_count(struct inode_table *t);
 

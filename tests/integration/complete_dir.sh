@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Directories made through the mount and changed by nobody else since:
+# lookups of names they do not hold are answered without a LOOKUP (so a
+# create costs CREATE and, for O_EXCL, SETATTR), names we added are always
+# found, and a change by another client -- seen in the wcc of our next
+# change or once the directory's attributes time out -- ends it.
+. "$(dirname "$0")/lib.sh"
+ensure_server
+need_nfsfuse
+[[ -x ${NFSFUSECTL:-} ]] || skip "nfsfusectl is not built"
+need_cmd python3
+need_root # drop_caches: the kernel must forget its dentries
+
+T=$(make_testdir complete_dir)
+S=$EXPORT_DIR/$T
+A=$(new_mountpoint)
+B=$(new_mountpoint)
+mount_nfsfuse "$A" -o hostname=clientA
+mount_nfsfuse "$B" -o hostname=clientB
+
+calls() {
+	"$NFSFUSECTL" "$1" stats --json |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["rpc"].get(sys.argv[1], {}).get("calls", 0))' "$2"
+}
+counter() {
+	"$NFSFUSECTL" "$1" stats --json |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["cache"][sys.argv[1]])' "$2"
+}
+# excl_create DIR N: N files f0..f(N-1), each open(O_CREAT|O_EXCL) + write.
+excl_create() {
+	python3 - "$1" "$2" <<'PY'
+import os, sys
+d, n = sys.argv[1], int(sys.argv[2])
+for i in range(n):
+    fd = os.open(os.path.join(d, "f%d" % i), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    os.write(fd, b"%d\n" % i)
+    os.close(fd)
+PY
+}
+forget_dentries() { sync; echo 2 >/proc/sys/vm/drop_caches; }
+
+# --- creates in a directory we made: no LOOKUP per file ----------------
+stat "$A/$T" >/dev/null # the test directory's own LOOKUP, before counting
+l0=$(calls "$A" LOOKUP)
+c0=$(calls "$A" CREATE)
+h0=$(counter "$A" lookup_complete_dir)
+mkdir "$A/$T/d"
+excl_create "$A/$T/d" 50
+dl=$(($(calls "$A" LOOKUP) - l0))
+assert_eq 50 "$(($(calls "$A" CREATE) - c0))" "one CREATE per file"
+[[ $dl -le 1 ]] || fail "50 creates in a directory made here cost $dl LOOKUPs (want at most 1, for the directory's own name)"
+[[ $(($(counter "$A" lookup_complete_dir) - h0)) -ge 50 ]] ||
+	fail "lookups not answered from the directory made here: $(($(counter "$A" lookup_complete_dir) - h0))"
+assert_eq 50 "$(ls "$S/d" | wc -l)" "the server has the 50 files"
+
+# --- names we added are found after the kernel forgot them -------------
+mkdir "$A/$T/other"
+echo moved >"$A/$T/other/m"
+mv "$A/$T/other/m" "$A/$T/d/renamed"
+ln "$A/$T/d/f1" "$A/$T/d/hardlink"
+ln -s f2 "$A/$T/d/symlink"
+mkfifo "$A/$T/d/fifo"
+# The kernel forgets the names, not the directory: a process inside it
+# keeps it (a forgotten directory inode starts again as unknown).
+(cd "$A/$T/d" && exec sleep 600) &
+PIN=$!
+on_exit kill "$PIN"
+forget_dentries
+for n in f0 f49 renamed hardlink symlink fifo; do
+	[[ -e $A/$T/d/$n || -L $A/$T/d/$n ]] || fail "$n, added through this mount, not found after the kernel forgot it"
+done
+assert_file_content "$A/$T/d/renamed" "moved" "renamed into the directory"
+assert_file_content "$A/$T/d/symlink" "2" "symlink made in the directory"
+h1=$(counter "$A" lookup_complete_dir)
+assert_not_exists "$A/$T/d/never" "a name nobody made"
+[[ $(counter "$A" lookup_complete_dir) -gt $h1 ]] ||
+	fail "the directory stopped being known complete when the kernel forgot its names"
+
+# --- another client's change, seen in the wcc of our next change -------
+echo fromB >"$B/$T/d/fromB"
+echo ours >"$A/$T/d/after" # its wcc shows a change that was not ours
+assert_file_content "$A/$T/d/fromB" "fromB" "B's file, right after A's next change in the directory"
+kill "$PIN"
+# A file made on the server itself, and a create of ours after it.
+echo srv >"$S/d/fromserver"
+touch "$A/$T/d/after2"
+assert_file_content "$A/$T/d/fromserver" "srv" "the server's file after A's next change"
+
+# --- another client's change, seen once the attributes time out --------
+C=$(new_mountpoint)
+mount_nfsfuse "$C" -o hostname=clientC,acdirmin=1,acdirmax=1
+mkdir "$C/$T/e"
+excl_create "$C/$T/e" 3
+echo late >"$B/$T/e/late"
+sleep 2 # past acdirmax: C asks the server again
+assert_file_content "$C/$T/e/late" "late" "B's file once C's attributes of the directory timed out"
+
+# --- lookupcache=positive: no negative answers of any kind -------------
+P=$(new_mountpoint)
+mount_nfsfuse "$P" -o hostname=clientP,lookupcache=positive
+l0=$(calls "$P" LOOKUP)
+mkdir "$P/$T/p"
+excl_create "$P/$T/p" 10
+dl=$(($(calls "$P" LOOKUP) - l0))
+[[ $dl -ge 10 ]] || fail "lookupcache=positive: 10 creates cost only $dl LOOKUPs"
+assert_eq 0 "$(counter "$P" lookup_complete_dir)" "lookupcache=positive never answers from a directory made here"
+echo PASS
