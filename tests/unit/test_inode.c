@@ -125,6 +125,32 @@ static void test_over_forget_aborts(void **state)
 	inode_table_free(t);
 }
 
+static void test_dir_completeness(void **state)
+{
+	struct nfs_fh3 root = mkfh(1, 4), a = mkfh(4, 4);
+	struct inode_table *t = inode_table_new(&root, 1, &params, NULL);
+	struct inode *d = inode_remember(t, &a);
+
+	(void)state;
+	/* Unknown until made here: nothing may be answered from it. */
+	assert_false(inode_dir_lacks(d, "x"));
+	inode_dir_add_name(d, "x"); /* no-op while not complete */
+	inode_dir_complete(d);
+	assert_true(inode_dir_lacks(d, "x"));
+	inode_dir_add_name(d, "x");
+	assert_false(inode_dir_lacks(d, "x"));
+	assert_true(inode_dir_lacks(d, "y"));
+	inode_dir_complete(d); /* again: the names stay */
+	assert_false(inode_dir_lacks(d, "x"));
+	inode_dir_incomplete(d);
+	assert_false(inode_dir_lacks(d, "y"));
+	/* Freed with its names (valgrind and ASan check that). */
+	inode_dir_complete(d);
+	inode_dir_add_name(d, "z");
+	inode_forget(t, d->id, 1);
+	inode_table_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +158,7 @@ int main(void)
 		cmocka_unit_test(test_root_handle_is_root),
 		cmocka_unit_test(test_attr),
 		cmocka_unit_test(test_over_forget_aborts),
+		cmocka_unit_test(test_dir_completeness),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
