@@ -589,11 +589,17 @@ static void ra_issue(const struct rpc_cred *cred, struct fs *fs,
 		/* Whole rsize READs only, but for the file's tail. */
 		if (len < fs->nfs->rsize && end != file_size)
 			break;
+		if (len > fs->nfs->rsize)
+			len = fs->nfs->rsize;
+		/* What we wrote or read before needs no READ (the lock order
+		 * is the inode's, then the cache's, as in ra_done). */
+		if (dcache_has(fs->dc, ino->df, start, len)) {
+			start += len;
+			continue;
+		}
 		r = calloc(1, sizeof(*r));
 		if (!r)
 			break;
-		if (len > fs->nfs->rsize)
-			len = fs->nfs->rsize;
 		r->fs = fs;
 		r->ino = ino;
 		r->gen = gen;
@@ -605,7 +611,7 @@ static void ra_issue(const struct rpc_cred *cred, struct fs *fs,
 		start += len;
 		ino->ra_inflight++;
 	}
-	if (n)
+	if (start > ino->ra_end)
 		ino->ra_end = start;
 	pthread_mutex_unlock(&ino->lock);
 	for (unsigned k = 0; k < n; k++) {
@@ -852,12 +858,18 @@ int fs_writes_settle(fuse_req_t req, struct inode *ino)
 	if (!batch)
 		return ret;
 	chain = wback_chain(ino->wb, &before, &after);
-	if (chain == WBACK_OURS && before_valid) {
+	if ((chain == WBACK_OURS || chain == WBACK_OURS_ASSUMED) &&
+	    before_valid) {
 		struct post_op_attr pa = { .present = true, .attr = after };
 
 		STAT_INC(wcc_kept);
-		TRACE("write-back %s: wcc chain from the cached attributes → "
-		      "ours alone, data kept", ino->name);
+		if (chain == WBACK_OURS)
+			TRACE("write-back %s: wcc chain from the cached "
+			      "attributes → ours alone, data kept", ino->name);
+		else
+			TRACE("write-back %s: no pre-op attributes from the "
+			      "server; size and times as our writes left them "
+			      "→ taken as ours, data kept", ino->name);
 		/* Re-arm the cache with the attributes our writes left: the
 		 * data they changed is already in the data cache. */
 		pthread_mutex_lock(&ino->lock);

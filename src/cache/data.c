@@ -369,6 +369,36 @@ void dcache_fill(struct dcache *dc, struct dfile *df, uint64_t off,
 	put_range(dc, df, off, data, len);
 }
 
+/* Is every byte of [off, off+len) in the cache?  dc->lock held. */
+static bool range_cached(struct dfile *df, uint64_t off, uint64_t len)
+{
+	for (uint64_t pos = off; pos < off + len;) {
+		struct block *b;
+		uint64_t index = pos / DCACHE_BLOCK;
+		uint32_t s = (uint32_t)(pos % DCACHE_BLOCK);
+		uint64_t n = DCACHE_BLOCK - s;
+
+		if (n > off + len - pos)
+			n = off + len - pos;
+		b = g_hash_table_lookup(df->blocks, &index);
+		if (!b || s < b->vs || s + n > b->ve)
+			return false;
+		pos += n;
+	}
+	return true;
+}
+
+bool dcache_has(struct dcache *dc, struct dfile *df, uint64_t off,
+		uint64_t len)
+{
+	bool has;
+
+	pthread_mutex_lock(&dc->lock);
+	has = range_cached(df, off, len);
+	pthread_mutex_unlock(&dc->lock);
+	return has;
+}
+
 long dcache_read(struct dcache *dc, struct dfile *df, uint64_t off,
 		 size_t len, uint64_t file_size, void *out)
 {
@@ -383,20 +413,9 @@ long dcache_read(struct dcache *dc, struct dfile *df, uint64_t off,
 	want = len;
 	pthread_mutex_lock(&dc->lock);
 	/* Check every block first so a miss copies nothing. */
-	for (pos = off; pos < off + len;) {
-		struct block *b;
-		uint64_t index = pos / DCACHE_BLOCK;
-		uint32_t s = (uint32_t)(pos % DCACHE_BLOCK);
-		uint64_t n = DCACHE_BLOCK - s;
-
-		if (n > off + len - pos)
-			n = off + len - pos;
-		b = g_hash_table_lookup(df->blocks, &index);
-		if (!b || s < b->vs || s + n > b->ve) {
-			pthread_mutex_unlock(&dc->lock);
-			return -1;
-		}
-		pos += n;
+	if (!range_cached(df, off, len)) {
+		pthread_mutex_unlock(&dc->lock);
+		return -1;
 	}
 	for (pos = off; pos < off + len;) {
 		uint64_t index = pos / DCACHE_BLOCK;

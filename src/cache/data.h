@@ -63,6 +63,9 @@ long dcache_send(struct dcache *dc, struct dfile *df, uint64_t off,
 		 size_t len, uint64_t file_size,
 		 int (*send)(void *ctx, const struct iovec *iov, int n),
 		 void *ctx);
+/* Is every byte of [off, off+len) cached? */
+bool dcache_has(struct dcache *dc, struct dfile *df, uint64_t off,
+		uint64_t len);
 /* Forget everything cached for the file; returns the blocks dropped. */
 unsigned dcache_purge(struct dcache *dc, struct dfile *df);
 /* The file was cut to size: drop or trim what lies beyond. */

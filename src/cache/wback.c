@@ -59,6 +59,12 @@ struct wback {
 	struct wcc_pair *pairs;
 	unsigned npairs;
 	bool chain_unknown;         /* a reply without wcc, or too many */
+	/* Replies with post-op but no pre-op attributes: how many, the
+	 * newest post-op attributes among them, and where our writes since
+	 * the last chain check reached (wback_chain). */
+	unsigned nopre;
+	struct fattr3 nopre_after;
+	uint64_t batch_end;
 };
 
 struct wback *wback_new(struct nfs_client *nfs, const struct nfs_fh3 *fh,
@@ -100,8 +106,28 @@ void wback_free(struct wback *wb)
 	free(wb);
 }
 
+static int64_t ts_ns(const struct nfstime3 *t)
+{
+	return (int64_t)t->seconds * 1000000000 + t->nseconds;
+}
+
+/* Is a later than b?  ctime moves with every change; size breaks a tie
+ * within the server's timestamp granularity (writes only grow it). */
+static bool attr_newer(const struct fattr3 *a, const struct fattr3 *b)
+{
+	int64_t ca = ts_ns(&a->ctime), cb = ts_ns(&b->ctime);
+
+	return ca != cb ? ca > cb : a->size > b->size;
+}
+
 static void keep_pair(struct wback *wb, const struct wcc_data *w)
 {
+	if (!w->before.present && w->after.present) {
+		if (!wb->nopre || attr_newer(&w->after.attr, &wb->nopre_after))
+			wb->nopre_after = w->after.attr;
+		wb->nopre++;
+		return;
+	}
 	if (!w->before.present || !w->after.present ||
 	    wb->npairs >= MAX_PAIRS) {
 		wb->chain_unknown = true;
@@ -295,6 +321,8 @@ int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
 		free(c);
 		return ret;
 	}
+	if (off + len > wb->batch_end)
+		wb->batch_end = off + len;
 	if (hold_small(wb, cred, off, data, len)) {
 		pthread_mutex_unlock(&wb->lock);
 		free(c);
@@ -508,12 +536,27 @@ enum wback_chain wback_chain(struct wback *wb, const struct fattr3 *before,
 	unsigned left;
 
 	pthread_mutex_lock(&wb->lock);
-	if (wb->npairs == 0 && !wb->chain_unknown) {
+	if (wb->npairs == 0 && wb->nopre == 0 && !wb->chain_unknown) {
 		ret = WBACK_NONE;
 		goto out;
 	}
 	if (wb->chain_unknown)
 		goto out;
+	if (wb->nopre) {
+		const struct fattr3 *a = &wb->nopre_after;
+		uint64_t size = before->size > wb->batch_end ? before->size
+							     : wb->batch_end;
+
+		/* No pre-op attributes to chain: only replies of that kind,
+		 * and their end state must be what our writes would leave. */
+		if (wb->npairs == 0 && a->fileid == before->fileid &&
+		    a->type == before->type && a->size == size &&
+		    ts_ns(&a->mtime) >= ts_ns(&before->mtime)) {
+			*after = *a;
+			ret = WBACK_OURS_ASSUMED;
+		}
+		goto out;
+	}
 	/* Replies may arrive in any order: follow the chain by matching
 	 * each step's pre-op attributes to where the last one left off. */
 	for (left = wb->npairs; left; left--) {
@@ -531,6 +574,8 @@ enum wback_chain wback_chain(struct wback *wb, const struct fattr3 *before,
 	ret = WBACK_OURS;
 out:
 	wb->npairs = 0;
+	wb->nopre = 0;
+	wb->batch_end = 0;
 	wb->chain_unknown = false;
 	pthread_mutex_unlock(&wb->lock);
 	return ret;

@@ -56,12 +56,18 @@ bool wback_busy(struct wback *wb);
 
 /*
  * After a flush: did the writes since the last call change the file from
- * `before` by our hand alone?  On true *after is the server's attributes
- * after the last of them.  false when the chain broke, when a reply lacked
- * wcc data, or when there were no writes (then *after is untouched).
- * Forgets the collected replies either way.
+ * `before` by our hand alone?  WBACK_OURS: every reply's pre-op attributes
+ * chain from `before`; *after is the server's attributes after the last.
+ * WBACK_OURS_ASSUMED: the server sent post-op attributes only (nfs-ganesha
+ * does for WRITE and COMMIT), and they are what our writes alone would
+ * leave: same file, the size `before` extended by our writes, mtime not
+ * older.  As the Linux client does in that case, the change is taken as
+ * ours (a write by another client in the same bytes and moment would go
+ * unseen until the next open).  WBACK_FOREIGN: the chain broke, a reply
+ * had no attributes, or the assumption does not hold.  WBACK_NONE: no
+ * writes (then *after is untouched).  Forgets the collected replies.
  */
-enum wback_chain { WBACK_NONE, WBACK_OURS, WBACK_FOREIGN };
+enum wback_chain { WBACK_NONE, WBACK_OURS, WBACK_OURS_ASSUMED, WBACK_FOREIGN };
 enum wback_chain wback_chain(struct wback *wb, const struct fattr3 *before,
 			     struct fattr3 *after);
 
