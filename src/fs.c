@@ -394,8 +394,8 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
  * gives a negative entry. */
 static bool fs_dir_lacks(struct fs *fs, struct inode *dir, const char *name)
 {
-	if (fs->opts->lookupcache != LOOKUPCACHE_ALL || !strcmp(name, ".") ||
-	    !strcmp(name, ".."))
+	if (!fs->opts->dircomplete || fs->opts->lookupcache != LOOKUPCACHE_ALL ||
+	    !strcmp(name, ".") || !strcmp(name, ".."))
 		return false;
 	return fs_attr_timeout(dir) > 0 && inode_dir_lacks(dir, name);
 }

@@ -57,6 +57,8 @@ static const struct opt_def opt_table[] = {
 	{ "noac", OPT_FLAG, O(noac), 0, 0, true, NULL },
 	{ "cto", OPT_FLAG, O(cto), 0, 0, true, NULL },
 	{ "nocto", OPT_FLAG, O(cto), 0, 0, false, NULL },
+	{ "dircomplete", OPT_FLAG, O(dircomplete), 0, 0, true, NULL },
+	{ "nodircomplete", OPT_FLAG, O(dircomplete), 0, 0, false, NULL },
 	{ "rdirplus", OPT_FLAG, O(rdirplus), 0, 0, true, NULL },
 	{ "nordirplus", OPT_FLAG, O(rdirplus), 0, 0, false, NULL },
 	{ "hostname", OPT_STR, O(hostname), 1, 255, false, NULL },
@@ -690,7 +692,7 @@ void opts_usage(const char *progname)
 	       "     rsize=N wsize=N timeo=DS retrans=N hard|soft|softerr\n"
 	       "     resvport|noresvport hostname=NAME\n"
 	       "     acregmin=S acregmax=S acdirmin=S acdirmax=S actimeo=S\n"
-	       "     noac cto|nocto rdirplus|nordirplus\n"
+	       "     noac cto|nocto rdirplus|nordirplus dircomplete|nodircomplete\n"
 	       "     lookupcache=all|positive|none cache_size=N[kmg]\n"
 	       "     excl=exclusive|guarded\n"
 	       "     lock|nolock local_lock=none|flock|posix|all statedir=DIR\n"

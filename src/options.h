@@ -48,6 +48,7 @@ struct nfsfuse_opts {
 	unsigned acregmin, acregmax, acdirmin, acdirmax;
 	bool noac;
 	bool cto;
+	bool dircomplete;   /* trust directories made here (fs.c) */
 	bool rdirplus;
 	enum lookupcache_mode lookupcache;
 	unsigned long cache_size; /* bytes of data-block cache */

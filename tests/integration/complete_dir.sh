@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Directories made through the mount and changed by nobody else since:
-# lookups of names they do not hold are answered without a LOOKUP (so a
-# create costs CREATE and, for O_EXCL, SETATTR), names we added are always
-# found, and a change by another client -- seen in the wcc of our next
-# change or once the directory's attributes time out -- ends it.
+# -o dircomplete: directories made through the mount and changed by nobody
+# else since answer lookups of names they do not hold without a LOOKUP (so
+# a create costs CREATE and, for O_EXCL, SETATTR); names we added are
+# always found, and a change by another client -- seen in the wcc of our
+# next change or once the directory's attributes time out -- ends it.
+# Without the option (the default) every unknown name is asked for, so a
+# file another client made is seen at once (close-to-open for names).
 . "$(dirname "$0")/lib.sh"
 ensure_server
 need_nfsfuse
@@ -15,7 +17,7 @@ T=$(make_testdir complete_dir)
 S=$EXPORT_DIR/$T
 A=$(new_mountpoint)
 B=$(new_mountpoint)
-mount_nfsfuse "$A" -o hostname=clientA
+mount_nfsfuse "$A" -o hostname=clientA,dircomplete
 mount_nfsfuse "$B" -o hostname=clientB
 
 calls() {
@@ -88,7 +90,7 @@ assert_file_content "$A/$T/d/fromserver" "srv" "the server's file after A's next
 
 # --- another client's change, seen once the attributes time out --------
 C=$(new_mountpoint)
-mount_nfsfuse "$C" -o hostname=clientC,acdirmin=1,acdirmax=1
+mount_nfsfuse "$C" -o hostname=clientC,dircomplete,acdirmin=1,acdirmax=1
 mkdir "$C/$T/e"
 excl_create "$C/$T/e" 3
 echo late >"$B/$T/e/late"
@@ -97,11 +99,20 @@ assert_file_content "$C/$T/e/late" "late" "B's file once C's attributes of the d
 
 # --- lookupcache=positive: no negative answers of any kind -------------
 P=$(new_mountpoint)
-mount_nfsfuse "$P" -o hostname=clientP,lookupcache=positive
+mount_nfsfuse "$P" -o hostname=clientP,dircomplete,lookupcache=positive
 l0=$(calls "$P" LOOKUP)
 mkdir "$P/$T/p"
 excl_create "$P/$T/p" 10
 dl=$(($(calls "$P" LOOKUP) - l0))
 [[ $dl -ge 10 ]] || fail "lookupcache=positive: 10 creates cost only $dl LOOKUPs"
 assert_eq 0 "$(counter "$P" lookup_complete_dir)" "lookupcache=positive never answers from a directory made here"
+# --- the default: no answers from what we made ---------------------------
+l0=$(calls "$B" LOOKUP)
+mkdir "$B/$T/b"
+excl_create "$B/$T/b" 10
+dl=$(($(calls "$B" LOOKUP) - l0))
+[[ $dl -ge 10 ]] || fail "without dircomplete, 10 creates cost only $dl LOOKUPs"
+assert_eq 0 "$(counter "$B" lookup_complete_dir)" "without dircomplete nothing is answered from a directory made here"
+echo other >"$S/b/other"
+assert_file_content "$B/$T/b/other" "other" "a file made elsewhere is seen at once"
 echo PASS

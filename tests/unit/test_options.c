@@ -44,6 +44,7 @@ static void test_defaults(void **state)
 	assert_int_equal(o.acdirmin, 30);
 	assert_int_equal(o.acdirmax, 60);
 	assert_true(o.cto);
+	assert_false(o.dircomplete); /* names made elsewhere stay visible */
 	assert_true(o.rdirplus);
 	assert_false(o.noac);
 	assert_int_equal(fa.argc, 1); /* only the program name for FUSE */
@@ -58,6 +59,7 @@ static void test_nfs_options(void **state)
 			       "port=2049,mountport=20048,aclport=4000,"
 			       "noresvport,_netdev,"
 			       "actimeo=7,nocto,nordirplus,lookupcache=positive,"
+			       "dircomplete,"
 			       "allow_other,hostname=clientA",
 			       "-f", "[::1]:/a/b", "/mnt", NULL };
 	struct nfsfuse_opts o;
@@ -80,6 +82,7 @@ static void test_nfs_options(void **state)
 	assert_int_equal(o.acregmin, 7);
 	assert_int_equal(o.acdirmax, 7);
 	assert_false(o.cto);
+	assert_true(o.dircomplete);
 	assert_false(o.rdirplus);
 	assert_int_equal(o.lookupcache, LOOKUPCACHE_POSITIVE);
 	assert_string_equal(o.hostname, "clientA");
