@@ -16,16 +16,6 @@ B=$(new_mountpoint)
 mount_nfsfuse "$A" -o hostname=clientA
 mount_nfsfuse "$B" -o hostname=clientB
 
-# calls MNT PROC: the daemon's count of PROC calls so far.
-calls() {
-	"$NFSFUSECTL" "$1" stats --json |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)["rpc"].get(sys.argv[1], {}).get("calls", 0))' "$2"
-}
-counter() {
-	"$NFSFUSECTL" "$1" stats --json |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)["cache"][sys.argv[1]])' "$2"
-}
-
 # --- attribute timeout: acregmin = 3 s --------------------------------
 echo data >"$S/attr"
 touch -d '-1 hour' "$S/attr"          # not "recent" for time_delta

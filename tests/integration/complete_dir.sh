@@ -20,14 +20,6 @@ B=$(new_mountpoint)
 mount_nfsfuse "$A" -o hostname=clientA,dircomplete
 mount_nfsfuse "$B" -o hostname=clientB
 
-calls() {
-	"$NFSFUSECTL" "$1" stats --json |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)["rpc"].get(sys.argv[1], {}).get("calls", 0))' "$2"
-}
-counter() {
-	"$NFSFUSECTL" "$1" stats --json |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)["cache"][sys.argv[1]])' "$2"
-}
 # excl_create DIR N: N files f0..f(N-1), each open(O_CREAT|O_EXCL) + write.
 excl_create() {
 	python3 - "$1" "$2" <<'PY'

@@ -321,6 +321,19 @@ umount_nfsfuse() {
 
 _pid_gone() { [[ ! -e /proc/$1 ]] || [[ $(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) == Z ]]; }
 
+# ------------------------------------------------------------------ counters
+
+# calls MNT PROC: the daemon's count of PROC calls so far (nfsfusectl).
+calls() {
+	"$NFSFUSECTL" "$1" stats --json |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["rpc"].get(sys.argv[1], {}).get("calls", 0))' "$2"
+}
+# counter MNT NAME: one of the daemon's cache counters.
+counter() {
+	"$NFSFUSECTL" "$1" stats --json |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["cache"][sys.argv[1]])' "$2"
+}
+
 # ------------------------------------------------------------------ users
 
 # ensure_test_user: create the ordinary user $TEST_USER (root only) and set

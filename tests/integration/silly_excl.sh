@@ -15,10 +15,6 @@ MNT=$(new_mountpoint)
 mount_nfsfuse "$MNT" -o actimeo=0,hostname=sillyA
 M=$MNT/$T                    # the client's view
 
-counter() { # MNT NAME: a cache counter of the mount
-	"$NFSFUSECTL" "$1" stats --json |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)["cache"][sys.argv[1]])' "$2"
-}
 silly_on_server() { # DIR: the .nfs names in a server directory
 	find "$1" -maxdepth 1 -name '.nfs*' -printf '%f\n'
 }

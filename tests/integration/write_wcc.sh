@@ -19,14 +19,6 @@ B=$(new_mountpoint)
 mount_nfsfuse "$A" -o hostname=clientA
 mount_nfsfuse "$B" -o hostname=clientB
 
-calls() {
-	"$NFSFUSECTL" "$1" stats --json |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)["rpc"].get(sys.argv[1], {}).get("calls", 0))' "$2"
-}
-counter() {
-	"$NFSFUSECTL" "$1" stats --json |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)["cache"][sys.argv[1]])' "$2"
-}
 # Drop the kernel's pages (not its inodes: the daemon's cache lives as
 # long as the kernel knows the file).
 drop_pages() { sync; echo 1 >/proc/sys/vm/drop_caches; }
