@@ -30,6 +30,7 @@
 #include "fs.h"
 #include "log.h"
 #include "proto/nfsacl_client.h"
+#include "stats.h"
 
 #define XATTR_ACL_ACCESS "system.posix_acl_access"
 #define XATTR_ACL_DEFAULT "system.posix_acl_default"
@@ -89,6 +90,107 @@ static int get_acls(fuse_req_t req, struct inode *i, bool dir,
 	return nfs_stat_errno(res->status);
 }
 
+/*
+ * The ACL cache.  As the Linux client does, an ACL read is kept with the
+ * attributes: `ls -l` asks for both ACLs of every file (for its "+"), and
+ * without it each would be a GETACL.  A hit needs attributes still
+ * believed and a ctime unchanged since the GETACL.
+ */
+static bool acl_cache_get(struct inode *i, enum acl_kind kind, void **val,
+			  size_t *len)
+{
+	struct fattr3 a;
+	bool hit = false;
+
+	if (!inode_get_attr(i, &a))
+		return false;
+	pthread_mutex_lock(&i->lock);
+	if (i->acl_valid && i->acl_ctime.seconds == a.ctime.seconds &&
+	    i->acl_ctime.nseconds == a.ctime.nseconds) {
+		*len = i->acl_len[kind];
+		*val = NULL;
+		hit = !*len || (*val = malloc(*len)) != NULL;
+		if (*val)
+			memcpy(*val, i->acl_xattr[kind], *len);
+	}
+	pthread_mutex_unlock(&i->lock);
+	return hit;
+}
+
+/* Keep what GETACL said (its reply's attributes date it). */
+static void acl_cache_put(struct inode *i, const struct nfsacl_getacl_res *res,
+			  bool dir)
+{
+	const struct nfsacl_wire_list *l[2] = { &res->acl, &res->dfacl };
+	void *v[2] = { NULL, NULL };
+	size_t n[2] = { 0, 0 };
+
+	if (!res->attr.present)
+		return;
+	for (int k = 0; k < (dir ? 2 : 1); k++) {
+		long need = nfsacl_to_xattr(l[k], k == ACL_ACCESS, NULL, 0);
+
+		if (need < 0)
+			goto fail;
+		if (need == 0)
+			continue;
+		v[k] = malloc((size_t)need);
+		if (!v[k] || nfsacl_to_xattr(l[k], k == ACL_ACCESS, v[k],
+					     (size_t)need) != need)
+			goto fail;
+		n[k] = (size_t)need;
+	}
+	pthread_mutex_lock(&i->lock);
+	for (int k = 0; k < 2; k++) {
+		free(i->acl_xattr[k]);
+		i->acl_xattr[k] = v[k];
+		i->acl_len[k] = n[k];
+	}
+	i->acl_ctime = res->attr.attr.ctime;
+	i->acl_valid = true;
+	pthread_mutex_unlock(&i->lock);
+	return;
+fail:
+	free(v[0]);
+	free(v[1]);
+}
+
+/* listxattr from the cache: the names of the ACLs that exist. */
+static bool acl_list_cached(struct inode *i, bool dir, char *names,
+			    size_t *len)
+{
+	static const char acc[] = XATTR_ACL_ACCESS, def[] = XATTR_ACL_DEFAULT;
+	size_t n[2];
+	void *v;
+
+	if (!acl_cache_get(i, ACL_ACCESS, &v, &n[0]))
+		return false;
+	free(v);
+	n[1] = 0;
+	if (dir) {
+		if (!acl_cache_get(i, ACL_DEFAULT, &v, &n[1]))
+			return false;
+		free(v);
+	}
+	*len = 0;
+	if (n[0]) {
+		memcpy(names, acc, sizeof(acc));
+		*len += sizeof(acc);
+	}
+	if (n[1]) {
+		memcpy(names + *len, def, sizeof(def));
+		*len += sizeof(def);
+	}
+	return true;
+}
+
+static void acl_cache_drop(struct inode *i)
+{
+	pthread_mutex_lock(&i->lock);
+	i->acl_valid = false;
+	pthread_mutex_unlock(&i->lock);
+}
+
 /* Checks common to every ACL request; *dir tells the node's kind. */
 static int acl_usable(fuse_req_t req, struct inode *i, bool *dir)
 {
@@ -129,12 +231,30 @@ void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	ret = acl_usable(req, i, &dir);
 	if (ret == 0 && kind == ACL_DEFAULT && !dir)
 		ret = -ENODATA;
-	if (ret == 0)
+	if (ret == 0) {
+		void *val;
+		size_t len;
+
+		if (acl_cache_get(i, kind, &val, &len)) {
+			STAT_INC(acl_hits);
+			if (len == 0)
+				fuse_reply_err(req, ENODATA);
+			else if (size == 0)
+				fuse_reply_xattr(req, len);
+			else if (size < len)
+				fuse_reply_err(req, ERANGE);
+			else
+				fuse_reply_buf(req, val, len);
+			free(val);
+			return;
+		}
 		ret = get_acls(req, i, dir, &res, &reply);
+	}
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;
 	}
+	acl_cache_put(i, &res, dir);
 	need = nfsacl_to_xattr(kind == ACL_ACCESS ? &res.acl : &res.dfacl,
 			       kind == ACL_ACCESS, NULL, 0);
 	if (need > 0 && size > 0) {
@@ -257,6 +377,8 @@ static int set_acl(fuse_req_t req, struct inode *i, enum acl_kind kind,
 	};
 	fs_req_cred(req, &cred);
 	fuse_req_interrupt_func(req, on_interrupt, (void *)&interrupted);
+	/* Whatever the outcome, what was cached may be the old ACL. */
+	acl_cache_drop(i);
 	ret = nfsacl_setacl(fs->acl, &cred, &args, &res, &interrupted);
 	fuse_req_interrupt_func(req, NULL, NULL);
 	if (ret == -EINVAL) {
@@ -339,8 +461,12 @@ void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 	ret = acl_usable(req, i, &dir);
 	if (ret == -EOPNOTSUPP) {
 		ret = 0; /* no ACLs: an empty list */
+	} else if (ret == 0 && acl_list_cached(i, dir, names, &len)) {
+		STAT_INC(acl_hits);
 	} else if (ret == 0) {
 		ret = get_acls(req, i, dir, &res, &reply);
+		if (ret == 0)
+			acl_cache_put(i, &res, dir);
 		if (ret == -EOPNOTSUPP)
 			ret = 0;
 		else if (ret == 0) {

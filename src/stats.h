@@ -19,6 +19,7 @@
 	X(lookup_misses)                                                    \
 	X(lookup_negative_hits)                                             \
 	X(lookup_negative_stored)                                           \
+	X(acl_hits)             /* getxattr/listxattr of ACLs from cache */\
 	X(lookup_complete_dir)  /* "no such name" from a directory we made */\
 	X(data_hits)            /* blocks read from the data cache */       \
 	X(data_misses)          /* blocks read from the server */           \

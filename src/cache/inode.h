@@ -73,6 +73,14 @@ struct inode {
 	 * holds every name we added (names we removed may linger: they cost
 	 * a LOOKUP, never a wrong answer).  NULL: not known to be complete. */
 	GHashTable *dir_names;  /* owned; name -> name */
+	/* The POSIX ACLs as xattr values (fs_xattr.c), [0] access and [1]
+	 * default, NULL for "none"; believed while the attributes are and
+	 * ctime is still acl_ctime (a change to an ACL or the mode moves
+	 * ctime).  acl_valid false: nothing cached. */
+	bool acl_valid;
+	struct nfstime3 acl_ctime;
+	void *acl_xattr[2];     /* owned */
+	size_t acl_len[2];
 };
 
 struct inode_table;
