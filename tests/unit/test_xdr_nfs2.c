@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "nfs2.h"
+#include "xdr_check.h"
 
 /* Big-endian bytes for the hand-written vectors. */
 #define U32(x) (uint8_t)((uint32_t)(x) >> 24), (uint8_t)((uint32_t)(x) >> 16), \
@@ -45,79 +46,25 @@ union any_res {
 
 /* ---- helpers ---- */
 
-static void check_enc(enc_fn fn, const void *args, const uint8_t *want,
-		      size_t want_len)
-{
-	struct xdr_enc e;
-
-	assert_int_equal(xdr_enc_init(&e, 0, 0), 0);
-	assert_int_equal(fn(&e, args), 0);
-	assert_int_equal(xdr_enc_error(&e), 0);
-	assert_int_equal(e.len, want_len);
-	if (want_len)
-		assert_memory_equal(e.buf, want, want_len);
-	xdr_enc_release(&e);
-}
-
+/* The shared codec checks (xdr_check.h); truncated messages decode into
+ * a scratch result big enough for any reply. */
 static void check_enc_fails(enc_fn fn, const void *args, int err)
 {
-	struct xdr_enc e;
-
-	assert_int_equal(xdr_enc_init(&e, 0, 0), 0);
-	assert_int_equal(fn(&e, args), err);
-	assert_int_equal(xdr_enc_error(&e), err);
-	xdr_enc_release(&e);
+	assert_int_equal(xdr_check_encode_err(fn, args), err);
 }
 
-/* A copy of len bytes in a buffer of exactly that size. */
-static uint8_t *dup_exact(const uint8_t *msg, size_t len)
-{
-	uint8_t *b = malloc(len ? len : 1);
-
-	assert_non_null(b);
-	if (len)
-		memcpy(b, msg, len);
-	return b;
-}
-
-/*
- * Every strict prefix of msg is refused, and the whole of it decodes with
- * nothing left over.  Returns the exact-size copy that *res points into;
- * the caller frees it when done with *res.
- */
+/* Returns the exact-size copy that *res points into: free it after. */
 static uint8_t *check_dec(dec_fn fn, const uint8_t *msg, size_t len,
 			  void *res)
 {
-	union any_res scratch;
-	struct xdr_dec d;
-	uint8_t *b;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		b = dup_exact(msg, i);
-		xdr_dec_init(&d, b, i);
-		if (fn(&d, &scratch) != -EBADMSG)
-			fail_msg("prefix of %zu of %zu bytes decoded", i, len);
-		free(b);
-	}
-	b = dup_exact(msg, len);
-	xdr_dec_init(&d, b, len);
-	assert_int_equal(fn(&d, res), 0);
-	assert_int_equal(xdr_dec_left(&d), 0);
-	return b;
+	return xdr_check_decode_all(fn, msg, len, res, sizeof(union any_res));
 }
 
 static int dec_bad(dec_fn fn, const uint8_t *msg, size_t len)
 {
 	union any_res scratch;
-	struct xdr_dec d;
-	uint8_t *b = dup_exact(msg, len);
-	int ret;
 
-	xdr_dec_init(&d, b, len);
-	ret = fn(&d, &scratch);
-	free(b);
-	return ret;
+	return xdr_check_decode(fn, msg, len, &scratch, NULL);
 }
 
 static void assert_fattr_eq(const struct nfs2_fattr *a,
@@ -215,7 +162,7 @@ static void test_enc_void(void **state)
 {
 	(void)state;
 	/* NULL, ROOT and WRITECACHE have void arguments: zero bytes. */
-	check_enc(nfs2_enc_void_args, NULL, NULL, 0);
+	xdr_check_encoding(nfs2_enc_void_args, NULL, NULL, 0);
 }
 
 static void test_enc_fh_only(void **state)
@@ -227,9 +174,9 @@ static void test_enc_fh_only(void **state)
 	static const uint8_t want[] = { FH_A_BYTES };
 
 	(void)state;
-	check_enc(nfs2_enc_getattr_args, &ga, want, sizeof(want));
-	check_enc(nfs2_enc_readlink_args, &rl, want, sizeof(want));
-	check_enc(nfs2_enc_statfs_args, &sf, want, sizeof(want));
+	xdr_check_encoding(nfs2_enc_getattr_args, &ga, want, sizeof(want));
+	xdr_check_encoding(nfs2_enc_readlink_args, &rl, want, sizeof(want));
+	xdr_check_encoding(nfs2_enc_statfs_args, &sf, want, sizeof(want));
 }
 
 static void test_enc_setattr(void **state)
@@ -254,7 +201,7 @@ static void test_enc_setattr(void **state)
 	a.attributes.size = 0;
 	a.attributes.mtime.seconds = 0x12345678;
 	a.attributes.mtime.useconds = NFS2_USEC_SERVER_TIME;
-	check_enc(nfs2_enc_setattr_args, &a, want, sizeof(want));
+	xdr_check_encoding(nfs2_enc_setattr_args, &a, want, sizeof(want));
 }
 
 static void test_enc_sattr_none(void **state)
@@ -266,7 +213,7 @@ static void test_enc_sattr_none(void **state)
 	nfs2_sattr_none(&a.attributes);
 	memcpy(want, a.file.data, NFS2_FHSIZE);
 	memset(want + NFS2_FHSIZE, 0xff, 32); /* eight words of -1 */
-	check_enc(nfs2_enc_setattr_args, &a, want, sizeof(want));
+	xdr_check_encoding(nfs2_enc_setattr_args, &a, want, sizeof(want));
 }
 
 static void test_enc_diropargs(void **state)
@@ -288,10 +235,10 @@ static void test_enc_diropargs(void **state)
 	};
 
 	(void)state;
-	check_enc(nfs2_enc_lookup_args, &lk, want, sizeof(want));
-	check_enc(nfs2_enc_remove_args, &rm, want, sizeof(want));
-	check_enc(nfs2_enc_rmdir_args, &rd, want, sizeof(want));
-	check_enc(nfs2_enc_lookup_args, &lk4, want4, sizeof(want4));
+	xdr_check_encoding(nfs2_enc_lookup_args, &lk, want, sizeof(want));
+	xdr_check_encoding(nfs2_enc_remove_args, &rm, want, sizeof(want));
+	xdr_check_encoding(nfs2_enc_rmdir_args, &rd, want, sizeof(want));
+	xdr_check_encoding(nfs2_enc_lookup_args, &lk4, want4, sizeof(want4));
 }
 
 static void test_enc_read(void **state)
@@ -308,7 +255,7 @@ static void test_enc_read(void **state)
 	};
 
 	(void)state;
-	check_enc(nfs2_enc_read_args, &a, want, sizeof(want));
+	xdr_check_encoding(nfs2_enc_read_args, &a, want, sizeof(want));
 }
 
 static void test_enc_write(void **state)
@@ -335,8 +282,8 @@ static void test_enc_write(void **state)
 	};
 
 	(void)state;
-	check_enc(nfs2_enc_write_args, &a, want, sizeof(want));
-	check_enc(nfs2_enc_write_args, &z, want_z, sizeof(want_z));
+	xdr_check_encoding(nfs2_enc_write_args, &a, want, sizeof(want));
+	xdr_check_encoding(nfs2_enc_write_args, &z, want_z, sizeof(want_z));
 }
 
 static void test_enc_create_mkdir(void **state)
@@ -363,8 +310,8 @@ static void test_enc_create_mkdir(void **state)
 	c.attributes.gid = 1001;
 	c.attributes.size = 0;
 	m.attributes = c.attributes;
-	check_enc(nfs2_enc_create_args, &c, want, sizeof(want));
-	check_enc(nfs2_enc_mkdir_args, &m, want, sizeof(want));
+	xdr_check_encoding(nfs2_enc_create_args, &c, want, sizeof(want));
+	xdr_check_encoding(nfs2_enc_mkdir_args, &m, want, sizeof(want));
 }
 
 static void test_enc_rename(void **state)
@@ -380,7 +327,7 @@ static void test_enc_rename(void **state)
 	};
 
 	(void)state;
-	check_enc(nfs2_enc_rename_args, &r, want, sizeof(want));
+	xdr_check_encoding(nfs2_enc_rename_args, &r, want, sizeof(want));
 }
 
 static void test_enc_link(void **state)
@@ -394,7 +341,7 @@ static void test_enc_link(void **state)
 	};
 
 	(void)state;
-	check_enc(nfs2_enc_link_args, &l, want, sizeof(want));
+	xdr_check_encoding(nfs2_enc_link_args, &l, want, sizeof(want));
 }
 
 static void test_enc_symlink(void **state)
@@ -416,7 +363,7 @@ static void test_enc_symlink(void **state)
 	(void)state;
 	nfs2_sattr_none(&s.attributes);
 	s.attributes.mode = 0120777;
-	check_enc(nfs2_enc_symlink_args, &s, want, sizeof(want));
+	xdr_check_encoding(nfs2_enc_symlink_args, &s, want, sizeof(want));
 }
 
 static void test_enc_readdir(void **state)
@@ -431,7 +378,7 @@ static void test_enc_readdir(void **state)
 	};
 
 	(void)state;
-	check_enc(nfs2_enc_readdir_args, &a, want, sizeof(want));
+	xdr_check_encoding(nfs2_enc_readdir_args, &a, want, sizeof(want));
 }
 
 static void test_enc_errors(void **state)
@@ -935,15 +882,9 @@ static void test_rt_limits(void **state)
 	xdr_enc_u32(&enc, NFS2_OK);
 	nfs2_enc_fattr(&enc, &fattr_a);
 	xdr_enc_opaque(&enc, NFS2_MAXDATA, rt_data, NFS2_MAXDATA);
-	b = dup_exact(enc.buf, enc.len);
-	{
-		struct xdr_dec d;
-
-		xdr_dec_init(&d, b, enc.len);
-		assert_int_equal(nfs2_dec_read_res(&d, &r), 0);
-		assert_int_equal(r.read.count, NFS2_MAXDATA);
-	}
-	free(b);
+	assert_int_equal(xdr_check_decode(nfs2_dec_read_res, enc.buf, enc.len,
+					  &r, NULL), 0);
+	assert_int_equal(r.read.count, NFS2_MAXDATA);
 	xdr_enc_release(&enc);
 
 	assert_int_equal(xdr_enc_init(&enc, 0, 0), 0);

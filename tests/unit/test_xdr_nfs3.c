@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "nfs3.h"
+#include "xdr_check.h"
 
 /* Big-endian bytes for the hand-written vectors. */
 #define U32(x) (uint8_t)((uint32_t)(x) >> 24), (uint8_t)((uint32_t)(x) >> 16), \
@@ -55,78 +56,25 @@ union any_res {
 
 /* ---- helpers ---- */
 
-static void check_enc(enc_fn fn, const void *args, const uint8_t *want,
-		      size_t want_len)
-{
-	struct xdr_enc e;
-
-	assert_int_equal(xdr_enc_init(&e, 0, 0), 0);
-	assert_int_equal(fn(&e, args), 0);
-	assert_int_equal(xdr_enc_error(&e), 0);
-	assert_int_equal(e.len, want_len);
-	assert_memory_equal(e.buf, want, want_len);
-	xdr_enc_release(&e);
-}
-
+/* The shared codec checks (xdr_check.h); truncated messages decode into
+ * a scratch result big enough for any reply. */
 static void check_enc_fails(enc_fn fn, const void *args, int err)
 {
-	struct xdr_enc e;
-
-	assert_int_equal(xdr_enc_init(&e, 0, 0), 0);
-	assert_int_equal(fn(&e, args), err);
-	assert_int_equal(xdr_enc_error(&e), err);
-	xdr_enc_release(&e);
+	assert_int_equal(xdr_check_encode_err(fn, args), err);
 }
 
-/* A copy of len bytes in a buffer of exactly that size. */
-static uint8_t *dup_exact(const uint8_t *msg, size_t len)
-{
-	uint8_t *b = malloc(len);
-
-	assert_true(b != NULL || len == 0);
-	if (len)
-		memcpy(b, msg, len);
-	return b;
-}
-
-/*
- * Every strict prefix of msg is refused, and the whole of it decodes with
- * nothing left over.  Returns the exact-size copy that *res points into;
- * the caller frees it when done with *res.
- */
+/* Returns the exact-size copy that *res points into: free it after. */
 static uint8_t *check_dec(dec_fn fn, const uint8_t *msg, size_t len,
 			  void *res)
 {
-	union any_res scratch;
-	struct xdr_dec d;
-	uint8_t *b;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		b = dup_exact(msg, i);
-		xdr_dec_init(&d, b ? b : (const uint8_t *)msg, i);
-		if (fn(&d, &scratch) != -EBADMSG)
-			fail_msg("prefix of %zu of %zu bytes decoded", i, len);
-		free(b);
-	}
-	b = dup_exact(msg, len);
-	xdr_dec_init(&d, b, len);
-	assert_int_equal(fn(&d, res), 0);
-	assert_int_equal(xdr_dec_left(&d), 0);
-	return b;
+	return xdr_check_decode_all(fn, msg, len, res, sizeof(union any_res));
 }
 
 static int dec_bad(dec_fn fn, const uint8_t *msg, size_t len)
 {
 	union any_res scratch;
-	struct xdr_dec d;
-	uint8_t *b = dup_exact(msg, len);
-	int ret;
 
-	xdr_dec_init(&d, b, len);
-	ret = fn(&d, &scratch);
-	free(b);
-	return ret;
+	return xdr_check_decode(fn, msg, len, &scratch, NULL);
 }
 
 /* Encode a reply with a test-local encoder, then check_dec() it. */
@@ -263,7 +211,7 @@ static void test_enc_getattr(void **state)
 	const uint8_t want[] = { FH_A_BYTES };
 
 	(void)state;
-	check_enc(nfs3_enc_getattr_args, &a, want, sizeof(want));
+	xdr_check_encoding(nfs3_enc_getattr_args, &a, want, sizeof(want));
 }
 
 static void test_enc_getattr_fh_max(void **state)
@@ -275,7 +223,7 @@ static void test_enc_getattr_fh_max(void **state)
 	(void)state;
 	for (i = 0; i < NFS3_FHSIZE; i++)
 		want[4 + i] = (uint8_t)(0x80 + i);
-	check_enc(nfs3_enc_getattr_args, &a, want, sizeof(want));
+	xdr_check_encoding(nfs3_enc_getattr_args, &a, want, sizeof(want));
 }
 
 static void test_enc_setattr(void **state)
@@ -323,8 +271,8 @@ static void test_enc_setattr(void **state)
 	};
 
 	(void)state;
-	check_enc(nfs3_enc_setattr_args, &a, want, sizeof(want));
-	check_enc(nfs3_enc_setattr_args, &b, want_b, sizeof(want_b));
+	xdr_check_encoding(nfs3_enc_setattr_args, &a, want, sizeof(want));
+	xdr_check_encoding(nfs3_enc_setattr_args, &b, want_b, sizeof(want_b));
 }
 
 static void test_enc_lookup(void **state)
@@ -335,8 +283,8 @@ static void test_enc_lookup(void **state)
 	const uint8_t want_b[] = { FH_B_BYTES, U32(4), 'f', 'o', 'u', 'r' };
 
 	(void)state;
-	check_enc(nfs3_enc_lookup_args, &a, want, sizeof(want));
-	check_enc(nfs3_enc_lookup_args, &b, want_b, sizeof(want_b));
+	xdr_check_encoding(nfs3_enc_lookup_args, &a, want, sizeof(want));
+	xdr_check_encoding(nfs3_enc_lookup_args, &b, want_b, sizeof(want_b));
 }
 
 static void test_enc_access(void **state)
@@ -347,7 +295,7 @@ static void test_enc_access(void **state)
 	const uint8_t want[] = { FH_B_BYTES, U32(0x21) };
 
 	(void)state;
-	check_enc(nfs3_enc_access_args, &a, want, sizeof(want));
+	xdr_check_encoding(nfs3_enc_access_args, &a, want, sizeof(want));
 }
 
 static void test_enc_readlink(void **state)
@@ -356,7 +304,7 @@ static void test_enc_readlink(void **state)
 	const uint8_t want[] = { FH_A_BYTES };
 
 	(void)state;
-	check_enc(nfs3_enc_readlink_args, &a, want, sizeof(want));
+	xdr_check_encoding(nfs3_enc_readlink_args, &a, want, sizeof(want));
 }
 
 static void test_enc_read(void **state)
@@ -371,7 +319,7 @@ static void test_enc_read(void **state)
 	};
 
 	(void)state;
-	check_enc(nfs3_enc_read_args, &a, want, sizeof(want));
+	xdr_check_encoding(nfs3_enc_read_args, &a, want, sizeof(want));
 }
 
 static void test_enc_write(void **state)
@@ -401,9 +349,9 @@ static void test_enc_write(void **state)
 	};
 
 	(void)state;
-	check_enc(nfs3_enc_write_args, &a, want, sizeof(want));
-	check_enc(nfs3_enc_write_args, &b, want_b, sizeof(want_b));
-	check_enc(nfs3_enc_write_args, &c, want_c, sizeof(want_c));
+	xdr_check_encoding(nfs3_enc_write_args, &a, want, sizeof(want));
+	xdr_check_encoding(nfs3_enc_write_args, &b, want_b, sizeof(want_b));
+	xdr_check_encoding(nfs3_enc_write_args, &c, want_c, sizeof(want_c));
 }
 
 static void test_enc_create(void **state)
@@ -447,9 +395,9 @@ static void test_enc_create(void **state)
 	};
 
 	(void)state;
-	check_enc(nfs3_enc_create_args, &unchecked, want_u, sizeof(want_u));
-	check_enc(nfs3_enc_create_args, &guarded, want_g, sizeof(want_g));
-	check_enc(nfs3_enc_create_args, &excl, want_x, sizeof(want_x));
+	xdr_check_encoding(nfs3_enc_create_args, &unchecked, want_u, sizeof(want_u));
+	xdr_check_encoding(nfs3_enc_create_args, &guarded, want_g, sizeof(want_g));
+	xdr_check_encoding(nfs3_enc_create_args, &excl, want_x, sizeof(want_x));
 }
 
 static void test_enc_mkdir(void **state)
@@ -464,7 +412,7 @@ static void test_enc_mkdir(void **state)
 	};
 
 	(void)state;
-	check_enc(nfs3_enc_mkdir_args, &a, want, sizeof(want));
+	xdr_check_encoding(nfs3_enc_mkdir_args, &a, want, sizeof(want));
 }
 
 static void test_enc_symlink(void **state)
@@ -480,7 +428,7 @@ static void test_enc_symlink(void **state)
 	};
 
 	(void)state;
-	check_enc(nfs3_enc_symlink_args, &a, want, sizeof(want));
+	xdr_check_encoding(nfs3_enc_symlink_args, &a, want, sizeof(want));
 }
 
 static void test_enc_mknod(void **state)
@@ -508,19 +456,19 @@ static void test_enc_mknod(void **state)
 
 	(void)state;
 	a.type = NF3CHR;
-	check_enc(nfs3_enc_mknod_args, &a, want_chr, sizeof(want_chr));
+	xdr_check_encoding(nfs3_enc_mknod_args, &a, want_chr, sizeof(want_chr));
 	a.type = NF3BLK;
-	check_enc(nfs3_enc_mknod_args, &a, want_blk, sizeof(want_blk));
+	xdr_check_encoding(nfs3_enc_mknod_args, &a, want_blk, sizeof(want_blk));
 	a.type = NF3SOCK;
-	check_enc(nfs3_enc_mknod_args, &a, want_sock, sizeof(want_sock));
+	xdr_check_encoding(nfs3_enc_mknod_args, &a, want_sock, sizeof(want_sock));
 	a.type = NF3FIFO;
-	check_enc(nfs3_enc_mknod_args, &a, want_fifo, sizeof(want_fifo));
+	xdr_check_encoding(nfs3_enc_mknod_args, &a, want_fifo, sizeof(want_fifo));
 	a.type = NF3REG;
-	check_enc(nfs3_enc_mknod_args, &a, want_reg, sizeof(want_reg));
+	xdr_check_encoding(nfs3_enc_mknod_args, &a, want_reg, sizeof(want_reg));
 	a.type = NF3DIR;
-	check_enc(nfs3_enc_mknod_args, &a, want_dir, sizeof(want_dir));
+	xdr_check_encoding(nfs3_enc_mknod_args, &a, want_dir, sizeof(want_dir));
 	a.type = NF3LNK;
-	check_enc(nfs3_enc_mknod_args, &a, want_lnk, sizeof(want_lnk));
+	xdr_check_encoding(nfs3_enc_mknod_args, &a, want_lnk, sizeof(want_lnk));
 }
 
 static void test_enc_remove(void **state)
@@ -529,7 +477,7 @@ static void test_enc_remove(void **state)
 	const uint8_t want[] = { FH_B_BYTES, U32(4), 'g', 'o', 'n', 'e' };
 
 	(void)state;
-	check_enc(nfs3_enc_remove_args, &a, want, sizeof(want));
+	xdr_check_encoding(nfs3_enc_remove_args, &a, want, sizeof(want));
 }
 
 static void test_enc_rename(void **state)
@@ -543,7 +491,7 @@ static void test_enc_rename(void **state)
 	};
 
 	(void)state;
-	check_enc(nfs3_enc_rename_args, &a, want, sizeof(want));
+	xdr_check_encoding(nfs3_enc_rename_args, &a, want, sizeof(want));
 }
 
 static void test_enc_link(void **state)
@@ -556,7 +504,7 @@ static void test_enc_link(void **state)
 	};
 
 	(void)state;
-	check_enc(nfs3_enc_link_args, &a, want, sizeof(want));
+	xdr_check_encoding(nfs3_enc_link_args, &a, want, sizeof(want));
 }
 
 static void test_enc_readdir(void **state)
@@ -574,7 +522,7 @@ static void test_enc_readdir(void **state)
 	};
 
 	(void)state;
-	check_enc(nfs3_enc_readdir_args, &a, want, sizeof(want));
+	xdr_check_encoding(nfs3_enc_readdir_args, &a, want, sizeof(want));
 }
 
 static void test_enc_readdirplus(void **state)
@@ -589,7 +537,7 @@ static void test_enc_readdirplus(void **state)
 	};
 
 	(void)state;
-	check_enc(nfs3_enc_readdirplus_args, &a, want, sizeof(want));
+	xdr_check_encoding(nfs3_enc_readdirplus_args, &a, want, sizeof(want));
 }
 
 static void test_enc_fs_fh_only(void **state)
@@ -601,9 +549,9 @@ static void test_enc_fs_fh_only(void **state)
 	const uint8_t want_b[] = { FH_B_BYTES };
 
 	(void)state;
-	check_enc(nfs3_enc_fsstat_args, &s, want_a, sizeof(want_a));
-	check_enc(nfs3_enc_fsinfo_args, &i, want_b, sizeof(want_b));
-	check_enc(nfs3_enc_pathconf_args, &p, want_a, sizeof(want_a));
+	xdr_check_encoding(nfs3_enc_fsstat_args, &s, want_a, sizeof(want_a));
+	xdr_check_encoding(nfs3_enc_fsinfo_args, &i, want_b, sizeof(want_b));
+	xdr_check_encoding(nfs3_enc_pathconf_args, &p, want_a, sizeof(want_a));
 }
 
 static void test_enc_commit(void **state)
@@ -614,7 +562,7 @@ static void test_enc_commit(void **state)
 	const uint8_t want[] = { FH_A_BYTES, U64(~0ull), U32(0) };
 
 	(void)state;
-	check_enc(nfs3_enc_commit_args, &a, want, sizeof(want));
+	xdr_check_encoding(nfs3_enc_commit_args, &a, want, sizeof(want));
 }
 
 /* ---- encoder input checks ---- */
@@ -2131,14 +2079,13 @@ static void check_bad_word(dec_fn fn, const uint8_t *msg, size_t len,
 			   size_t off, uint32_t good, size_t good_len)
 {
 	union any_res r;
-	uint8_t *b;
+	uint8_t b[len];
 
 	assert_int_equal(dec_bad(fn, msg, len), -EBADMSG);
 	assert_true(off + 4 <= len && good_len <= len);
-	b = dup_exact(msg, len);
+	memcpy(b, msg, len);
 	xdr_put_u32(b + off, good);
 	free(check_dec(fn, b, good_len, &r));
-	free(b);
 }
 
 static void test_bad_handle_len(void **state)

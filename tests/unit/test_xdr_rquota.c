@@ -16,38 +16,21 @@
 #include <cmocka.h>
 
 #include "rquota.h"
+#include "xdr_check.h"
 
 #define U32(v) (uint8_t)((v) >> 24), (uint8_t)((v) >> 16), \
 	       (uint8_t)((v) >> 8), (uint8_t)(v)
 
+/* GETQUOTA result from an exact-size copy (xdr_check.h), used up. */
 static int decode_exact(const uint8_t *buf, size_t len,
 			struct rquota_getquota_res *r)
 {
-	uint8_t *copy = malloc(len ? len : 1);
-	struct xdr_dec d;
-	int ret;
+	size_t used;
+	int ret = xdr_check_decode(rquota_dec_getquota_res, buf, len, r, &used);
 
-	assert_non_null(copy);
-	if (len)
-		memcpy(copy, buf, len);
-	xdr_dec_init(&d, copy, len);
-	ret = rquota_dec_getquota_res(&d, r);
-	if (ret == 0 && xdr_dec_left(&d))
-		fail_msg("%zu bytes left", xdr_dec_left(&d));
-	free(copy);
+	if (ret == 0 && used != len)
+		fail_msg("%zu bytes left", len - used);
 	return ret;
-}
-
-static void check_enc(int (*enc)(struct xdr_enc *, const void *),
-		      const void *a, const uint8_t *want, size_t len)
-{
-	struct xdr_enc e;
-
-	assert_int_equal(xdr_enc_init(&e, 8, 0), 0);
-	assert_int_equal(enc(&e, a), 0);
-	assert_int_equal(e.len, len);
-	assert_memory_equal(e.buf, want, len);
-	xdr_enc_release(&e);
 }
 
 static void test_args(void **state)
@@ -59,18 +42,16 @@ static void test_args(void **state)
 	struct rquota_getquota_args a1 = { "/expo", RQUOTA_USRQUOTA, 1000 };
 	struct rquota_getquota_args a2 = { "/exp", RQUOTA_GRPQUOTA, 100 };
 	char *longp = malloc(RQUOTA_PATHLEN + 2);
-	struct xdr_enc e;
 
 	(void)state;
-	check_enc(rquota_enc_getquota1_args, &a1, v1, sizeof(v1));
-	check_enc(rquota_enc_getquota2_args, &a2, v2, sizeof(v2));
+	xdr_check_encoding(rquota_enc_getquota1_args, &a1, v1, sizeof(v1));
+	xdr_check_encoding(rquota_enc_getquota2_args, &a2, v2, sizeof(v2));
 	assert_non_null(longp);
 	memset(longp, 'a', RQUOTA_PATHLEN + 1);
 	longp[RQUOTA_PATHLEN + 1] = '\0';
 	a1.path = longp;
-	assert_int_equal(xdr_enc_init(&e, 8, 0), 0);
-	assert_int_equal(rquota_enc_getquota1_args(&e, &a1), -EINVAL);
-	xdr_enc_release(&e);
+	assert_int_equal(xdr_check_encode_err(rquota_enc_getquota1_args, &a1),
+			 -EINVAL);
 	free(longp);
 }
 
@@ -90,7 +71,6 @@ static void test_res(void **state)
 					   U32(0), U32(0), U32(0), U32(0),
 					   U32(0), U32(0), U32(0) };
 	struct rquota_getquota_res r;
-	struct xdr_enc e;
 
 	(void)state;
 	assert_int_equal(decode_exact(ok, sizeof(ok), &r), 0);
@@ -106,16 +86,11 @@ static void test_res(void **state)
 	assert_int_equal(r.q.btimeleft, 604800);
 	assert_int_equal(r.q.ftimeleft, 0);
 	/* every truncation is malformed */
-	for (size_t k = 0; k < sizeof(ok); k++)
-		if (decode_exact(ok, k, &r) != -EBADMSG)
-			fail_msg("prefix %zu accepted", k);
+	xdr_check_truncations(rquota_dec_getquota_res, ok, sizeof(ok),
+			      sizeof(r));
 	/* the server-side encoder gives the same bytes back */
 	assert_int_equal(decode_exact(ok, sizeof(ok), &r), 0);
-	assert_int_equal(xdr_enc_init(&e, 8, 0), 0);
-	assert_int_equal(rquota_enc_getquota_res(&e, &r), 0);
-	assert_int_equal(e.len, sizeof(ok));
-	assert_memory_equal(e.buf, ok, sizeof(ok));
-	xdr_enc_release(&e);
+	xdr_check_encoding(rquota_enc_getquota_res, &r, ok, sizeof(ok));
 
 	assert_int_equal(decode_exact(noquota, sizeof(noquota), &r), 0);
 	assert_int_equal(rquota_stat_errno(r.status), -ESRCH);

@@ -18,8 +18,16 @@ typedef int (*xdr_check_enc_fn)(struct xdr_enc *e, const void *obj);
 /* Decode buf[0..len) into res; *used (may be NULL) gets the bytes used. */
 int xdr_check_decode(xdr_check_dec_fn dec, const uint8_t *buf, size_t len,
 		     void *res, size_t *used);
-/* Every proper prefix of buf is malformed (-EBADMSG); the whole message
- * decodes and is used up. */
+/* The same, handing the exact-size copy decoded from to the caller in
+ * *copy (to free) for decoders whose results point into it. */
+int xdr_check_decode_copy(xdr_check_dec_fn dec, const uint8_t *buf,
+			  size_t len, void *res, size_t *used, uint8_t **copy);
+/* Every proper prefix of buf is malformed (-EBADMSG) when decoded into a
+ * scratch result of res_size bytes; the whole message decodes into res and
+ * is used up.  Returns the copy res points into, for the caller to free. */
+uint8_t *xdr_check_decode_all(xdr_check_dec_fn dec, const uint8_t *buf,
+			      size_t len, void *res, size_t res_size);
+/* xdr_check_decode_all, the result thrown away. */
 void xdr_check_truncations(xdr_check_dec_fn dec, const uint8_t *buf,
 			   size_t len, size_t res_size);
 /* enc(obj) gives exactly want[0..want_len). */
