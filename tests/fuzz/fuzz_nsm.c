@@ -95,22 +95,6 @@ static const struct codec codecs[] = {
 };
 #define NCODECS (sizeof(codecs) / sizeof(codecs[0]))
 
-static void run(nsm_dec_fn dec, nsm_enc_fn enc, size_t size,
-		void (*touch)(const void *), struct xdr_dec *d)
-{
-	void *obj = calloc(1, size ? size : 1);
-
-	if (!obj)
-		abort();
-	if (dec(d, obj) == 0) {
-		if (touch)
-			touch(obj);
-		FUZZ_CHECK(fuzz_round_trip(enc, dec, obj, size) == 0);
-	}
-	FUZZ_CHECK(d->p <= d->end);
-	free(obj);
-}
-
 static void run_table(uint8_t psel, struct xdr_dec *d)
 {
 	uint32_t proc = (uint32_t)(psel >> 1) % (NSMPROC_COUNT + 1);
@@ -124,12 +108,13 @@ static void run_table(uint8_t psel, struct xdr_dec *d)
 	if (psel & 1) {
 		FUZZ_CHECK(!pc->dec_res == !pc->enc_res);
 		if (pc->dec_res)
-			run(pc->dec_res, pc->enc_res, pc->res_size, NULL, d);
+			fuzz_decode_check(pc->dec_res, pc->enc_res,
+					  pc->res_size, NULL, d);
 	} else {
 		FUZZ_CHECK(!pc->dec_args == !pc->enc_args);
 		if (pc->dec_args)
-			run(pc->dec_args, pc->enc_args, pc->args_size, NULL,
-			    d);
+			fuzz_decode_check(pc->dec_args, pc->enc_args,
+					  pc->args_size, NULL, d);
 	}
 }
 
@@ -146,8 +131,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (sel < NCODECS) {
 		buf = fuzz_copy(data + 1, size - 1, &len);
 		xdr_dec_init(&d, buf, len);
-		run(codecs[sel].dec, codecs[sel].enc, codecs[sel].size,
-		    codecs[sel].touch, &d);
+		fuzz_decode_check(codecs[sel].dec, codecs[sel].enc,
+				  codecs[sel].size, codecs[sel].touch, &d);
 	} else {
 		if (size < 2)
 			return 0;
