@@ -62,6 +62,7 @@
 #include "nfsacl.h"
 #include "rpc_msg.h"
 #include "../../src/rpc/record.h"
+#include "../common/stream_io.h"
 
 #define XATTR_ACCESS "system.posix_acl_access"
 #define XATTR_DEFAULT "system.posix_acl_default"
@@ -388,21 +389,6 @@ static uint32_t setacl(struct xdr_dec *d, struct xdr_enc *e,
 
 /* ---- RPC ---- */
 
-static int write_all(int fd, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -EIO;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static int serve_call(int fd, const uint8_t *rec, size_t len)
 {
 	struct rpc_call_hdr h;
@@ -444,7 +430,7 @@ static int serve_call(int fd, const uint8_t *rec, size_t len)
 	ret = xdr_enc_error(&e);
 	if (!ret) {
 		xdr_put_u32(e.buf, RPC_RECORD_LAST | (uint32_t)(e.len - 4));
-		ret = write_all(fd, e.buf, e.len);
+		ret = stream_write_all(fd, e.buf, e.len);
 	}
 	xdr_enc_release(&res);
 	xdr_enc_release(&e);

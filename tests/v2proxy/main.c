@@ -30,27 +30,13 @@
 #include "nlm.h"
 #include "pmap.h"
 #include "v2proxy.h"
+#include "../common/stream_io.h"
 
 static struct sockaddr_in nfs_addr, mnt_addr, nlm_addr;
 static int verbose;
 static uint32_t next_xid;
 
 /* ---- record marking (RFC 5531 section 11) ---- */
-
-static int write_all(int fd, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -EIO;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 static int read_all(int fd, uint8_t *p, size_t n)
 {
@@ -115,7 +101,7 @@ static int write_record(int fd, struct xdr_enc *e)
 	if (xdr_enc_error(e))
 		return xdr_enc_error(e);
 	xdr_put_u32(e->buf, 0x80000000u | (uint32_t)(e->len - 4));
-	return write_all(fd, e->buf, e->len);
+	return stream_write_all(fd, e->buf, e->len);
 }
 
 /* ---- upstream calls ---- */
