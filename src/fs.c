@@ -192,12 +192,14 @@ void fs_learn_wcc(struct fs *fs, struct inode *ino, const struct wcc_data *w,
 		return;
 	}
 	STAT_INC(wcc_lost);
-	inode_dir_incomplete(ino);
 	TRACE("%s %s: wcc pre-op %s → changed elsewhere", op, name_of(ino),
 	      w->before.present ? "differs from the cache" : "missing");
 	if (w->before.present) {
 		STAT_INC(purge_wcc);
-		fs_purge_data(fs, ino, op);
+		fs_purge_data(fs, ino, op); /* names too */
+	} else {
+		/* Nothing proves the names unchanged either. */
+		inode_dir_incomplete(ino);
 	}
 	if (w->after.present)
 		inode_set_attr(fs->inodes, ino, &w->after.attr);
@@ -647,8 +649,7 @@ static bool access_cached(struct inode *ino, uint32_t uid, uint32_t want,
 
 		if (a->when && a->uid == uid && (a->asked & want) == want &&
 		    ino->as.valid &&
-		    a->ctime.seconds == ino->as.attr.ctime.seconds &&
-		    a->ctime.nseconds == ino->as.attr.ctime.nseconds &&
+		    nfstime_eq(&a->ctime, &ino->as.attr.ctime) &&
 		    now - a->when < ACCESS_MAX_AGE_NS) {
 			*granted = a->granted;
 			hit = true;

@@ -245,19 +245,6 @@ static void learn_wcc_fh(fuse_req_t req, const struct nfs_fh3 *fh,
 	inode_forget(fs->inodes, dir->id, 1);
 }
 
-/* fs_dir_named for a directory we know only by its handle. */
-static void dir_named_fh(fuse_req_t req, const struct nfs_fh3 *fh,
-			 const char *name, bool ok)
-{
-	struct fs *fs = fs_of(req);
-	struct inode *dir = inode_find_fh(fs->inodes, fh);
-
-	if (!dir)
-		return;
-	fs_dir_named(dir, name, ok);
-	inode_forget(fs->inodes, dir->id, 1);
-}
-
 static int remove_fh(fuse_req_t req, const struct nfs_fh3 *dir,
 		     const char *name)
 {
@@ -277,18 +264,24 @@ static int rename_fh(fuse_req_t req, const struct nfs_fh3 *from,
 {
 	struct nfs3_rename_args args = { { from, name }, { to, newname } };
 	struct nfs3_rename_res res;
+	struct fs *fs = fs_of(req);
+	/* Held across the call: the target directory gains newname. */
+	struct inode *todir = inode_find_fh(fs->inodes, to);
 	int ret = fs_call(req, NFS3PROC_RENAME, &args, &res, NULL);
 
 	if (ret == 0) {
 		learn_wcc_fh(req, from, &res.fromdir_wcc, "rename");
 		/* Within one directory both wcc_data describe the same
 		 * change. */
-		if (from->len != to->len ||
-		    memcmp(from->data, to->data, from->len))
-			learn_wcc_fh(req, to, &res.todir_wcc, "rename");
+		if (todir && (from->len != to->len ||
+			      memcmp(from->data, to->data, from->len)))
+			fs_learn_wcc(fs, todir, &res.todir_wcc, "rename");
 		ret = nfs_stat_errno(res.status);
 	}
-	dir_named_fh(req, to, newname, ret == 0);
+	if (todir) {
+		fs_dir_named(todir, newname, ret == 0);
+		inode_forget(fs->inodes, todir->id, 1);
+	}
 	return ret;
 }
 

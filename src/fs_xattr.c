@@ -105,8 +105,7 @@ static bool acl_cache_get(struct inode *i, enum acl_kind kind, void **val,
 	if (!inode_get_attr(i, &a))
 		return false;
 	pthread_mutex_lock(&i->lock);
-	if (i->acl_valid && i->acl_ctime.seconds == a.ctime.seconds &&
-	    i->acl_ctime.nseconds == a.ctime.nseconds) {
+	if (i->acl_valid && nfstime_eq(&i->acl_ctime, &a.ctime)) {
 		*len = i->acl_len[kind];
 		*val = NULL;
 		hit = !*len || (*val = malloc(*len)) != NULL;

@@ -1,22 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "attr.h"
 
-static bool time_eq(const struct nfstime3 *a, const struct nfstime3 *b)
-{
-	return a->seconds == b->seconds && a->nseconds == b->nseconds;
-}
-
-static int64_t time_ns(const struct nfstime3 *t)
-{
-	return (int64_t)t->seconds * NS_PER_SEC + t->nseconds;
-}
-
 enum acache_change acache_compare(const struct fattr3 *old,
 				  const struct fattr3 *cur)
 {
-	if (old->size != cur->size || !time_eq(&old->mtime, &cur->mtime))
+	if (old->size != cur->size || !nfstime_eq(&old->mtime, &cur->mtime))
 		return ACACHE_DATA;
-	if (!time_eq(&old->ctime, &cur->ctime))
+	if (!nfstime_eq(&old->ctime, &cur->ctime))
 		return ACACHE_META;
 	return ACACHE_SAME;
 }
@@ -41,7 +31,7 @@ enum acache_change acache_update(struct attr_state *s, const struct fattr3 *a,
 	change = s->valid ? acache_compare(&s->attr, a) : ACACHE_NEW;
 	limits(p, a->type, &min, &max);
 
-	newest = time_ns(&a->ctime) - real_now;
+	newest = nfstime_ns(&a->ctime) - real_now;
 	if (newest > *server_skew)
 		*server_skew = newest;
 	server_now = real_now + *server_skew;
@@ -54,8 +44,8 @@ enum acache_change acache_update(struct attr_state *s, const struct fattr3 *a,
 		s->timeo = min;
 	/* Changed within the timestamp granularity of now: another change
 	 * in the same tick would leave mtime and ctime as they are. */
-	if (server_now - time_ns(&a->mtime) < p->time_delta_ns ||
-	    server_now - time_ns(&a->ctime) < p->time_delta_ns)
+	if (server_now - nfstime_ns(&a->mtime) < p->time_delta_ns ||
+	    server_now - nfstime_ns(&a->ctime) < p->time_delta_ns)
 		s->timeo = 0;
 
 	s->attr = *a;
@@ -87,7 +77,5 @@ void acache_invalidate(struct attr_state *s)
 
 bool acache_wcc_matches(const struct attr_state *s, const struct wcc_attr *pre)
 {
-	return s->valid && s->attr.size == pre->size &&
-	       time_eq(&s->attr.mtime, &pre->mtime) &&
-	       time_eq(&s->attr.ctime, &pre->ctime);
+	return s->valid && wcc_attr_is(pre, &s->attr);
 }

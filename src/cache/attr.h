@@ -27,6 +27,25 @@
 
 #define NS_PER_SEC 1000000000ll
 
+static inline bool nfstime_eq(const struct nfstime3 *a,
+			      const struct nfstime3 *b)
+{
+	return a->seconds == b->seconds && a->nseconds == b->nseconds;
+}
+
+static inline int64_t nfstime_ns(const struct nfstime3 *t)
+{
+	return (int64_t)t->seconds * NS_PER_SEC + t->nseconds;
+}
+
+/* Do wcc pre-op attributes describe the file as a says it is? */
+static inline bool wcc_attr_is(const struct wcc_attr *pre,
+			       const struct fattr3 *a)
+{
+	return pre->size == a->size && nfstime_eq(&pre->mtime, &a->mtime) &&
+	       nfstime_eq(&pre->ctime, &a->ctime);
+}
+
 struct acache_params {
 	unsigned regmin, regmax, dirmin, dirmax; /* seconds */
 	bool noac;

@@ -9,6 +9,7 @@
 #include "../log.h"
 #include "../stats.h"
 #include "../trace.h"
+#include "attr.h"
 
 /* How often a batch is sent again after verifier changes before the
  * writes are reported as failed: a server that restarts that often is
@@ -106,16 +107,11 @@ void wback_free(struct wback *wb)
 	free(wb);
 }
 
-static int64_t ts_ns(const struct nfstime3 *t)
-{
-	return (int64_t)t->seconds * 1000000000 + t->nseconds;
-}
-
 /* Is a later than b?  ctime moves with every change; size breaks a tie
  * within the server's timestamp granularity (writes only grow it). */
 static bool attr_newer(const struct fattr3 *a, const struct fattr3 *b)
 {
-	int64_t ca = ts_ns(&a->ctime), cb = ts_ns(&b->ctime);
+	int64_t ca = nfstime_ns(&a->ctime), cb = nfstime_ns(&b->ctime);
 
 	return ca != cb ? ca > cb : a->size > b->size;
 }
@@ -519,15 +515,6 @@ int wback_flush(struct wback *wb, const struct rpc_cred *cred)
 	return ret;
 }
 
-static bool wcc_is(const struct wcc_attr *pre, const struct fattr3 *a)
-{
-	return pre->size == a->size &&
-	       pre->mtime.seconds == a->mtime.seconds &&
-	       pre->mtime.nseconds == a->mtime.nseconds &&
-	       pre->ctime.seconds == a->ctime.seconds &&
-	       pre->ctime.nseconds == a->ctime.nseconds;
-}
-
 enum wback_chain wback_chain(struct wback *wb, const struct fattr3 *before,
 			     struct fattr3 *after)
 {
@@ -551,7 +538,7 @@ enum wback_chain wback_chain(struct wback *wb, const struct fattr3 *before,
 		 * and their end state must be what our writes would leave. */
 		if (wb->npairs == 0 && a->fileid == before->fileid &&
 		    a->type == before->type && a->size == size &&
-		    ts_ns(&a->mtime) >= ts_ns(&before->mtime)) {
+		    nfstime_ns(&a->mtime) >= nfstime_ns(&before->mtime)) {
 			*after = *a;
 			ret = WBACK_OURS_ASSUMED;
 		}
@@ -563,7 +550,7 @@ enum wback_chain wback_chain(struct wback *wb, const struct fattr3 *before,
 		unsigned i;
 
 		for (i = 0; i < left; i++)
-			if (wcc_is(&wb->pairs[i].w.before.attr, &cur))
+			if (wcc_attr_is(&wb->pairs[i].w.before.attr, &cur))
 				break;
 		if (i == left)
 			goto out;
