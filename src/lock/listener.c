@@ -271,7 +271,6 @@ static void statd_notice(struct lockmgr *lm, const struct rpc_call_hdr *h,
 	if ((ntohl(from->sin_addr.s_addr) >> 24) != 127 ||
 	    !lk_statd_priv_ok(lm, st.priv)) {
 		LK_INC(lm, callbacks_rejected);
-		lk_mark_dirty(lm);
 		TRACE("lock statd notice for %.*s refused: not from our "
 		      "statd", (int)st.mon_name_len, st.mon_name);
 		return;
