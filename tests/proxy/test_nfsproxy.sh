@@ -248,7 +248,9 @@ t_mixed() {
 	local name=mixed out
 	start_proxy "$name" --seed 3 --delay-ms 0-30 --reorder 30 --dup-calls 20 \
 		|| return
-	out=$(client --count 30 --idle 1)
+	# A reply held back for reordering with nothing after it goes out
+	# after PROXY_REORDER_HOLD_MS (1 s): wait longer than that.
+	out=$(client --count 30 --idle 2)
 	expect "$name" "$out" distinct=30 bad=0 short=0
 	grep -q '^reorder ' "$TMP/$name.log" || fail "$name: nothing reordered"
 	stop_proxy "$name"
