@@ -17,14 +17,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bdi.h"
+#include "fs/bdi.h"
 #include "cache/data.h"
 #include "daemon.h"
-#include "fs.h"
-#include "fs_ctl.h"
-#include "fs_quota.h"
+#include "fs/fs.h"
+#include "fs/fs_ctl.h"
+#include "fs/fs_quota.h"
 #include "lock/lock.h"
-#include "log.h"
+#include "base/log.h"
 #include "options.h"
 #include "proto/mount_client.h"
 #include "proto/nfs.h"

@@ -10,11 +10,11 @@
 #include <unistd.h>
 
 #include "../xdr/nfs2.h"
-#include "log.h"
+#include "base/log.h"
 #include "proto/mount_client.h"
 #include "proto/nfsacl_client.h"
 #include "proto/pmap_client.h"
-#include "trace.h"
+#include "base/trace.h"
 
 /* Largest transfer we ask for when the user sets none: what the Linux
  * client settles on with servers that offer more. */

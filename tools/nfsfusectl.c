@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 #include "../src/ctl/ctl_path.h"
-#include "../src/quota.h"
+#include "../src/proto/quota.h"
 
 #define EXIT_NOQUOTA 3
 

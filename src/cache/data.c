@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 #include <sys/uio.h>
 
-#include "../stats.h"
+#include "../base/stats.h"
 
 /*
  * Block memory comes in slabs of SLAB_BYTES, aligned so that the kernel

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../log.h"
-#include "../stats.h"
-#include "../trace.h"
+#include "../base/log.h"
+#include "../base/stats.h"
+#include "../base/trace.h"
 #include "attr.h"
 
 /* How often a batch is sent again after verifier changes before the

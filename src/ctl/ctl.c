@@ -25,8 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../log.h"
-#include "../trace.h"
+#include "../base/log.h"
+#include "../base/trace.h"
 
 static int64_t now_ms(void)
 {

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "../rpc/rpc.h"
-#include "../stats.h"
+#include "../base/stats.h"
 
 #define CTL_MAX_ARGS 64
 

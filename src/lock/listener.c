@@ -38,9 +38,9 @@
 #include <arpa/inet.h>
 
 #include "../../xdr/pmap.h"
-#include "../log.h"
+#include "../base/log.h"
 #include "../proto/pmap_client.h"
-#include "../trace.h"
+#include "../base/trace.h"
 #include "lock_int.h"
 
 #define LK_SM_PROG_BASE 0x4e465300u /* transient range 0x40000000.. */

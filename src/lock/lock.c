@@ -28,8 +28,8 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
-#include "../log.h"
-#include "../trace.h"
+#include "../base/log.h"
+#include "../base/trace.h"
 #include "lock_int.h"
 
 #define LK_CALL_MS 15000         /* one NLM call */

@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../log.h"
+#include "../base/log.h"
 #include "../proto/pmap_client.h"
 #include "lock_int.h"
 

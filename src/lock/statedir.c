@@ -24,7 +24,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
-#include "../log.h"
+#include "../base/log.h"
 #include "lock_int.h"
 
 static int mkdir_p(const char *path)

@@ -38,8 +38,8 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
-#include "../log.h"
-#include "../trace.h"
+#include "../base/log.h"
+#include "../base/trace.h"
 #include "lock_int.h"
 
 #define LK_NSM_MS 5000

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../log.h"
+#include "../base/log.h"
 
 int nfs_call(struct nfs_client *c, enum nfs3_proc proc,
 	     const struct rpc_cred *cred, const void *args, void *res,

@@ -27,7 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../log.h"
+#include "../base/log.h"
 
 #define RPC_BACKOFF_MIN_US (100u * 1000)
 #define RPC_BACKOFF_MAX_US (5u * 1000 * 1000)

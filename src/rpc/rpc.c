@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../log.h"
+#include "../base/log.h"
 
 #define RPC_DEFAULT_TIMEO_US (60u * 1000 * 1000)
 #define RPC_DEFAULT_UDP_TIMEO_US (1100u * 1000) /* nfs(5): timeo=11 */

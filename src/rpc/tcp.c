@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../log.h"
+#include "../base/log.h"
 
 #define RPC_RESVPORT_MIN 665
 #define RPC_RESVPORT_MAX 1023

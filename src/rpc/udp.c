@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../log.h"
+#include "../base/log.h"
 
 /* Datagrams per wake-up before the thread looks at its timers again. */
 #define RPC_UDP_READ_BUDGET 64

@@ -70,7 +70,7 @@ harness() { # name, then extra sources/objects and flags
 	local name=$1
 	shift
 	"$CC" "${common[@]}" "${strict[@]}" -fsanitize=fuzzer \
-		-I "$here" -I "$src/xdr" -I "$src/src/rpc" -I "$src/src" \
+		-I "$here" -I "$src/xdr" -I "$src/src/rpc" -I "$src/src" -I "$src/src/proto" \
 		"$here/$name.c" "$@" -o "$out/$name"
 	echo "$name"
 }
@@ -81,7 +81,7 @@ harness fuzz_mount "${xdr_objs[@]}"
 harness fuzz_pmap "${xdr_objs[@]}"
 harness fuzz_nlm "${xdr_objs[@]}"
 harness fuzz_nsm "${xdr_objs[@]}"
-harness fuzz_rquota "$(lib src/quota.c -I "$src/xdr")" "${xdr_objs[@]}"
+harness fuzz_rquota "$(lib src/proto/quota.c -I "$src/xdr")" "${xdr_objs[@]}"
 if $have_nfs2; then
 	harness fuzz_nfs2 "${xdr_objs[@]}"
 fi

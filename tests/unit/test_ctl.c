@@ -26,8 +26,8 @@
 #include "../../src/ctl/ctl.h"
 #include "../../src/ctl/ctl_path.h"
 #include "../../src/rpc/rpc.h"
-#include "../../src/stats.h"
-#include "../../src/trace.h"
+#include "../../src/base/stats.h"
+#include "../../src/base/trace.h"
 #include "../../xdr/nfs3.h"
 
 static char runtime_dir[64], mnt_dir[64];

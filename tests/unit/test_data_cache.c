@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "../../src/cache/data.h"
-#include "../../src/stats.h"
+#include "../../src/base/stats.h"
 
 
 static uint8_t pattern(uint64_t off)

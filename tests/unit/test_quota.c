@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "../../src/quota.h"
+#include "../../src/proto/quota.h"
 
 /* What FSSTAT gave in the examples: 4 KiB blocks, 1000 GiB, 400 GiB
  * free (390 GiB to ordinary users), a million files of which 900,000 are

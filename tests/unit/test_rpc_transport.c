@@ -24,7 +24,7 @@
 
 #include <cmocka.h>
 
-#include "../../src/log.h"
+#include "../../src/base/log.h"
 #include "../../src/rpc/record.h"
 #include "../../src/rpc/rpc.h"
 

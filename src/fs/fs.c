@@ -15,12 +15,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cache/data.h"
-#include "cache/wback.h"
+#include "../cache/data.h"
+#include "../cache/wback.h"
 #include "fs_quota.h"
-#include "log.h"
-#include "stats.h"
-#include "trace.h"
+#include "../base/log.h"
+#include "../base/stats.h"
+#include "../base/trace.h"
 
 struct fs *fs_of(fuse_req_t req)
 {

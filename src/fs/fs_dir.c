@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "log.h"
+#include "../base/log.h"
 
 struct dir_handle {
 	pthread_mutex_t lock;

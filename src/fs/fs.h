@@ -9,9 +9,9 @@
 
 #include <fuse_lowlevel.h>
 
-#include "cache/inode.h"
-#include "options.h"
-#include "proto/nfs.h"
+#include "../cache/inode.h"
+#include "../options.h"
+#include "../proto/nfs.h"
 
 struct fs_quota;
 

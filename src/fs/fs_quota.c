@@ -9,9 +9,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "log.h"
-#include "quota.h"
-#include "trace.h"
+#include "../base/log.h"
+#include "../proto/quota.h"
+#include "../base/trace.h"
 
 /* Cached statfs answers kept at most; past that the expired ones go, and
  * if none has expired, all of them (a burst of new uids, not a leak). */

@@ -20,8 +20,8 @@
 #include <stdbool.h>
 #include <sys/statvfs.h>
 
-#include "ctl/ctl.h"
-#include "proto/rquota_client.h"
+#include "../ctl/ctl.h"
+#include "../proto/rquota_client.h"
 
 #define QUOTA_STATFS_TTL 5 /* seconds */
 

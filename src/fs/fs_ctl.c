@@ -11,13 +11,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "cache/data.h"
-#include "cache/wback.h"
+#include "../cache/data.h"
+#include "../cache/wback.h"
 #include "fs_quota.h"
-#include "lock/lock.h"
-#include "proto/nfsacl_client.h"
-#include "stats.h"
-#include "trace.h"
+#include "../lock/lock.h"
+#include "../proto/nfsacl_client.h"
+#include "../base/stats.h"
+#include "../base/trace.h"
 
 struct find {
 	uint64_t fileid;

@@ -28,9 +28,9 @@
 #include <string.h>
 
 #include "fs.h"
-#include "log.h"
-#include "proto/nfsacl_client.h"
-#include "stats.h"
+#include "../base/log.h"
+#include "../proto/nfsacl_client.h"
+#include "../base/stats.h"
 
 #define XATTR_ACL_ACCESS "system.posix_acl_access"
 #define XATTR_ACL_DEFAULT "system.posix_acl_default"

@@ -27,12 +27,12 @@
 #include <unistd.h>
 
 #include "bdi.h"
-#include "cache/data.h"
-#include "cache/wback.h"
-#include "lock/lock.h"
-#include "log.h"
-#include "stats.h"
-#include "trace.h"
+#include "../cache/data.h"
+#include "../cache/wback.h"
+#include "../lock/lock.h"
+#include "../base/log.h"
+#include "../base/stats.h"
+#include "../base/trace.h"
 
 /* Bytes of written data held per file until the server acknowledges and
  * commits them: bounds memory on a long sequential write. */

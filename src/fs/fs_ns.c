@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "stats.h"
-#include "trace.h"
+#include "../base/log.h"
+#include "../base/stats.h"
+#include "../base/trace.h"
 
 /* The creator's mode, less the umask the kernel already applied; owner and
  * group follow from the AUTH_SYS identity of the call. */

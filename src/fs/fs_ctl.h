@@ -3,7 +3,7 @@
 #ifndef NFSFUSE_FS_CTL_H
 #define NFSFUSE_FS_CTL_H
 
-#include "ctl/ctl.h"
+#include "../ctl/ctl.h"
 #include "fs.h"
 
 void fs_ctl_hooks(struct fs *fs, struct ctl_hooks *h);

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <sys/statvfs.h>
 
-#include "../xdr/rquota.h"
+#include "../../xdr/rquota.h"
 
 /* The server's answer about one user or group, as the control socket
  * carries it. */

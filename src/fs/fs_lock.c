@@ -17,8 +17,8 @@
 #include <sys/file.h>
 
 #include "fs.h"
-#include "lock/lock.h"
-#include "log.h"
+#include "../lock/lock.h"
+#include "../base/log.h"
 
 static bool posix_remote(const struct fs *fs)
 {
