@@ -1,35 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "mount_client.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../rpc/rpc.h"
+#include "oneshot.h"
 #include "pmap_client.h"
 
 #define MNT_TIMEO_DS 50u
 #define MNT_RETRANS 2u
 
-/* A client for MOUNT version at the server, finding the port if needed. */
-static int mnt_connect(const struct sockaddr_in *server, uint16_t port,
-		       uint32_t version, int proto, bool resvport,
-		       struct rpc_clnt **c)
+/* Where MOUNT version listens at the server, asking the portmapper when
+ * port is 0. */
+static int mnt_peer(const struct sockaddr_in *server, uint16_t port,
+		    uint32_t version, int proto, bool resvport,
+		    struct oneshot_peer *peer)
 {
-	struct sockaddr_in sin = *server;
-	char host[INET_ADDRSTRLEN], name[INET_ADDRSTRLEN + 32];
-	struct rpc_clnt_opts opts = {
-		.proto = proto,
-		.resvport = resvport,
-		.timeo_ds = MNT_TIMEO_DS,
-		.retrans = MNT_RETRANS,
-		.soft = true,
-		.server = name,
-		.proc_names = mnt_proc_names,
-		.nprocs = MNTPROC_COUNT,
-	};
 	int ret;
 
 	if (version != MNT_V3 && version != MNT_V1)
@@ -39,13 +27,20 @@ static int mnt_connect(const struct sockaddr_in *server, uint16_t port,
 		if (ret)
 			return ret;
 	}
-	if (!inet_ntop(AF_INET, &sin.sin_addr, host, sizeof(host)))
-		strcpy(host, "?");
-	snprintf(name, sizeof(name), "mountd %s", host);
-	sin.sin_family = AF_INET;
-	sin.sin_port = htons(port);
-	return rpc_clnt_create((const struct sockaddr *)&sin, sizeof(sin),
-			       MNT_PROGRAM, version, &opts, c);
+	*peer = (struct oneshot_peer){
+		.addr = *server,
+		.proto = proto,
+		.resvport = resvport,
+		.timeo_ds = MNT_TIMEO_DS,
+		.retrans = MNT_RETRANS,
+		.service = "mountd",
+		.prog = MNT_PROGRAM,
+		.vers = version,
+		.proc_names = mnt_proc_names,
+		.nprocs = MNTPROC_COUNT,
+	};
+	peer->addr.sin_port = htons(port);
+	return 0;
 }
 
 int mnt_mount(const struct sockaddr_in *server, uint16_t port,
@@ -55,7 +50,7 @@ int mnt_mount(const struct sockaddr_in *server, uint16_t port,
 {
 	struct mnt_dirpath_args args = { path };
 	struct mnt_mnt_res res;
-	struct rpc_clnt *c;
+	struct oneshot_peer peer;
 	size_t room = *nflavors;
 	int ret;
 
@@ -64,14 +59,14 @@ int mnt_mount(const struct sockaddr_in *server, uint16_t port,
 		*mntstat = MNT_STAT_NONE;
 	if (strlen(path) > MNT_PATHLEN)
 		return -ENAMETOOLONG;
-	ret = mnt_connect(server, port, version, proto, resvport, &c);
+	ret = mnt_peer(server, port, version, proto, resvport, &peer);
 	if (ret)
 		return ret;
 	/* The results are copied into res: no reply buffer to keep. */
-	ret = rpc_call(c, MNTPROC_MNT, cred, mnt_enc_dirpath_args, &args,
-		       version == MNT_V3 ? mnt_dec_mnt3_res : mnt_dec_mnt1_res,
-		       &res, NULL, NULL);
-	rpc_clnt_destroy(c);
+	ret = oneshot_call(&peer, MNTPROC_MNT, cred, mnt_enc_dirpath_args,
+			   &args, version == MNT_V3 ? mnt_dec_mnt3_res
+						    : mnt_dec_mnt1_res,
+			   &res, NULL, NULL);
 	if (ret)
 		return ret;
 	if (mntstat)
@@ -92,18 +87,16 @@ int mnt_umount(const struct sockaddr_in *server, uint16_t port,
 	       const struct rpc_cred *cred)
 {
 	struct mnt_dirpath_args args = { path };
-	struct rpc_clnt *c;
+	struct oneshot_peer peer;
 	int ret;
 
 	if (strlen(path) > MNT_PATHLEN)
 		return -ENAMETOOLONG;
-	ret = mnt_connect(server, port, version, proto, resvport, &c);
+	ret = mnt_peer(server, port, version, proto, resvport, &peer);
 	if (ret)
 		return ret;
-	ret = rpc_call(c, MNTPROC_UMNT, cred, mnt_enc_dirpath_args, &args,
-		       NULL, NULL, NULL, NULL);
-	rpc_clnt_destroy(c);
-	return ret;
+	return oneshot_call(&peer, MNTPROC_UMNT, cred, mnt_enc_dirpath_args,
+			    &args, NULL, NULL, NULL, NULL);
 }
 
 const char *mnt_strerror(int err, uint32_t mntstat)
@@ -210,17 +203,16 @@ int mnt_export_list(const struct sockaddr_in *server, uint16_t port,
 {
 	struct mnt_export_res res;
 	struct rpc_reply reply;
-	struct rpc_clnt *c;
+	struct oneshot_peer peer;
 	int ret;
 
 	*list = NULL;
 	*n = 0;
-	ret = mnt_connect(server, port, MNT_V3, proto, false, &c);
+	ret = mnt_peer(server, port, MNT_V3, proto, false, &peer);
 	if (ret)
 		return ret;
-	ret = rpc_call(c, MNTPROC_EXPORT, NULL, NULL, NULL, mnt_dec_export_res,
-		       &res, &reply, NULL);
-	rpc_clnt_destroy(c);
+	ret = oneshot_call(&peer, MNTPROC_EXPORT, NULL, NULL, NULL,
+			   mnt_dec_export_res, &res, &reply, NULL);
 	if (ret)
 		return ret;
 	ret = copy_exports(&res, list, n);

@@ -4,9 +4,9 @@
  * of an export at mount time, UMNT at unmount, and the export list for
  * error messages and diagnostics.
  *
- * Each call opens a short-lived connection (soft, 5 s timeout, 2 retries),
- * makes one call and closes it.  A port of 0 means "ask the portmapper";
- * server->sin_port is ignored.
+ * Each call opens a short-lived connection (soft, 5 s timeout, 2 retries;
+ * see oneshot.h), makes one call and closes it.  A port of 0 means "ask
+ * the portmapper"; server->sin_port is ignored.
  *
  * Errors come in two kinds, and the caller can print one clear line for
  * either:
@@ -14,28 +14,30 @@
  *     return value is mnt_stat_errno(*mntstat);
  *   - the call itself failed (no portmapper, MOUNT not registered, refused
  *     connection, timeout, malformed reply): *mntstat is MNT_STAT_NONE.
- * mnt_strerror(ret, mntstat) is the text for both.  For example:
+ * mnt_strerror(ret, mntstat) is the text for both.  The session's mount
+ * does this (port, version, transport and resvport from the options):
  *
- *	ret = mnt_mount(&sa, 0, 3, IPPROTO_TCP, false, path, &cred, &fh,
- *			flavors, &nflavors, &st);
+ *	ret = mnt_mount(&addr, port, vers, proto, resvport, path, &cred,
+ *			&root, flavors, &nflavors, &mntstat);
  *	if (ret) {
- *		char ex[256] = "";
+ *		char ex[512] = "";
  *		struct mnt_export *list;
  *		size_t n;
  *
- *		if (st != MNT_STAT_NONE &&
- *		    mnt_export_list(&sa, 0, IPPROTO_TCP, &list, &n) == 0) {
+ *		if (mntstat != MNT_STAT_NONE &&
+ *		    mnt_export_list(&addr, port, proto, &list, &n) == 0) {
  *			mnt_export_list_str(list, n, ex, sizeof(ex));
  *			mnt_export_list_free(list, n);
  *		}
- *		fprintf(stderr, "nfsfuse: %s:%s: mount failed: %s%s%s%s\n",
- *			host, path, mnt_strerror(ret, st),
- *			*ex ? " (exports: " : "", ex, *ex ? ")" : "");
+ *		snprintf(err, errlen, "mount failed: %s%s%s%s",
+ *			 mnt_strerror(ret, mntstat), *ex ? " (exports: " : "",
+ *			 ex, *ex ? ")" : "");
  *	}
  *
- * gives "nfsfuse: 127.0.0.1:/nope: mount failed: permission denied
- * (exports: /tmp/x)".  (nfs-ganesha answers MNT3ERR_ACCES, not NOENT, for
- * a path it does not export.)
+ * and main() puts "nfsfuse: HOST:PATH: " before it: "nfsfuse:
+ * 127.0.0.1:/nope: mount failed: permission denied (exports: /tmp/x)".
+ * (nfs-ganesha answers MNT3ERR_ACCES, not NOENT, for a path it does not
+ * export.)
  */
 #ifndef NFSFUSE_PROTO_MOUNT_CLIENT_H
 #define NFSFUSE_PROTO_MOUNT_CLIENT_H

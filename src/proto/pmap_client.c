@@ -1,47 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "pmap_client.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../rpc/rpc.h"
+#include "oneshot.h"
 
 /* Short-lived and soft: a portmapper that does not answer in 5 s (and once
  * more) is not there. */
 #define PMAP_TIMEO_DS 50u
 #define PMAP_RETRANS 1u
 
-static int pmap_connect(const struct sockaddr_in *server, uint32_t vers,
-			struct rpc_clnt **c)
+/* The portmapper at server's port 111, speaking portmap v2 or rpcbind
+ * vers. */
+static struct oneshot_peer pmap_peer(const struct sockaddr_in *server,
+				     uint32_t vers)
 {
-	struct sockaddr_in sin = *server;
-	char host[INET_ADDRSTRLEN], name[INET_ADDRSTRLEN + 32];
-	struct rpc_clnt_opts opts = {
+	struct oneshot_peer peer = {
+		.addr = *server,
 		.proto = IPPROTO_TCP,
 		.resvport = false,
 		.timeo_ds = PMAP_TIMEO_DS,
 		.retrans = PMAP_RETRANS,
-		.soft = true,
-		.server = name,
+		.service = "portmapper",
+		.prog = PMAP_PROGRAM,
+		.vers = vers,
+		.proc_names = vers == PMAP_VERSION ? pmap_proc_names
+						   : pmap_rpcb_proc_names,
+		.nprocs = vers == PMAP_VERSION ? PMAPPROC_COUNT
+					       : RPCBPROC_COUNT,
 	};
 
-	if (!inet_ntop(AF_INET, &sin.sin_addr, host, sizeof(host)))
-		strcpy(host, "?");
-	snprintf(name, sizeof(name), "portmapper %s", host);
-	if (vers == PMAP_VERSION) {
-		opts.proc_names = pmap_proc_names;
-		opts.nprocs = PMAPPROC_COUNT;
-	} else {
-		opts.proc_names = pmap_rpcb_proc_names;
-		opts.nprocs = RPCBPROC_COUNT;
-	}
-	sin.sin_family = AF_INET;
-	sin.sin_port = htons(PMAP_PORT);
-	return rpc_clnt_create((const struct sockaddr *)&sin, sizeof(sin),
-			       PMAP_PROGRAM, vers, &opts, c);
+	peer.addr.sin_port = htons(PMAP_PORT);
+	return peer;
 }
 
 /* rpcbind v3/v4 GETADDR, for servers without portmap v2. */
@@ -56,16 +48,13 @@ static int rpcb_getaddr(const struct sockaddr_in *server, uint32_t rpcb_vers,
 		.addr = "",
 		.owner = "",
 	};
+	struct oneshot_peer peer = pmap_peer(server, rpcb_vers);
 	struct pmap_getaddr_res res;
 	struct rpc_reply reply;
-	struct rpc_clnt *c;
 	int ret;
 
-	ret = pmap_connect(server, rpcb_vers, &c);
-	if (ret)
-		return ret;
-	ret = rpc_call(c, RPCBPROC_GETADDR, NULL, pmap_enc_rpcb_args, &args,
-		       pmap_dec_getaddr_res, &res, &reply, NULL);
+	ret = oneshot_call(&peer, RPCBPROC_GETADDR, NULL, pmap_enc_rpcb_args,
+			   &args, pmap_dec_getaddr_res, &res, &reply, NULL);
 	if (ret == 0) {
 		if (res.uaddr_len == 0)
 			ret = -EPROTONOSUPPORT;
@@ -75,7 +64,6 @@ static int rpcb_getaddr(const struct sockaddr_in *server, uint32_t rpcb_vers,
 			ret = -EPROTONOSUPPORT;
 		rpc_reply_release(&reply);
 	}
-	rpc_clnt_destroy(c);
 	return ret;
 }
 
@@ -85,8 +73,8 @@ int pmap_getport(const struct sockaddr_in *server, uint32_t prog,
 	struct pmap_getport_args args = {
 		{ prog, vers, 0, 0 }
 	};
+	struct oneshot_peer peer = pmap_peer(server, PMAP_VERSION);
 	struct pmap_getport_res res;
-	struct rpc_clnt *c;
 	int ret;
 
 	if (proto == IPPROTO_TCP)
@@ -96,12 +84,8 @@ int pmap_getport(const struct sockaddr_in *server, uint32_t prog,
 	else
 		return -EINVAL;
 
-	ret = pmap_connect(server, PMAP_VERSION, &c);
-	if (ret)
-		return ret;
-	ret = rpc_call(c, PMAPPROC_GETPORT, NULL, pmap_enc_getport_args, &args,
-		       pmap_dec_getport_res, &res, NULL, NULL);
-	rpc_clnt_destroy(c);
+	ret = oneshot_call(&peer, PMAPPROC_GETPORT, NULL, pmap_enc_getport_args,
+			   &args, pmap_dec_getport_res, &res, NULL, NULL);
 	if (ret == -EPROTONOSUPPORT) {
 		/* No portmap v2 here: rpcbind v4, then v3. */
 		ret = rpcb_getaddr(server, RPCB_VERSION4, prog, vers, proto,
@@ -124,21 +108,17 @@ int pmap_getport(const struct sockaddr_in *server, uint32_t prog,
 int pmap_dump(const struct sockaddr_in *server, struct pmap_mapping **maps,
 	      size_t *n)
 {
+	struct oneshot_peer peer = pmap_peer(server, PMAP_VERSION);
 	struct pmap_dump_res res;
 	struct pmap_mapping *list = NULL;
 	struct rpc_reply reply;
-	struct rpc_clnt *c;
 	size_t i = 0;
 	int ret;
 
 	*maps = NULL;
 	*n = 0;
-	ret = pmap_connect(server, PMAP_VERSION, &c);
-	if (ret)
-		return ret;
-	ret = rpc_call(c, PMAPPROC_DUMP, NULL, NULL, NULL, pmap_dec_dump_res,
-		       &res, &reply, NULL);
-	rpc_clnt_destroy(c);
+	ret = oneshot_call(&peer, PMAPPROC_DUMP, NULL, NULL, NULL,
+			   pmap_dec_dump_res, &res, &reply, NULL);
 	if (ret)
 		return ret;
 	if (res.nentries) {

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "rquota_client.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
+#include "oneshot.h"
 #include "pmap_client.h"
 
 /* Soft and short, as for the portmapper: a quota is information, and an
@@ -35,28 +34,21 @@ int rquota_stats_get(struct rquota_stats *s, uint32_t proc,
 	return 0;
 }
 
-/* Fold the counters of a connection about to be destroyed into s. */
-static void stats_fold(struct rquota_stats *s, struct rpc_clnt *c)
+/* Add the counters of one call of proc to s. */
+static void stats_add(struct rquota_stats *s, uint32_t proc,
+		      const struct rpc_proc_stats *st)
 {
-	struct rpc_proc_stats st;
+	struct rpc_proc_stats *t = &s->proc[proc];
 
-	if (!s)
-		return;
 	pthread_mutex_lock(&s->lock);
-	for (uint32_t p = 0; p < RQUOTAPROC_COUNT; p++) {
-		struct rpc_proc_stats *t = &s->proc[p];
-
-		if (rpc_clnt_get_stats(c, p, &st) || st.calls == 0)
-			continue;
-		t->calls += st.calls;
-		t->retrans += st.retrans;
-		t->errors += st.errors;
-		t->bytes_sent += st.bytes_sent;
-		t->bytes_recv += st.bytes_recv;
-		t->rtt_us_total += st.rtt_us_total;
-		if (st.rtt_us_p99 > t->rtt_us_p99)
-			t->rtt_us_p99 = st.rtt_us_p99;
-	}
+	t->calls += st->calls;
+	t->retrans += st->retrans;
+	t->errors += st->errors;
+	t->bytes_sent += st->bytes_sent;
+	t->bytes_recv += st->bytes_recv;
+	t->rtt_us_total += st->rtt_us_total;
+	if (st->rtt_us_p99 > t->rtt_us_p99)
+		t->rtt_us_p99 = st->rtt_us_p99;
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -90,34 +82,29 @@ static int getquota_at(const struct sockaddr_in *addr, int proto,
 		       const struct rquota_getquota_args *args,
 		       struct rquota_dqblk *q, struct rquota_stats *stats)
 {
-	char host[INET_ADDRSTRLEN], name[INET_ADDRSTRLEN + 32];
-	struct rpc_clnt_opts opts = {
+	struct oneshot_peer peer = {
+		.addr = *addr,
 		.proto = proto,
 		.resvport = false,
 		.timeo_ds = RQUOTA_TIMEO_DS,
 		.retrans = RQUOTA_RETRANS,
-		.soft = true,
-		.server = name,
+		.service = "rquotad",
+		.prog = RQUOTA_PROGRAM,
+		.vers = vers,
 		.proc_names = rquota_proc_names,
 		.nprocs = RQUOTAPROC_COUNT,
 	};
 	struct rquota_getquota_res res;
-	struct rpc_clnt *c;
+	struct rpc_proc_stats st;
 	int ret;
 
-	if (!inet_ntop(AF_INET, &addr->sin_addr, host, sizeof(host)))
-		strcpy(host, "?");
-	snprintf(name, sizeof(name), "rquotad %s", host);
-	ret = rpc_clnt_create((const struct sockaddr *)addr, sizeof(*addr),
-			      RQUOTA_PROGRAM, vers, &opts, &c);
-	if (ret)
-		return ret;
-	ret = rpc_call(c, RQUOTAPROC_GETQUOTA, cred,
-		       vers == RQUOTA_V2 ? rquota_enc_getquota2_args
-					 : rquota_enc_getquota1_args,
-		       args, rquota_dec_getquota_res, &res, NULL, NULL);
-	stats_fold(stats, c);
-	rpc_clnt_destroy(c);
+	ret = oneshot_call(&peer, RQUOTAPROC_GETQUOTA, cred,
+			   vers == RQUOTA_V2 ? rquota_enc_getquota2_args
+					     : rquota_enc_getquota1_args,
+			   args, rquota_dec_getquota_res, &res, NULL,
+			   stats ? &st : NULL);
+	if (stats && st.calls)
+		stats_add(stats, RQUOTAPROC_GETQUOTA, &st);
 	if (ret)
 		return ret;
 	ret = rquota_stat_errno(res.status);
