@@ -143,8 +143,8 @@ static void open_acl(struct session *s, const struct sockaddr_in *sa,
 	 * names the port and skips the portmapper. */
 	if (s->o->aclport)
 		asa.sin_port = htons((uint16_t)s->o->aclport);
-	else if (pmap_getport(&s->addr, NFSACL_PROGRAM, NFSACL_V3, ro->proto,
-			      &port) == 0)
+	else if (pmap_clnt_getport(&s->addr, NFSACL_PROGRAM, NFSACL_V3,
+				   ro->proto, &port) == 0)
 		asa.sin_port = htons(port);
 	ret = nfsacl_client_open(&asa, ro, &s->acl);
 	if (ret) {
@@ -179,8 +179,8 @@ static int connect_nfs(struct session *s, char *err, size_t errlen)
 	/* "server X not responding, still trying" / "server X OK" */
 	snprintf(name, sizeof(name), "server %s", o->host);
 	if (!port) {
-		ret = pmap_getport(&s->addr, NFS3_PROGRAM, s->nfs.v->vers,
-				   ro.proto, &port);
+		ret = pmap_clnt_getport(&s->addr, NFS3_PROGRAM, s->nfs.v->vers,
+					ro.proto, &port);
 		if (ret == -EPROTONOSUPPORT) {
 			set_err(err, errlen, "server does not offer NFS "
 				"version %u over %s", s->nfs.v->vers,

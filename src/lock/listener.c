@@ -121,7 +121,7 @@ static void setup_nlm_callbacks(struct lockmgr *lm)
 		return;
 	}
 	loopback(&rpcb, PMAP_PORT);
-	ret = pmap_getport(&rpcb, NLM_PROGRAM, v, IPPROTO_TCP, &port_tcp);
+	ret = pmap_clnt_getport(&rpcb, NLM_PROGRAM, v, IPPROTO_TCP, &port_tcp);
 	if (ret == -EPROTONOSUPPORT) {
 		/* Free: ours to register. */
 		fd = bind_sock(SOCK_STREAM, lm->src, 0, &lm->nlm_port_tcp);
@@ -170,8 +170,8 @@ static void setup_nlm_callbacks(struct lockmgr *lm)
 	}
 	lm->nlm_tcp_fd = fd;
 	lm->nlm_port_tcp = port_tcp;
-	if (pmap_getport(&rpcb, NLM_PROGRAM, v, IPPROTO_UDP,
-			 &port_udp) == 0) {
+	if (pmap_clnt_getport(&rpcb, NLM_PROGRAM, v, IPPROTO_UDP,
+			      &port_udp) == 0) {
 		fd = bind_sock(SOCK_DGRAM, lm->src, port_udp, NULL);
 		if (fd >= 0) {
 			lm->nlm_udp_fd = fd;
@@ -201,7 +201,7 @@ static void setup_statd_callback(struct lockmgr *lm)
 	for (uint32_t k = 0; k < 64; k++) {
 		uint32_t prog = LK_SM_PROG_BASE + (((uint32_t)getpid() + k) & 0xff);
 		uint16_t port;
-		int ret = pmap_getport(&rpcb, prog, 1, IPPROTO_UDP, &port);
+		int ret = pmap_clnt_getport(&rpcb, prog, 1, IPPROTO_UDP, &port);
 
 		if (ret == 0)
 			continue; /* taken */

@@ -69,8 +69,8 @@ static int conn_open(struct lk_conn *c, int timeout_ms)
 	uint16_t port;
 
 	if (to.sin_port == 0) {
-		ret = pmap_getport(&c->peer, c->prog, c->vers, c->proto,
-				   &port);
+		ret = pmap_clnt_getport(&c->peer, c->prog, c->vers, c->proto,
+					&port);
 		if (ret)
 			return ret;
 		to.sin_port = htons(port);

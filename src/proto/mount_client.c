@@ -23,7 +23,8 @@ static int mnt_peer(const struct sockaddr_in *server, uint16_t port,
 	if (version != MNT_V3 && version != MNT_V1)
 		return -EINVAL;
 	if (port == 0) {
-		ret = pmap_getport(server, MNT_PROGRAM, version, proto, &port);
+		ret = pmap_clnt_getport(server, MNT_PROGRAM, version, proto,
+					&port);
 		if (ret)
 			return ret;
 	}

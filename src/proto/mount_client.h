@@ -67,9 +67,10 @@
  * caller decides what it means.  mntstat may be NULL.
  *
  * Returns 0, mnt_stat_errno() of a refusal, or a transport error as
- * pmap_getport()/rpc_call() give them; -ENAMETOOLONG when path exceeds
- * MNT_PATHLEN, -EINVAL for a version other than 1 or 3.  (nfs-ganesha 4.3
- * registers MOUNT v1 but answers its MNT with PROC_UNAVAIL: -EOPNOTSUPP.)
+ * pmap_clnt_getport()/rpc_clnt_call() give them; -ENAMETOOLONG when path
+ * exceeds MNT_PATHLEN, -EINVAL for a version other than 1 or 3.
+ * (nfs-ganesha 4.3 registers MOUNT v1 but answers its MNT with
+ * PROC_UNAVAIL: -EOPNOTSUPP.)
  */
 int mnt_mount(const struct sockaddr_in *server, uint16_t port,
 	      uint32_t version, int proto, bool resvport, const char *path,

@@ -22,14 +22,14 @@ int nfs_call(struct nfs_client *c, enum nfs3_proc proc,
 	if (proc != NFS3PROC_NULL && !p->dec)
 		return -ENOTSUP;
 	if (!p->fixup)
-		return rpc_call(c->rpc, p->wire_proc, cred, p->enc, args,
-				p->dec, res, reply, interrupted);
+		return rpc_clnt_call(c->rpc, p->wire_proc, cred, p->enc, args,
+				     p->dec, res, reply, interrupted);
 	/* The fixup may need the reply buffer even when the caller does
 	 * not (its results then hold no pointers it will use). */
 	if (!reply)
 		reply = &own;
-	ret = rpc_call(c->rpc, p->wire_proc, cred, p->enc, args, p->dec, res,
-		       reply, interrupted);
+	ret = rpc_clnt_call(c->rpc, p->wire_proc, cred, p->enc, args, p->dec,
+			    res, reply, interrupted);
 	if (ret == 0)
 		ret = p->fixup(args, res, reply);
 	if (ret || reply == &own)
@@ -81,8 +81,8 @@ int nfs_call_async(struct nfs_client *c, enum nfs3_proc proc,
 	*a = (struct async_call){ p->dec, p->fixup, res, done, ctx };
 	if (p->fixup)
 		memcpy(a->args, args, p->args_size);
-	ret = rpc_call_async(c->rpc, p->wire_proc, cred, p->enc, args,
-			     async_done, a);
+	ret = rpc_clnt_call_async(c->rpc, p->wire_proc, cred, p->enc, args,
+				  async_done, a);
 	if (ret)
 		free(a);
 	return ret;

@@ -19,8 +19,8 @@ int nfsacl_client_open(const struct sockaddr_in *server,
 			      NFSACL_PROGRAM, NFSACL_V3, &probe, &c);
 	if (ret)
 		return ret;
-	ret = rpc_call(c, NFSACLPROC_NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-		       NULL);
+	ret = rpc_clnt_call(c, NFSACLPROC_NULL, NULL, NULL, NULL, NULL, NULL,
+			    NULL, NULL);
 	rpc_clnt_destroy(c);
 	if (ret)
 		return ret;
@@ -35,14 +35,16 @@ int nfsacl_getacl(struct rpc_clnt *c, const struct rpc_cred *cred,
 		  struct nfsacl_getacl_res *res, struct rpc_reply *reply,
 		  volatile int *interrupted)
 {
-	return rpc_call(c, NFSACLPROC3_GETACL, cred, nfsacl_enc_getacl_args,
-			args, nfsacl_dec_getacl_res, res, reply, interrupted);
+	return rpc_clnt_call(c, NFSACLPROC3_GETACL, cred,
+			     nfsacl_enc_getacl_args, args,
+			     nfsacl_dec_getacl_res, res, reply, interrupted);
 }
 
 int nfsacl_setacl(struct rpc_clnt *c, const struct rpc_cred *cred,
 		  const struct nfsacl_setacl_args *args,
 		  struct nfsacl_setacl_res *res, volatile int *interrupted)
 {
-	return rpc_call(c, NFSACLPROC3_SETACL, cred, nfsacl_enc_setacl_args,
-			args, nfsacl_dec_setacl_res, res, NULL, interrupted);
+	return rpc_clnt_call(c, NFSACLPROC3_SETACL, cred,
+			     nfsacl_enc_setacl_args, args,
+			     nfsacl_dec_setacl_res, res, NULL, interrupted);
 }

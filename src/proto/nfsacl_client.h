@@ -3,7 +3,7 @@
  * NFSACL client (program 100227 version 3, xdr/nfsacl.h): a second RPC
  * client beside NFS, on the same server port, that GETs and SETs the
  * POSIX ACLs of file handles.  Calls may be made by any thread, as with
- * rpc_call().
+ * rpc_clnt_call().
  *
  * Results hold no pointers except the GETACL entry lists, which point
  * into *reply (release it with rpc_reply_release()).  The NFS status is

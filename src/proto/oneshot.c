@@ -35,7 +35,7 @@ int oneshot_call(const struct oneshot_peer *peer, uint32_t proc,
 			      peer->prog, peer->vers, &opts, &c);
 	if (ret)
 		return ret;
-	ret = rpc_call(c, proc, cred, enc, args, dec, res, reply, NULL);
+	ret = rpc_clnt_call(c, proc, cred, enc, args, dec, res, reply, NULL);
 	if (stats && rpc_clnt_get_stats(c, proc, stats))
 		memset(stats, 0, sizeof(*stats)); /* proc beyond nprocs */
 	rpc_clnt_destroy(c);

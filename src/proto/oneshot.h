@@ -30,8 +30,8 @@ struct oneshot_peer {
 };
 
 /*
- * rpc_call() of proc on a fresh client for peer, which is closed before
- * this returns.  Arguments, results and errors are rpc_call()'s, and
+ * rpc_clnt_call() of proc on a fresh client for peer, which is closed before
+ * this returns.  Arguments, results and errors are rpc_clnt_call()'s, and
  * those of rpc_clnt_create(); *reply (when not NULL) owns the results'
  * buffer after the client is gone.  stats (may be NULL) receives the
  * call's counters, which otherwise go with the client.

@@ -67,8 +67,8 @@ static int rpcb_getaddr(const struct sockaddr_in *server, uint32_t rpcb_vers,
 	return ret;
 }
 
-int pmap_getport(const struct sockaddr_in *server, uint32_t prog,
-		 uint32_t vers, int proto, uint16_t *port)
+int pmap_clnt_getport(const struct sockaddr_in *server, uint32_t prog,
+		      uint32_t vers, int proto, uint16_t *port)
 {
 	struct pmap_getport_args args = {
 		{ prog, vers, 0, 0 }
@@ -105,8 +105,8 @@ int pmap_getport(const struct sockaddr_in *server, uint32_t prog,
 	return 0;
 }
 
-int pmap_dump(const struct sockaddr_in *server, struct pmap_mapping **maps,
-	      size_t *n)
+int pmap_clnt_dump(const struct sockaddr_in *server, struct pmap_mapping **maps,
+		   size_t *n)
 {
 	struct oneshot_peer peer = pmap_peer(server, PMAP_VERSION);
 	struct pmap_dump_res res;

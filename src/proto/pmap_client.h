@@ -29,14 +29,14 @@
  *  -EIO              malformed reply, or a port over 65535
  *  -EINVAL           proto is neither TCP nor UDP
  */
-int pmap_getport(const struct sockaddr_in *server, uint32_t prog,
-		 uint32_t vers, int proto, uint16_t *port);
+int pmap_clnt_getport(const struct sockaddr_in *server, uint32_t prog,
+		      uint32_t vers, int proto, uint16_t *port);
 
 /*
  * Every registration (portmap v2 DUMP): *maps is a malloc'd array of *n
  * mappings that the caller frees (NULL when *n is 0).  Errors as above.
  */
-int pmap_dump(const struct sockaddr_in *server, struct pmap_mapping **maps,
-	      size_t *n);
+int pmap_clnt_dump(const struct sockaddr_in *server, struct pmap_mapping **maps,
+		   size_t *n);
 
 #endif

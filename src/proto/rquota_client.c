@@ -60,12 +60,13 @@ int rquota_locate(const struct sockaddr_in *server, int proto,
 
 	memset(rs, 0, sizeof(*rs));
 	rs->vers = RQUOTA_V2;
-	ret = pmap_getport(server, RQUOTA_PROGRAM, RQUOTA_V2, proto, &port);
+	ret = pmap_clnt_getport(server, RQUOTA_PROGRAM, RQUOTA_V2, proto,
+				&port);
 	if (ret == -EPROTONOSUPPORT) {
 		/* An rquotad from before EXT_RQUOTAVERS: users only. */
 		rs->vers = RQUOTA_V1;
-		ret = pmap_getport(server, RQUOTA_PROGRAM, RQUOTA_V1, proto,
-				   &port);
+		ret = pmap_clnt_getport(server, RQUOTA_PROGRAM, RQUOTA_V1,
+					proto, &port);
 	}
 	if (ret)
 		return ret;
@@ -138,8 +139,8 @@ int rquota_getquota(const struct rquota_server *rs,
 		return ret;
 	/* Registered as v2 but refusing it (a program mismatch): v1 still
 	 * answers for users, on whatever port it is registered at. */
-	ret = pmap_getport(&rs->addr, RQUOTA_PROGRAM, RQUOTA_V1, rs->proto,
-			   &port);
+	ret = pmap_clnt_getport(&rs->addr, RQUOTA_PROGRAM, RQUOTA_V1, rs->proto,
+				&port);
 	if (ret)
 		return ret;
 	v1.sin_port = htons(port);

@@ -56,7 +56,7 @@ int rquota_stats_get(struct rquota_stats *s, uint32_t proc,
  * Returns 0 with *rs filled, or:
  *  -EPROTONOSUPPORT  no rquotad registered (neither version): the server
  *                    offers no quota information
- *  other errors of pmap_getport() (-ECONNREFUSED: no portmapper, ...)
+ *  other errors of pmap_clnt_getport() (-ECONNREFUSED: no portmapper, ...)
  */
 int rquota_locate(const struct sockaddr_in *server, int proto,
 		  struct rquota_server *rs);
@@ -74,7 +74,7 @@ int rquota_locate(const struct sockaddr_in *server, int proto,
  *  -EOPNOTSUPP       a group quota asked of a server with v1 only
  *  -ENAMETOOLONG     path over RQUOTA_PATHLEN bytes
  *  -EPROTONOSUPPORT  rquotad does not serve the version (anymore)
- *  -ECONNREFUSED, -ETIMEDOUT, -EACCES, -EIO: as rpc_call()
+ *  -ECONNREFUSED, -ETIMEDOUT, -EACCES, -EIO: as rpc_clnt_call()
  */
 int rquota_getquota(const struct rquota_server *rs,
 		    const struct rpc_cred *cred, const char *path,

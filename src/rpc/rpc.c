@@ -444,9 +444,9 @@ static int submit(struct rpc_clnt *c, uint32_t proc,
 	return 0;
 }
 
-int rpc_call_async(struct rpc_clnt *c, uint32_t proc,
-		   const struct rpc_cred *cred, rpc_enc_fn enc,
-		   const void *args, rpc_done_fn done, void *ctx)
+int rpc_clnt_call_async(struct rpc_clnt *c, uint32_t proc,
+			const struct rpc_cred *cred, rpc_enc_fn enc,
+			const void *args, rpc_done_fn done, void *ctx)
 {
 	struct rpc_call_ent *e;
 
@@ -455,9 +455,10 @@ int rpc_call_async(struct rpc_clnt *c, uint32_t proc,
 	return submit(c, proc, cred, enc, args, done, ctx, &e);
 }
 
-int rpc_call(struct rpc_clnt *c, uint32_t proc, const struct rpc_cred *cred,
-	     rpc_enc_fn enc, const void *args, rpc_dec_fn dec, void *res,
-	     struct rpc_reply *reply, volatile int *interrupted)
+int rpc_clnt_call(struct rpc_clnt *c, uint32_t proc,
+		  const struct rpc_cred *cred, rpc_enc_fn enc, const void *args,
+		  rpc_dec_fn dec, void *res, struct rpc_reply *reply,
+		  volatile int *interrupted)
 {
 	struct rpc_call_ent *e;
 	struct rpc_reply r;

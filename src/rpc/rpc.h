@@ -3,7 +3,7 @@
  * ONC RPC client transport (RFC 5531): one connection to one (program,
  * version) at one server, many calls in flight at once.
  *
- * Concurrency: any thread may call rpc_call(); it encodes its call, queues
+ * Concurrency: any thread may call rpc_clnt_call(); it encodes its call, queues
  * it and sleeps on its own condition only.  One receiver thread per client
  * reads replies and matches them to calls by XID; a reply with an XID that
  * nobody waits for is dropped and counted.  Send order on the socket is
@@ -100,37 +100,39 @@ void rpc_reply_release(struct rpc_reply *r);
  *  -EACCES      auth errors (AUTH_ERROR)
  *  -EIO         malformed reply (counted and logged once)
  */
-int rpc_call(struct rpc_clnt *c, uint32_t proc, const struct rpc_cred *cred,
-	     rpc_enc_fn enc, const void *args, rpc_dec_fn dec, void *res,
-	     struct rpc_reply *reply, volatile int *interrupted);
+int rpc_clnt_call(struct rpc_clnt *c, uint32_t proc,
+		  const struct rpc_cred *cred, rpc_enc_fn enc, const void *args,
+		  rpc_dec_fn dec, void *res, struct rpc_reply *reply,
+		  volatile int *interrupted);
 
 /*
  * Asynchronous calls, for read-ahead and write-back pipelining.
  *
- * rpc_call_async() queues the call and returns at once: 0 when queued, in
- * which case done() will run exactly once; or a negative errno (encoding
- * failed, -ESHUTDOWN), in which case it will not.
+ * rpc_clnt_call_async() queues the call and returns at once: 0 when
+ * queued, in which case done() will run exactly once; or a negative errno
+ * (encoding failed, -ESHUTDOWN), in which case it will not.
  *
  * done(ctx, err, results, reply) runs on the client's transport thread
- * (also for -ESHUTDOWN, while rpc_clnt_destroy() waits), so it must
- * not block and must not call rpc_call() or rpc_clnt_destroy() on the same
- * client; it may call rpc_call_async().  err is as for rpc_call() before
- * results decoding; when err is 0, results is a cursor at the procedure's
- * results, else NULL.  done() owns reply->buf (possibly NULL on error): it
- * either keeps a copy of *reply or calls rpc_reply_release(reply).
+ * (also for -ESHUTDOWN, while rpc_clnt_destroy() waits), so it must not
+ * block and must not call rpc_clnt_call() or rpc_clnt_destroy() on the
+ * same client; it may call rpc_clnt_call_async().  err is as for
+ * rpc_clnt_call() before results decoding; when err is 0, results is a
+ * cursor at the procedure's results, else NULL.  done() owns reply->buf
+ * (possibly NULL on error): it either keeps a copy of *reply or calls
+ * rpc_reply_release(reply).
  * The trace hook for an asynchronous call runs on the transport thread too.
  *
- * Timeouts, retransmission and reconnection are those of rpc_call(); on a
- * hard mount the call is retried until it is answered or the client is
+ * Timeouts, retransmission and reconnection are those of rpc_clnt_call();
+ * on a hard mount the call is retried until it is answered or the client is
  * destroyed.  Nothing bounds how many calls may be in flight: the caller
  * keeps its own window.
  */
 typedef void (*rpc_done_fn)(void *ctx, int err, struct xdr_dec *results,
 			    struct rpc_reply *reply);
 
-int rpc_call_async(struct rpc_clnt *c, uint32_t proc,
-		   const struct rpc_cred *cred, rpc_enc_fn enc,
-		   const void *args, rpc_done_fn done, void *ctx);
+int rpc_clnt_call_async(struct rpc_clnt *c, uint32_t proc,
+			const struct rpc_cred *cred, rpc_enc_fn enc,
+			const void *args, rpc_done_fn done, void *ctx);
 
 /* Replies received that matched no outstanding call (late replies to
  * abandoned or timed-out calls, duplicates). */

@@ -149,7 +149,7 @@ struct rpc_clnt {
 	struct rpc_call_ent *qhead, *qtail; /* [L] send queue */
 	uint64_t next_deadline_us; /* [L] earliest deadline (lower bound) */
 	bool shutdown;            /* [L] destroy began */
-	unsigned users;           /* [L] threads inside rpc_call() */
+	unsigned users;           /* [L] threads inside rpc_clnt_call() */
 	pthread_cond_t idle;      /* [L] users dropped to 0 */
 	bool not_responding;      /* [L] "not responding" was logged */
 	bool bad_reply_logged;    /* [L] */

@@ -325,8 +325,8 @@ static struct rpc_clnt *silent_rpc(int *lfd)
 	getsockname(*lfd, (struct sockaddr *)&sin, &len);
 	assert_int_equal(rpc_clnt_create((struct sockaddr *)&sin, sizeof(sin),
 					 100003, 3, &o, &r), 0);
-	assert_int_equal(rpc_call(r, NFS3PROC_GETATTR, &cred, NULL, NULL,
-				  NULL, NULL, NULL, NULL), -ETIMEDOUT);
+	assert_int_equal(rpc_clnt_call(r, NFS3PROC_GETATTR, &cred, NULL, NULL,
+				       NULL, NULL, NULL, NULL), -ETIMEDOUT);
 	return r;
 }
 

@@ -429,8 +429,8 @@ static void *caller_main(void *p)
 	struct caller *k = p;
 	struct rpc_reply reply;
 
-	k->ret = rpc_call(k->c, 1, &test_cred, enc_u32, &k->arg, dec_u32,
-			  &k->res, &reply, k->intr);
+	k->ret = rpc_clnt_call(k->c, 1, &test_cred, enc_u32, &k->arg, dec_u32,
+			       &k->res, &reply, k->intr);
 	if (k->ret == 0) {
 		assert_non_null(reply.buf);
 		rpc_reply_release(&reply);
@@ -539,8 +539,8 @@ static void test_out_of_order(void **state)
 	}
 
 	for (int i = 0; i < 3; i++)
-		assert_int_equal(rpc_call_async(c, 2, &test_cred, enc_u32,
-						&args[i], done_cb, &b), 0);
+		assert_int_equal(rpc_clnt_call_async(c, 2, &test_cred, enc_u32,
+						     &args[i], done_cb, &b), 0);
 	done_wait(&b, 3);
 	for (int i = 0; i < 3; i++) {
 		assert_int_equal(b.err[i], 0);
@@ -603,8 +603,8 @@ static void test_reconnect_same_port(void **state)
 	port = rpc_clnt_local_port(c);
 	assert_true(port > 0);
 	t0 = now_s();
-	assert_int_equal(rpc_call(c, 3, &test_cred, enc_u32, &arg, dec_u32,
-				  &res, NULL, NULL), 0);
+	assert_int_equal(rpc_clnt_call(c, 3, &test_cred, enc_u32, &arg, dec_u32,
+				       &res, NULL, NULL), 0);
 	assert_true(now_s() - t0 < 5);
 	assert_int_equal(res, 17);
 	assert_int_equal(rpc_clnt_local_port(c), port);
@@ -647,8 +647,8 @@ static void test_soft_timeout(void **state)
 	/* timeouts 0.1 + 0.2 + 0.4 s, then a major one */
 	c = client(&s, 1, 2, true);
 	t0 = now_s();
-	assert_int_equal(rpc_call(c, 4, &test_cred, enc_u32, &arg, dec_u32,
-				  &res, NULL, NULL), -ETIMEDOUT);
+	assert_int_equal(rpc_clnt_call(c, 4, &test_cred, enc_u32, &arg, dec_u32,
+				       &res, NULL, NULL), -ETIMEDOUT);
 	dt = now_s() - t0;
 	assert_true(dt >= 0.6);
 	assert_true(dt < 10);
@@ -685,8 +685,8 @@ static void test_interrupted(void **state)
 	c = client(&s, 600, 2, false); /* hard */
 	t0 = now_s();
 	pthread_create(&th, NULL, set_flag_later, (void *)&intr);
-	assert_int_equal(rpc_call(c, 5, &test_cred, enc_u32, &arg, dec_u32,
-				  &res, NULL, &intr), -EINTR);
+	assert_int_equal(rpc_clnt_call(c, 5, &test_cred, enc_u32, &arg, dec_u32,
+				       &res, NULL, &intr), -EINTR);
 	dt = now_s() - t0;
 	pthread_join(th, NULL);
 	assert_true(dt >= 0.15);
@@ -729,8 +729,8 @@ static void test_hard_retry(void **state)
 	srv_start(&s, scen_answer_fourth);
 	/* 0.1 + 0.2 (major: "not responding") + 0.4, then the answer */
 	c = client(&s, 1, 1, false);
-	assert_int_equal(rpc_call(c, 6, &test_cred, enc_u32, &arg, dec_u32,
-				  &res, NULL, NULL), 0);
+	assert_int_equal(rpc_clnt_call(c, 6, &test_cred, enc_u32, &arg, dec_u32,
+				       &res, NULL, NULL), 0);
 	assert_int_equal(res, 15);
 	assert_int_equal(rpc_clnt_get_stats(c, 6, &st), 0);
 	assert_int_equal(st.retrans, 3);
@@ -781,8 +781,8 @@ static void test_oversize_record(void **state)
 	(void)state;
 	srv_start(&s, scen_oversize);
 	c = client(&s, 600, 2, false);
-	assert_int_equal(rpc_call(c, 7, &test_cred, enc_u32, &arg, dec_u32,
-				  &res, NULL, NULL), 0);
+	assert_int_equal(rpc_clnt_call(c, 7, &test_cred, enc_u32, &arg, dec_u32,
+				       &res, NULL, NULL), 0);
 	assert_int_equal(res, 19);
 	rpc_clnt_destroy(c);
 	srv_join(&s);
@@ -850,8 +850,8 @@ static void test_rpc_error(void **state)
 	srv_start(&s, scen_mismatch);
 	c = client(&s, 600, 2, false);
 	rpc_clnt_set_trace(c, trace_fn, &t);
-	assert_int_equal(rpc_call(c, 8, &test_cred, enc_u32, &arg, dec_u32,
-				  &res, &reply, NULL), -EPROTONOSUPPORT);
+	assert_int_equal(rpc_clnt_call(c, 8, &test_cred, enc_u32, &arg, dec_u32,
+				       &res, &reply, NULL), -EPROTONOSUPPORT);
 	assert_null(reply.buf);
 	assert_int_equal(t.n, 1);
 	assert_int_equal(t.last_err, -EPROTONOSUPPORT);
@@ -875,8 +875,8 @@ static void test_destroy_fails_outstanding(void **state)
 	srv_start(&s, scen_silent);
 	c = client(&s, 600, 2, false);
 	for (int i = 0; i < 3; i++)
-		assert_int_equal(rpc_call_async(c, 2, &test_cred, enc_u32,
-						&args[i], done_cb, &b), 0);
+		assert_int_equal(rpc_clnt_call_async(c, 2, &test_cred, enc_u32,
+						     &args[i], done_cb, &b), 0);
 	k.c = c;
 	pthread_create(&k.th, NULL, caller_main, &k);
 	/* let the calls reach the server */
@@ -936,8 +936,8 @@ static void test_soft_timeout_eio(void **state)
 	sin.sin_port = htons((uint16_t)s.port);
 	assert_int_equal(rpc_clnt_create((struct sockaddr *)&sin, sizeof(sin),
 					 TEST_PROG, TEST_VERS, &o, &c), 0);
-	assert_int_equal(rpc_call(c, 4, &test_cred, enc_u32, &arg, dec_u32,
-				  &res, NULL, NULL), -EIO);
+	assert_int_equal(rpc_clnt_call(c, 4, &test_cred, enc_u32, &arg, dec_u32,
+				       &res, NULL, NULL), -EIO);
 	rpc_clnt_destroy(c);
 	srv_join(&s);
 	assert_int_equal(s.nseen, 2);
@@ -1096,8 +1096,8 @@ static void test_udp_retransmit(void **state)
 	port = rpc_clnt_local_port(c);
 	assert_true(port > 0);
 	t0 = now_s();
-	assert_int_equal(rpc_call(c, 3, &test_cred, enc_u32, &arg, dec_u32,
-				  &res, NULL, NULL), 0);
+	assert_int_equal(rpc_clnt_call(c, 3, &test_cred, enc_u32, &arg, dec_u32,
+				       &res, NULL, NULL), 0);
 	dt = now_s() - t0;
 	assert_int_equal(res, 17);
 	assert_true(dt >= 0.25 && dt < 3);
@@ -1141,8 +1141,8 @@ static void test_udp_out_of_order(void **state)
 	usrv_start(&s, uscen_reverse);
 	c = uclient(&s, 600, 2, false); /* no retransmission in this test */
 	for (int i = 0; i < 3; i++)
-		assert_int_equal(rpc_call_async(c, 2, &test_cred, enc_u32,
-						&args[i], done_cb, &b), 0);
+		assert_int_equal(rpc_clnt_call_async(c, 2, &test_cred, enc_u32,
+						     &args[i], done_cb, &b), 0);
 	done_wait(&b, 3);
 	for (int i = 0; i < 3; i++) {
 		assert_int_equal(b.err[i], 0);
@@ -1200,8 +1200,8 @@ static void test_udp_window(void **state)
 	c = uclient(&s, 600, 2, false);
 	for (int i = 0; i < UWIN_CALLS; i++) {
 		args[i] = (uint32_t)i;
-		assert_int_equal(rpc_call_async(c, 2, &test_cred, enc_u32,
-						&args[i], done_cb, &b), 0);
+		assert_int_equal(rpc_clnt_call_async(c, 2, &test_cred, enc_u32,
+						     &args[i], done_cb, &b), 0);
 	}
 	deadline = now_s() + 20;
 	pthread_mutex_lock(&b.lock);
@@ -1254,8 +1254,8 @@ static void test_udp_soft_and_intr(void **state)
 					 TEST_PROG, TEST_VERS, &o, &c), 0);
 	t0 = now_s();
 	/* 0.1 + 0.2 + 0.4 s */
-	assert_int_equal(rpc_call(c, 4, &test_cred, enc_u32, &arg, dec_u32,
-				  &res, NULL, NULL), -EIO);
+	assert_int_equal(rpc_clnt_call(c, 4, &test_cred, enc_u32, &arg, dec_u32,
+				       &res, NULL, NULL), -EIO);
 	dt = now_s() - t0;
 	assert_true(dt >= 0.6 && dt < 5);
 	rpc_clnt_destroy(c);
@@ -1266,8 +1266,8 @@ static void test_udp_soft_and_intr(void **state)
 	o.timeout_eio = false;
 	assert_int_equal(rpc_clnt_create((struct sockaddr *)&sin, sizeof(sin),
 					 TEST_PROG, TEST_VERS, &o, &c), 0);
-	assert_int_equal(rpc_call(c, 4, &test_cred, enc_u32, &arg, dec_u32,
-				  &res, NULL, NULL), -ETIMEDOUT);
+	assert_int_equal(rpc_clnt_call(c, 4, &test_cred, enc_u32, &arg, dec_u32,
+				       &res, NULL, NULL), -ETIMEDOUT);
 	rpc_clnt_destroy(c);
 
 	/* hard: retransmits (one XID) until interrupted */
@@ -1276,8 +1276,8 @@ static void test_udp_soft_and_intr(void **state)
 	seen = __atomic_load_n(&s.nseen, __ATOMIC_ACQUIRE);
 	pthread_create(&th, NULL, set_flag_later, (void *)&intr);
 	t0 = now_s();
-	assert_int_equal(rpc_call(c, 5, &test_cred, enc_u32, &arg, dec_u32,
-				  &res, NULL, &intr), -EINTR);
+	assert_int_equal(rpc_clnt_call(c, 5, &test_cred, enc_u32, &arg, dec_u32,
+				       &res, NULL, &intr), -EINTR);
 	dt = now_s() - t0;
 	pthread_join(th, NULL);
 	assert_true(dt >= 0.15 && dt < 5);
@@ -1308,10 +1308,10 @@ static void test_udp_too_big(void **state)
 	(void)state;
 	usrv_start(&s, uscen_silent);
 	c = uclient(&s, 600, 2, false);
-	assert_int_equal(rpc_call(c, 1, &test_cred, enc_big, NULL, NULL,
-				  NULL, NULL, NULL), -EMSGSIZE);
-	assert_int_equal(rpc_call_async(c, 1, &test_cred, enc_big, NULL,
-					done_cb, &b), -EMSGSIZE);
+	assert_int_equal(rpc_clnt_call(c, 1, &test_cred, enc_big, NULL, NULL,
+				       NULL, NULL, NULL), -EMSGSIZE);
+	assert_int_equal(rpc_clnt_call_async(c, 1, &test_cred, enc_big, NULL,
+					     done_cb, &b), -EMSGSIZE);
 	rpc_clnt_destroy(c);
 	usrv_join(&s);
 	assert_int_equal(s.nseen, 0);
