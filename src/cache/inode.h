@@ -21,22 +21,12 @@
 #include <stdint.h>
 
 #include "../../xdr/nfs3.h"
+#include "access.h"
 #include "attr.h"
 
 struct dcache;
 struct dfile;
 struct wback;
-
-/* What ACCESS said for one user, believed while the file's ctime (which
- * any chmod or chown moves) stays as it was. */
-struct access_entry {
-	uint32_t uid;
-	uint32_t asked;
-	uint32_t granted;
-	struct nfstime3 ctime;
-	int64_t when;           /* monotonic ns */
-};
-#define INODE_ACCESS_SLOTS 4
 
 struct inode {
 	uint64_t id;            /* node id; immutable */
@@ -46,7 +36,7 @@ struct inode {
 	pthread_mutex_t lock;   /* protects everything below */
 	struct attr_state as;
 	uint64_t data_gen;      /* bumped by every purge of the data */
-	struct access_entry acc[INODE_ACCESS_SLOTS];
+	struct access_cache acc; /* ACCESS answers (access.h) */
 	unsigned nopen;         /* open file handles */
 	bool wbatch;            /* writes sent since the last flush */
 	struct fattr3 wb_before; /* attributes before that batch */

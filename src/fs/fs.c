@@ -624,11 +624,6 @@ static void fs_readlink(fuse_req_t req, fuse_ino_t ino)
 	free(target);
 }
 
-#define ACCESS3_ALL (ACCESS3_READ | ACCESS3_LOOKUP | ACCESS3_MODIFY | \
-		     ACCESS3_EXTEND | ACCESS3_DELETE | ACCESS3_EXECUTE)
-/* An ACCESS answer outlives neither a chmod/chown (ctime) nor this. */
-#define ACCESS_MAX_AGE_NS (60ll * NS_PER_SEC)
-
 static int64_t mono_ns(void)
 {
 	struct timespec ts;
@@ -637,108 +632,62 @@ static int64_t mono_ns(void)
 	return (int64_t)ts.tv_sec * NS_PER_SEC + ts.tv_nsec;
 }
 
-static bool access_cached(struct inode *ino, uint32_t uid, uint32_t want,
-			  uint32_t *granted)
+static bool access_cached(struct inode *ino, const struct access_key *k,
+			  uint32_t want, uint32_t *granted)
 {
-	int64_t now = mono_ns();
-	bool hit = false;
+	bool hit;
 
 	pthread_mutex_lock(&ino->lock);
-	for (int k = 0; k < INODE_ACCESS_SLOTS; k++) {
-		struct access_entry *a = &ino->acc[k];
-
-		if (a->when && a->uid == uid && (a->asked & want) == want &&
-		    ino->as.valid &&
-		    nfstime_eq(&a->ctime, &ino->as.attr.ctime) &&
-		    now - a->when < ACCESS_MAX_AGE_NS) {
-			*granted = a->granted;
-			hit = true;
-			break;
-		}
-	}
+	hit = ino->as.valid && access_lookup(&ino->acc, k, want,
+					     &ino->as.attr.ctime, mono_ns(),
+					     granted);
 	pthread_mutex_unlock(&ino->lock);
 	return hit;
 }
 
-static void access_store(struct inode *ino, uint32_t uid, uint32_t asked,
-			 uint32_t granted)
+static void access_remember(struct inode *ino, const struct access_key *k,
+			    uint32_t asked, uint32_t granted)
 {
-	struct access_entry *slot;
-
 	pthread_mutex_lock(&ino->lock);
-	if (!ino->as.valid) {
-		pthread_mutex_unlock(&ino->lock);
-		return;
-	}
-	slot = &ino->acc[0];
-	for (int k = 0; k < INODE_ACCESS_SLOTS; k++) {
-		if (ino->acc[k].uid == uid || !ino->acc[k].when) {
-			slot = &ino->acc[k];
-			break;
-		}
-		if (ino->acc[k].when < slot->when)
-			slot = &ino->acc[k];
-	}
-	slot->uid = uid;
-	slot->asked = asked;
-	slot->granted = granted;
-	slot->ctime = ino->as.attr.ctime;
-	slot->when = mono_ns();
+	/* Without attributes, nothing dates the answer. */
+	if (ino->as.valid)
+		access_store(&ino->acc, k, asked, granted, &ino->as.attr.ctime,
+			     mono_ns());
 	pthread_mutex_unlock(&ino->lock);
-}
-
-/*
- * For a server without ACCESS (NFSv2): the mode bits of the attributes we
- * have, read as the kernel's generic_permission() does (root may do all
- * but execute a file nobody may execute).  No attributes: allow.  Either
- * way the server still checks each call with the caller's identity.
- */
-static int access_by_mode(fuse_req_t req, struct inode *ino, uint32_t want)
-{
-	struct rpc_cred c;
-	struct fattr3 a;
-	uint32_t bits, granted = 0;
-	bool in_group;
-
-	if (!inode_get_attr(ino, &a))
-		return 0;
-	fs_req_cred(req, &c);
-	in_group = c.gid == a.gid;
-	for (uint32_t k = 0; k < c.ngids; k++)
-		in_group |= c.gids[k] == a.gid;
-	bits = c.uid == a.uid ? a.mode >> 6 : in_group ? a.mode >> 3 : a.mode;
-	if (c.uid == 0)
-		bits = 06 | ((a.mode & 0111) || a.type == NF3DIR ? 01 : 0);
-	if (bits & 04)
-		granted |= ACCESS3_READ;
-	if (bits & 02)
-		granted |= ACCESS3_MODIFY | ACCESS3_EXTEND | ACCESS3_DELETE;
-	if (bits & 01)
-		granted |= ACCESS3_LOOKUP | ACCESS3_EXECUTE;
-	return (granted & want) == want ? 0 : -EACCES;
 }
 
 int fs_check_access(fuse_req_t req, struct inode *ino, uint32_t want)
 {
-	const struct fuse_ctx *ctx = fuse_req_ctx(req);
 	struct nfs3_access_args args;
 	struct nfs3_access_res res;
+	struct access_key key;
+	struct rpc_cred cred;
+	struct fattr3 a;
 	uint32_t granted;
 	int ret;
 
-	if (!access_cached(ino, ctx->uid, want, &granted)) {
+	fs_req_cred(req, &cred);
+	access_key_of(&key, &cred);
+	if (!access_cached(ino, &key, want, &granted)) {
 		args.object = ino->fh;
 		args.access = ACCESS3_ALL;
 		ret = fs_call(req, NFS3PROC_ACCESS, &args, &res, NULL);
-		if (ret == -ENOTSUP) /* the protocol has no ACCESS */
-			return access_by_mode(req, ino, want);
+		if (ret == -ENOTSUP) {
+			/* The protocol has no ACCESS (NFSv2): the mode bits we
+			 * have, or allow; the server still checks each call
+			 * with the caller's identity. */
+			if (!inode_get_attr(ino, &a))
+				return 0;
+			granted = access_from_mode(&a, &cred);
+			return (granted & want) == want ? 0 : -EACCES;
+		}
 		if (ret)
 			return ret;
 		fs_learn(fs_of(req), ino, &res.obj_attributes, "access");
 		if (res.status != NFS3_OK)
 			return nfs_stat_errno(res.status);
 		granted = res.access;
-		access_store(ino, ctx->uid, ACCESS3_ALL, granted);
+		access_remember(ino, &key, ACCESS3_ALL, granted);
 	}
 	return (granted & want) == want ? 0 : -EACCES;
 }

@@ -71,8 +71,7 @@ static int describe(void *ctx, uint64_t fileid, struct ctl_out *out)
 	as = ino->as;
 	gen = ino->data_gen;
 	batch = ino->wbatch;
-	for (int k = 0; k < INODE_ACCESS_SLOTS; k++)
-		nacc += ino->acc[k].when != 0;
+	nacc = access_count(&ino->acc);
 	pthread_mutex_unlock(&ino->lock);
 
 	ctl_printf(out, "node %llu, fileid %llu, last name '%s'\n",
@@ -108,7 +107,7 @@ static int describe(void *ctx, uint64_t fileid, struct ctl_out *out)
 	ctl_printf(out, "write-back: %s\n",
 		   ino->wb && wback_busy(ino->wb) ? "writes not yet committed"
 						  : "nothing pending");
-	ctl_printf(out, "access cache: %u users\n", nacc);
+	ctl_printf(out, "access cache: %u credentials\n", nacc);
 	return 0;
 }
 
@@ -125,7 +124,7 @@ static void drop_one(struct fs *fs, struct inode *ino, struct drop_ctx *d)
 	pthread_mutex_lock(&ino->lock);
 	ino->data_gen++;
 	acache_invalidate(&ino->as);
-	memset(ino->acc, 0, sizeof(ino->acc));
+	access_clear(&ino->acc);
 	pthread_mutex_unlock(&ino->lock);
 	if (ino->df)
 		d->blocks += dcache_purge(fs->dc, ino->df);
