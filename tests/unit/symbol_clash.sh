@@ -18,9 +18,10 @@ for lib in "$@"; do
 done | sort -u >"$ours"
 [[ -s $ours ]] || { echo "no symbols read from: $*" >&2; exit 1; }
 
+# Read whole: an early exit of the reader would kill ldconfig (SIGPIPE).
+cache=$(ldconfig -p)
 for name in "${SYSTEM_LIBS[@]}"; do
-	path=$(ldconfig -p | awk -v n="$name" '$1 == n && /x86-64|64bit|AArch64/ { print $NF; exit }')
-	[[ -n $path ]] || path=$(ldconfig -p | awk -v n="$name" '$1 == n { print $NF; exit }')
+	path=$(awk -v n="$name" '$1 == n && !p { p = $NF } END { print p }' <<<"$cache")
 	if [[ -z $path ]]; then
 		echo "note: $name not installed, not compared"
 		continue
