@@ -206,6 +206,11 @@ int main(int argc, char **argv)
 		ret = 0;
 		goto out_opts;
 	}
+	if (o.list_options) {
+		opts_list_names(stdout);
+		ret = fflush(stdout) ? 1 : 0;
+		goto out_opts;
+	}
 	if (o.show_version) {
 		printf("nfsfuse %s\n", NFSFUSE_VERSION);
 		ret = 0;

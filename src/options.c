@@ -84,6 +84,10 @@ static const struct opt_def opt_table[] = {
 	{ "noquota_statfs", OPT_FLAG, O(quota_statfs), 0, 0, false, NULL },
 };
 
+/* Words parse_one() takes besides opt_table's, for opts_list_names(). */
+static const char *const special_words[] = { "hard", "soft", "softerr",
+					     "actimeo", NULL };
+
 /* Words from fstab that mean nothing to a FUSE daemon. */
 static const char *const fstab_noise[] = {
 	"_netdev", "defaults", "auto", "noauto", "user", "nouser", "users",
@@ -578,6 +582,8 @@ int opts_parse(int argc, char **argv, struct nfsfuse_opts *o,
 			o->show_help = true;
 		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
 			o->show_version = true;
+		} else if (!strcmp(a, "--list-options")) {
+			o->list_options = true;
 		} else if (!strcmp(a, "-f")) {
 			o->foreground = true;
 		} else if (!strcmp(a, "-d") || !strcmp(a, "--debug")) {
@@ -625,7 +631,7 @@ int opts_parse(int argc, char **argv, struct nfsfuse_opts *o,
 			return -1;
 		}
 	}
-	if (o->show_help || o->show_version)
+	if (o->show_help || o->show_version || o->list_options)
 		return 0;
 	/* nfs(5): UDP starts at 1.1 s and tries each request three times. */
 	if (o->timeo == 0)
@@ -703,4 +709,14 @@ void opts_usage(const char *progname)
 	       "  -h, --help         this text\n"
 	       "  -V, --version      version\n",
 	       progname, progname);
+}
+
+void opts_list_names(FILE *f)
+{
+	for (size_t i = 0; i < sizeof(opt_table) / sizeof(opt_table[0]); i++)
+		fprintf(f, "%s\n", opt_table[i].name);
+	for (unsigned i = 0; special_words[i]; i++)
+		fprintf(f, "%s\n", special_words[i]);
+	for (unsigned i = 0; fstab_noise[i]; i++)
+		fprintf(f, "%s\n", fstab_noise[i]);
 }

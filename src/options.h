@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct fuse_args;
 
@@ -70,6 +71,7 @@ struct nfsfuse_opts {
 	bool debug;
 	bool show_help;
 	bool show_version;
+	bool list_options;  /* --list-options: every -o word we take */
 	/* --list-exports SERVER: print the export list (host, mountport
 	 * set; export_path and mountpoint NULL) and exit */
 	bool list_exports;
@@ -89,5 +91,8 @@ int opts_parse_spec(const char *spec, struct nfsfuse_opts *o, char *err,
 		    size_t errlen);
 void opts_free(struct nfsfuse_opts *o);
 void opts_usage(const char *progname);
+/* Every -o word the parser takes, one a line (--list-options): the man
+ * page test checks that each is documented. */
+void opts_list_names(FILE *f);
 
 #endif

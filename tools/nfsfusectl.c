@@ -2,13 +2,15 @@
 /*
  * nfsfusectl: talk to the control socket of a running nfsfuse mount.
  *
- *     nfsfusectl MOUNTPOINT stats [--json]
+ *     nfsfusectl MOUNTPOINT stats [--json|--prometheus]
  *     nfsfusectl MOUNTPOINT cache PATH
  *     nfsfusectl MOUNTPOINT trace
  *     nfsfusectl MOUNTPOINT drop [PATH]
  *     nfsfusectl MOUNTPOINT set KEY=VALUE...
  *     nfsfusectl MOUNTPOINT locks
  *     nfsfusectl MOUNTPOINT quota [USER|--group GROUP]
+ *     nfsfusectl MOUNTPOINT iostat [INTERVAL [COUNT]]
+ *     nfsfusectl list
  *
  * The socket is found from the mount point alone (src/ctl/ctl_path.h).
  * Files are named to the daemon by their fileid, which is st_ino on the
@@ -35,52 +37,85 @@
 #include <unistd.h>
 
 #include "../src/ctl/ctl_path.h"
+#include "client.h"
+#include "monitor.h"
 #include "../src/proto/quota.h"
 
 #define EXIT_NOQUOTA 3
 
+#ifndef NFSFUSE_VERSION
+#define NFSFUSE_VERSION "unknown"
+#endif
+
 #define LINE_MAX_LEN 4096
 
-static const char *mnt;            /* as the user wrote it, for messages */
-static volatile sig_atomic_t interrupted;
+
+/* Every command; the man page test checks that each is in nfsfusectl(8). */
+static const struct command {
+	const char *name;
+	const char *help;  /* "ARGS  what it does", wrapped by hand */
+} commands[] = {
+	{ "stats", "stats [--json|--prometheus]\n"
+	  "       RPC calls, retransmissions, errors, bytes and latency per\n"
+	  "       procedure; cache counters; as JSON or in the Prometheus\n"
+	  "       text format" },
+	{ "iostat", "iostat [INTERVAL [COUNT]]\n"
+	  "       per-operation rates like nfsiostat: ops/s, kB/s, kB/op,\n"
+	  "       retransmissions, average RTT and execution time" },
+	{ "cache", "cache PATH\n"
+	  "       what is cached for PATH, until when and why" },
+	{ "trace", "trace\n"
+	  "       live stream: one line per cache decision and RPC, until\n"
+	  "       interrupted" },
+	{ "drop", "drop [PATH]\n"
+	  "       drop the cached attributes and data of PATH (of every\n"
+	  "       file without PATH)" },
+	{ "set", "set KEY=VALUE...\n"
+	  "       change cache options of the running mount (acregmin,\n"
+	  "       acregmax, acdirmin, acdirmax, actimeo, noac, ...)" },
+	{ "locks", "locks\n"
+	  "       byte-range locks held and waited for" },
+	{ "quota", "quota [USER|--group GROUP]\n"
+	  "       the server's disk quota (RQUOTA) for USER (default: you)\n"
+	  "       or GROUP, by name or number, like quota(1); only root may\n"
+	  "       ask about others or groups it is not in" },
+	{ "list", "list   (no MOUNTPOINT)\n"
+	  "       every nfsfuse mount you may see, with its server, version\n"
+	  "       and options, like nfsstat -m" },
+};
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: nfsfusectl MOUNTPOINT COMMAND [ARGS]\n"
-		"\n"
-		"commands:\n"
-		"  stats [--json]     RPC calls, retransmissions, errors, bytes and\n"
-		"                     latency per procedure; cache counters\n"
-		"  cache PATH         what is cached for PATH, until when and why\n"
-		"  trace              live stream: one line per cache decision and\n"
-		"                     RPC, until interrupted\n"
-		"  drop [PATH]        drop the cached attributes and data of PATH\n"
-		"                     (of every file without PATH)\n"
-		"  set KEY=VALUE...   change cache options of the running mount\n"
-		"                     (acregmin, acregmax, acdirmin, acdirmax,\n"
-		"                     actimeo, noac, ...)\n"
-		"  locks              byte-range locks held and waited for\n"
-		"  quota [USER|--group GROUP]\n"
-		"                     the server's disk quota (RQUOTA) for USER\n"
-		"                     (default: you) or GROUP, by name or number,\n"
-		"                     like quota(1); only root may ask about\n"
-		"                     others or groups it is not in\n"
-		"\n"
-		"Exit status: 0 done, 1 failed, 2 bad usage, 3 no quota.\n");
+	fprintf(f, "usage: nfsfusectl MOUNTPOINT COMMAND [ARGS]\n"
+		   "       nfsfusectl list\n"
+		   "       nfsfusectl -V|--version\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %s\n", commands[i].help);
+	fprintf(f, "\nExit status: 0 done, 1 failed, 2 bad usage, "
+		   "3 no quota.\n");
 }
 
-static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int fail(const char *fmt, ...)
+static bool known_command(const char *name)
 {
-	va_list ap;
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(name, commands[i].name))
+			return true;
+	return false;
+}
 
-	fprintf(stderr, "nfsfusectl: %s: ", mnt);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 1;
+/* A whole decimal number from 1 to max, or 0 when s is not one. */
+static unsigned parse_count(const char *s, unsigned max)
+{
+	unsigned long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return 0;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > max)
+		return 0;
+	return (unsigned)v;
 }
 
 static int bad_usage(const char *msg)
@@ -102,58 +137,14 @@ static int fileid_of(const char *path, const struct stat *mnt_st,
 		int err = errno;
 
 		if (path[0] == '/' || err != ENOENT ||
-		    (size_t)snprintf(alt, sizeof(alt), "%s/%s", mnt, path) >=
+		    (size_t)snprintf(alt, sizeof(alt), "%s/%s", client_mnt, path) >=
 			    sizeof(alt) ||
 		    stat(alt, &st) < 0)
-			return fail("%s: %s", path, strerror(err));
+			return client_fail("%s: %s", path, strerror(err));
 	}
 	if (st.st_dev != mnt_st->st_dev)
-		return fail("%s is not on this mount", path);
+		return client_fail("%s is not on this mount", path);
 	*fileid = (uint64_t)st.st_ino;
-	return 0;
-}
-
-static int connect_ctl(const char *sock)
-{
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	int fd, err;
-
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		fail("socket: %s", strerror(errno));
-		return -1;
-	}
-	memcpy(sun.sun_path, sock, strlen(sock) + 1);
-	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0)
-		return fd;
-	err = errno;
-	close(fd);
-	if (err == ENOENT || err == ENOTDIR)
-		fail("not an nfsfuse mount (no control socket at %s)", sock);
-	else if (err == ECONNREFUSED)
-		fail("not an nfsfuse mount (control socket at %s is stale: "
-		     "its daemon is gone)", sock);
-	else if (err == EACCES || err == EPERM)
-		fail("control socket %s: %s (the mount belongs to another "
-		     "user?)", sock, strerror(err));
-	else
-		fail("control socket %s: %s", sock, strerror(err));
-	return -1;
-}
-
-static int send_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
 	return 0;
 }
 
@@ -193,7 +184,7 @@ static int print_quota(const char *answer)
 	size_t need;
 
 	if (quota_report_parse(answer, &r))
-		return fail("quota: unexpected answer from the daemon");
+		return client_fail("quota: unexpected answer from the daemon");
 	if (r.type == RQUOTA_GRPQUOTA) {
 		struct group *g = getgrgid((gid_t)r.id);
 
@@ -214,7 +205,7 @@ static int print_quota(const char *answer)
 	need = quota_format(&r, name, NULL, 0) + 1;
 	text = malloc(need);
 	if (!text)
-		return fail("out of memory");
+		return client_fail("out of memory");
 	quota_format(&r, name, text, need);
 	fputs(text, stdout);
 	free(text);
@@ -224,67 +215,7 @@ static int print_quota(const char *answer)
 static void on_signal(int sig)
 {
 	(void)sig;
-	interrupted = 1;
-}
-
-/*
- * Read the answer: "OK\n" and the text, or "ERR message\n".  For a trace
- * the text is endless, and a trace line may come before "OK".
- */
-static int read_answer(int fd, bool trace, GString *collect)
-{
-	char buf[8192], status[LINE_MAX_LEN];
-	size_t slen = 0;
-	bool have_status = false;
-	ssize_t n;
-
-	for (;;) {
-		char *p, *end;
-
-		n = read(fd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR) {
-			if (interrupted)
-				return 0;
-			continue;
-		}
-		if (n < 0)
-			return fail("control socket: %s", strerror(errno));
-		if (n == 0)
-			break;
-		p = buf;
-		end = buf + n;
-		while (!have_status && p < end) {
-			char c = *p++;
-
-			if (c != '\n') {
-				if (slen < sizeof(status) - 1)
-					status[slen++] = c;
-				continue;
-			}
-			status[slen] = '\0';
-			slen = 0;
-			if (strcmp(status, "OK") == 0) {
-				have_status = true;
-			} else if (strncmp(status, "ERR ", 4) == 0) {
-				return fail("%s", status + 4);
-			} else if (trace) {
-				puts(status); /* a line that overtook OK */
-			} else {
-				return fail("unexpected answer '%s'", status);
-			}
-		}
-		if (have_status && p < end && collect) {
-			g_string_append_len(collect, p, end - p);
-		} else if (have_status && p < end) {
-			fwrite(p, 1, (size_t)(end - p), stdout);
-			if (trace)
-				fflush(stdout);
-		}
-	}
-	if (!have_status)
-		return fail("the daemon closed the connection without an "
-			    "answer");
-	return fflush(stdout) == 0 ? 0 : 1;
+	client_interrupted = 1;
 }
 
 int main(int argc, char **argv)
@@ -295,9 +226,9 @@ int main(int argc, char **argv)
 	GString *answer = NULL;
 	uint64_t fileid = 0;
 	uint32_t qid = 0;
-	size_t len;
+	unsigned interval = 0, count = 0;
 	bool trace = false;
-	int fd, ret, n;
+	int ret, n;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -305,17 +236,44 @@ int main(int argc, char **argv)
 			return 0;
 		}
 	}
+	if (argc == 2 && (!strcmp(argv[1], "-V") ||
+			  !strcmp(argv[1], "--version"))) {
+		printf("nfsfusectl %s\n", NFSFUSE_VERSION);
+		return fflush(stdout) ? 1 : 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--list-commands")) {
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]);
+		     i++)
+			printf("%s\n", commands[i].name);
+		return fflush(stdout) ? 1 : 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "list"))
+		return monitor_list();
 	if (argc < 3)
 		return bad_usage(argc < 2 ? "missing MOUNTPOINT and COMMAND"
 					  : "missing COMMAND");
-	mnt = argv[1];
+	client_mnt = argv[1];
 	cmd = argv[2];
 
 	/* Check the command line before touching the mount. */
-	if (!strcmp(cmd, "stats")) {
+	if (!strcmp(cmd, "list")) {
+		return bad_usage("list takes no MOUNTPOINT: nfsfusectl list");
+	} else if (!known_command(cmd)) {
+		fprintf(stderr, "nfsfusectl: unknown command '%s'\n", cmd);
+		usage(stderr);
+		return 2;
+	} else if (!strcmp(cmd, "stats")) {
 		if (argc > 4 || (argc == 4 && strcmp(argv[3], "--json") &&
-				 strcmp(argv[3], "json")))
-			return bad_usage("usage: stats [--json]");
+				 strcmp(argv[3], "json") &&
+				 strcmp(argv[3], "--prometheus")))
+			return bad_usage("usage: stats [--json|--prometheus]");
+	} else if (!strcmp(cmd, "iostat")) {
+		if (argc > 5 ||
+		    (argc >= 4 && !(interval = parse_count(argv[3], 86400))) ||
+		    (argc == 5 && !(count = parse_count(argv[4], 1000000))))
+			return bad_usage("usage: iostat [INTERVAL [COUNT]] "
+					 "(whole seconds from 1, a count "
+					 "from 1)");
 	} else if (!strcmp(cmd, "cache")) {
 		if (argc != 4)
 			return bad_usage("usage: cache PATH");
@@ -350,27 +308,35 @@ int main(int argc, char **argv)
 						 ? "usage: trace"
 						 : "usage: locks");
 		trace = !strcmp(cmd, "trace");
-	} else {
-		fprintf(stderr, "nfsfusectl: unknown command '%s'\n", cmd);
-		usage(stderr);
-		return 2;
 	}
 
-	ret = ctl_sock_path(mnt, sock, sizeof(sock), canon, sizeof(canon));
+	ret = ctl_sock_path(client_mnt, sock, sizeof(sock), canon,
+			    sizeof(canon));
 	if (ret == -ENAMETOOLONG)
-		return fail("path too long for a control socket");
+		return client_fail("path too long for a control socket");
 	if (ret)
-		return fail("%s", strerror(-ret));
+		return client_fail("%s", strerror(-ret));
+	if (!strcmp(cmd, "iostat")) {
+		struct sigaction sa = { .sa_handler = on_signal };
+
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		return monitor_iostat(sock, canon, interval,
+				      argc == 4 ? 0 : count);
+	}
 	/* The command line for the daemon.  Only a command about a file
 	 * looks at the mount itself: statistics must not disturb what they
 	 * count. */
 	if (!strcmp(cmd, "stats")) {
 		n = snprintf(line, sizeof(line), "stats%s\n",
-			     argc == 4 ? " json" : "");
+			     argc < 4 ? ""
+			     : !strcmp(argv[3], "--prometheus") ? " prometheus"
+								: " json");
 	} else if (!strcmp(cmd, "cache") || !strcmp(cmd, "drop")) {
 		if (argc == 4) {
 			if (stat(canon, &mnt_st) < 0)
-				return fail("%s", strerror(errno));
+				return client_fail("%s", strerror(errno));
 			if (fileid_of(argv[3], &mnt_st, &fileid))
 				return 1;
 			if (!strcmp(cmd, "cache"))
@@ -406,15 +372,11 @@ int main(int argc, char **argv)
 	}
 	if (n < 0 || (size_t)n >= sizeof(line))
 		return bad_usage("command line too long");
-	len = (size_t)n;
 	/* Only the final newline ends the command (a path may hold one). */
-	for (size_t i = 0; i + 1 < len; i++)
+	for (int i = 0; i + 1 < n; i++)
 		if (line[i] == '\n' || line[i] == '\r')
 			line[i] = '?';
 
-	fd = connect_ctl(sock);
-	if (fd < 0)
-		return 1;
 	if (trace) {
 		struct sigaction sa = { .sa_handler = on_signal };
 
@@ -425,12 +387,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "quota"))
 		answer = g_string_new(NULL); /* printed by print_quota() */
-	if (send_all(fd, line, len) < 0) {
-		ret = fail("control socket: %s", strerror(errno));
-	} else {
-		ret = read_answer(fd, trace, answer);
-	}
-	close(fd);
+	ret = client_ask(sock, line, (size_t)n, trace, answer, NULL, 0);
 	if (answer) {
 		if (ret == 0)
 			ret = print_quota(answer->str);

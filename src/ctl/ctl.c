@@ -387,6 +387,7 @@ int ctl_start(const char *mountpoint, const struct ctl_hooks *h,
 	if (!c)
 		return -ENOMEM;
 	c->h = *h;
+	c->started_ms = now_ms();
 	c->lfd = c->wake[0] = c->wake[1] = -1;
 	ret = ctl_sock_path(mountpoint, c->path, sizeof(c->path),
 			    c->mountpoint, sizeof(c->mountpoint));

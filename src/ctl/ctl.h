@@ -16,7 +16,7 @@
  * always starts with a time stamp, so it is never "OK" or "ERR ...".
  *
  * Commands (what nfsfusectl sends):
- *     stats [json]
+ *     stats [json|prometheus]
  *     cache FILEID PATH     (PATH only for the answer's header)
  *     drop [FILEID]         (no FILEID: every file)
  *     set KEY=VALUE...
@@ -60,7 +60,9 @@ const struct ctl_peer *ctl_out_peer(const struct ctl_out *o);
 
 /* Extra statistics from the daemon (inodes held, lock mode, ...): in the
  * text answer "name value" lines, in JSON top-level keys (so not "rpc" or
- * "cache").  Names are [a-z0-9_]. */
+ * "cache"), in Prometheus text an untyped nfsfuse_NAME (a number) or a
+ * gauge nfsfuse_NAME_info{value="..."} 1 (a string).  Names are
+ * [a-z0-9_]. */
 struct ctl_stats;
 void ctl_stat_u64(struct ctl_stats *s, const char *name, uint64_t value);
 void ctl_stat_str(struct ctl_stats *s, const char *name, const char *value);
@@ -92,6 +94,11 @@ struct ctl_rpc_prog {
 
 struct ctl_hooks {
 	void *ctx;                      /* passed to every hook */
+
+	/* The server's name and the export, for the Prometheus labels;
+	 * may be NULL.  They must outlive the ctl. */
+	const char *server;
+	const char *export_path;
 
 	/* Per-procedure RPC statistics; rpc may be NULL (then only the
 	 * cache counters are shown).  proc_names indexed by procedure

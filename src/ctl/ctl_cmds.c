@@ -9,9 +9,11 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../rpc/rpc.h"
 #include "../base/stats.h"
@@ -61,7 +63,11 @@ void ctl_json_string(GString *g, const char *s)
 
 void ctl_stat_u64(struct ctl_stats *s, const char *name, uint64_t value)
 {
-	if (s->json) {
+	if (s->prom_labels) {
+		g_string_append_printf(s->s, "# TYPE nfsfuse_%s untyped\n"
+				       "nfsfuse_%s{%s} %" PRIu64 "\n", name,
+				       name, s->prom_labels, value);
+	} else if (s->json) {
 		g_string_append(s->s, ",\n  ");
 		ctl_json_string(s->s, name);
 		g_string_append_printf(s->s, ": %" PRIu64, value);
@@ -72,7 +78,13 @@ void ctl_stat_u64(struct ctl_stats *s, const char *name, uint64_t value)
 
 void ctl_stat_str(struct ctl_stats *s, const char *name, const char *value)
 {
-	if (s->json) {
+	if (s->prom_labels) {
+		g_string_append_printf(s->s, "# TYPE nfsfuse_%s_info gauge\n"
+				       "nfsfuse_%s_info{%s,value=", name, name,
+				       s->prom_labels);
+		ctl_prom_label_value(s->s, value);
+		g_string_append(s->s, "} 1\n");
+	} else if (s->json) {
 		g_string_append(s->s, ",\n  ");
 		ctl_json_string(s->s, name);
 		g_string_append(s->s, ": ");
@@ -188,12 +200,128 @@ static void stats_rpc_json(const struct rpc_src *r, GString *g)
 			": {\"calls\": %" PRIu64 ", \"retrans\": %" PRIu64
 			", \"errors\": %" PRIu64 ", \"bytes_sent\": %" PRIu64
 			", \"bytes_recv\": %" PRIu64
-			", \"mean_ms\": %.3f, \"p99_ms\": %.3f}",
+			", \"mean_ms\": %.3f, \"p99_ms\": %.3f"
+			", \"rtt_us_total\": %" PRIu64
+			", \"exe_us_total\": %" PRIu64 "}",
 			st.calls, st.retrans, st.errors, st.bytes_sent,
 			st.bytes_recv, mean_ms(&st),
-			(double)st.rtt_us_p99 / 1e3);
+			(double)st.rtt_us_p99 / 1e3, st.rtt_us_total,
+			st.exe_us_total);
 	}
 	g_string_append(g, first ? "}" : "\n  }");
+}
+
+/*
+ * Prometheus text exposition format (version 0.0.4), for node_exporter's
+ * textfile collector.  The metric names are documented in nfsfusectl(8)
+ * and must not change: dashboards and alerts name them.
+ */
+void ctl_prom_label_value(GString *g, const char *v)
+{
+	g_string_append_c(g, '"');
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			g_string_append_c(g, '\\');
+		if (*v == '\n')
+			g_string_append(g, "\\n");
+		else
+			g_string_append_c(g, *v);
+	}
+	g_string_append_c(g, '"');
+}
+
+static const struct prom_rpc_metric {
+	const char *name;
+	const char *help;
+	bool seconds;       /* a microsecond total, shown in seconds */
+	size_t off;         /* into struct rpc_proc_stats */
+} prom_rpc_metrics[] = {
+	{ "calls", "RPC calls finished", false,
+	  offsetof(struct rpc_proc_stats, calls) },
+	{ "retransmissions", "RPC calls sent again", false,
+	  offsetof(struct rpc_proc_stats, retrans) },
+	{ "errors", "RPC calls failed (transport or RPC-level)", false,
+	  offsetof(struct rpc_proc_stats, errors) },
+	{ "sent_bytes", "bytes of RPC calls sent", false,
+	  offsetof(struct rpc_proc_stats, bytes_sent) },
+	{ "received_bytes", "bytes of RPC replies received", false,
+	  offsetof(struct rpc_proc_stats, bytes_recv) },
+	{ "rtt_seconds", "time from sending to the reply, summed", true,
+	  offsetof(struct rpc_proc_stats, rtt_us_total) },
+	{ "execute_seconds", "time from queueing to the end, summed", true,
+	  offsetof(struct rpc_proc_stats, exe_us_total) },
+};
+
+static void prom_rpc(struct ctl *c, const struct prom_rpc_metric *m,
+		     const char *labels, GString *g)
+{
+	struct rpc_proc_stats st;
+	char buf[16];
+
+	g_string_append_printf(g, "# HELP nfsfuse_rpc_%s_total %s\n"
+			       "# TYPE nfsfuse_rpc_%s_total counter\n",
+			       m->name, m->help, m->name);
+	for (unsigned i = 0; i <= c->h.nprogs; i++) {
+		struct rpc_src r = { &c->h, i ? &c->h.progs[i - 1] : NULL };
+
+		for (unsigned p = 0; p < src_nprocs(&r); p++) {
+			uint64_t v;
+
+			if (src_get(&r, p, &st))
+				continue;
+			memcpy(&v, (const char *)&st + m->off, sizeof(v));
+			g_string_append_printf(
+				g, "nfsfuse_rpc_%s_total{%s,program=\"%s\","
+				"procedure=\"%s\"} ", m->name, labels,
+				r.prog ? r.prog->name : "nfs",
+				proc_name(&r, p, buf, sizeof(buf)));
+			if (m->seconds)
+				g_string_append_printf(g, "%.6f\n",
+						       (double)v / 1e6);
+			else
+				g_string_append_printf(g, "%" PRIu64 "\n", v);
+		}
+	}
+}
+
+static void stats_prometheus(struct ctl *c, struct ctl_stats *s)
+{
+	GString *labels = g_string_new("mountpoint=");
+	struct timespec now;
+
+	ctl_prom_label_value(labels, c->mountpoint);
+	g_string_append(labels, ",server=");
+	ctl_prom_label_value(labels, c->h.server ? c->h.server : "");
+	g_string_append(labels, ",export=");
+	ctl_prom_label_value(labels, c->h.export_path ? c->h.export_path : "");
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	s->prom_labels = labels->str;
+	/* iostat's first report covers the time since the mount. */
+	g_string_append_printf(
+		s->s, "# HELP nfsfuse_mount_age_seconds seconds since the "
+		"mount was made\n# TYPE nfsfuse_mount_age_seconds gauge\n"
+		"nfsfuse_mount_age_seconds{%s} %.3f\n", labels->str,
+		(double)((int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 -
+			 c->started_ms) / 1e3);
+	for (size_t i = 0; i < G_N_ELEMENTS(prom_rpc_metrics); i++)
+		prom_rpc(c, &prom_rpc_metrics[i], labels->str, s->s);
+	if (c->h.rpc)
+		g_string_append_printf(
+			s->s, "# HELP nfsfuse_rpc_dropped_replies_total "
+			"replies that matched no call\n"
+			"# TYPE nfsfuse_rpc_dropped_replies_total counter\n"
+			"nfsfuse_rpc_dropped_replies_total{%s} %" PRIu64 "\n",
+			labels->str, rpc_clnt_dropped_replies(c->h.rpc));
+#define X(name)                                                           \
+	g_string_append_printf(s->s, "# TYPE nfsfuse_cache_" #name "_total " \
+			       "counter\nnfsfuse_cache_" #name "_total{%s} " \
+			       "%" PRIu64 "\n", labels->str, STAT_GET(name));
+	CACHE_COUNTERS(X)
+#undef X
+	if (c->h.stats_extra)
+		c->h.stats_extra(c->h.ctx, s);
+	s->prom_labels = NULL;
+	g_string_free(labels, TRUE);
 }
 
 static enum ctl_result cmd_stats(struct ctl *c, int argc, char **argv,
@@ -203,9 +331,14 @@ static enum ctl_result cmd_stats(struct ctl *c, int argc, char **argv,
 	struct rpc_src nfs = { &c->h, NULL };
 	const char *sep = "\n    ";
 
+	if (argc == 2 && (!strcmp(argv[1], "prometheus") ||
+			  !strcmp(argv[1], "--prometheus"))) {
+		stats_prometheus(c, &s);
+		return CTL_DONE;
+	}
 	if (argc > 2 || (argc == 2 && strcmp(argv[1], "json") &&
 			 strcmp(argv[1], "--json"))) {
-		ctl_printf(out, "usage: stats [json]");
+		ctl_printf(out, "usage: stats [json|prometheus]");
 		return CTL_ERROR;
 	}
 	s.json = argc == 2;
@@ -405,7 +538,8 @@ struct ctl_cmd {
 };
 
 static const struct ctl_cmd ctl_cmds[] = {
-	{ "stats", cmd_stats, "stats [json]: RPC and cache statistics" },
+	{ "stats", cmd_stats,
+	  "stats [json|prometheus]: RPC and cache statistics" },
 	{ "cache", cmd_cache, "cache FILEID [PATH]: what is cached and why" },
 	{ "drop", cmd_drop, "drop [FILEID]: drop cached data and attributes" },
 	{ "set", cmd_set, "set KEY=VALUE...: change cache options" },

@@ -24,6 +24,7 @@ struct ctl_out {
 struct ctl_stats {
 	GString *s;
 	bool json;
+	const char *prom_labels; /* non-NULL: Prometheus text, these labels */
 };
 
 struct ctl_conn {
@@ -43,6 +44,7 @@ struct ctl {
 	char mountpoint[4096];  /* canonical */
 	dev_t dev;              /* of the socket file we bound */
 	ino_t ino;
+	int64_t started_ms;     /* CLOCK_MONOTONIC, for the mount's age */
 	int lfd;
 	int wake[2];
 	pthread_t thread;
@@ -58,6 +60,9 @@ enum ctl_result {
 
 /* Run one command line (NUL-terminated, no newline). */
 enum ctl_result ctl_dispatch(struct ctl *c, char *line, struct ctl_out *out);
+
+/* Append v to g as a Prometheus label value, quotes included. */
+void ctl_prom_label_value(GString *g, const char *v);
 
 /* Append s to g as a JSON string literal, quotes included. */
 void ctl_json_string(GString *g, const char *s);

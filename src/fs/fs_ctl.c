@@ -304,7 +304,55 @@ static int quota_cmd(void *ctx, int argc, char **argv, struct ctl_out *out)
 	return fs_quota_ctl(fs->quota, argc, argv, out);
 }
 
+/* For `nfsfusectl list` (nfsstat -m): the server, the export and the
+ * options in effect, the negotiated ones (version, sizes) included. */
+static int mountinfo_cmd(void *ctx, int argc, char **argv,
+			 struct ctl_out *out)
+{
+	static const char *const lookupcache[] = { "all", "positive", "none" };
+	static const char *const local_lock[] = { "none", "flock", "posix",
+						  "all" };
+	struct fs *fs = ctx;
+	const struct nfsfuse_opts *o = fs->opts;
+	struct acache_params p;
+
+	(void)argc;
+	(void)argv;
+	inode_get_params(fs->inodes, &p);
+	ctl_printf(out, "server %s\nexport %s\nvers %u\n", o->host,
+		   o->export_path, fs->nfs->v->vers);
+	ctl_printf(out, "options vers=%u,proto=%s,mountproto=%s,"
+		   "rsize=%u,wsize=%u,timeo=%u,retrans=%u,%s,%s,"
+		   "acregmin=%u,acregmax=%u,acdirmin=%u,acdirmax=%u,%s,%s,"
+		   "lookupcache=%s,%s,%s,%s,local_lock=%s,%s,"
+		   "cache_size=%lu,excl=%s,%s",
+		   fs->nfs->v->vers, o->proto_udp ? "udp" : "tcp",
+		   o->mountproto ? "udp" : "tcp", fs->nfs->rsize,
+		   fs->nfs->wsize, o->timeo, o->retrans,
+		   o->softerr ? "softerr" : o->soft ? "soft" : "hard",
+		   o->resvport ? "resvport" : "noresvport",
+		   p.regmin, p.regmax, p.dirmin, p.dirmax,
+		   p.noac ? "noac" : "ac", o->cto ? "cto" : "nocto",
+		   lookupcache[o->lookupcache % 3],
+		   o->rdirplus ? "rdirplus" : "nordirplus",
+		   o->dircomplete ? "dircomplete" : "nodircomplete",
+		   fs->locks ? "lock" : "nolock", local_lock[o->local_lock % 4],
+		   fs->acl ? "acl" : "noacl", o->cache_size,
+		   o->excl ? "guarded" : "exclusive",
+		   o->quota_statfs ? "quota_statfs" : "noquota_statfs");
+	if (o->port)
+		ctl_printf(out, ",port=%u", o->port);
+	if (o->mountport)
+		ctl_printf(out, ",mountport=%u", o->mountport);
+	if (o->clientaddr)
+		ctl_printf(out, ",clientaddr=%s", o->clientaddr);
+	ctl_printf(out, "\n");
+	return 0;
+}
+
 static const struct ctl_cmd_ext fs_ctl_cmds[] = {
+	{ "mountinfo", "server, export, version and options in effect",
+	  mountinfo_cmd },
 	{ "locks", "held and waiting locks, with owners and ranges",
 	  locks_cmd },
 	{ "quota", "quota [user|group ID]: the server's disk quota (RQUOTA)",
@@ -341,6 +389,8 @@ void fs_ctl_hooks(struct fs *fs, struct ctl_hooks *h)
 {
 	*h = (struct ctl_hooks){
 		.ctx = fs,
+		.server = fs->opts->host,
+		.export_path = fs->opts->export_path,
 		.rpc = fs->nfs->rpc,
 		.proc_names = fs->nfs->v->names,
 		.nprocs = fs->nfs->v->nnames,

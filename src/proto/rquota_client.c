@@ -47,6 +47,7 @@ static void stats_add(struct rquota_stats *s, uint32_t proc,
 	t->bytes_sent += st->bytes_sent;
 	t->bytes_recv += st->bytes_recv;
 	t->rtt_us_total += st->rtt_us_total;
+	t->exe_us_total += st->exe_us_total;
 	if (st->rtt_us_p99 > t->rtt_us_p99)
 		t->rtt_us_p99 = st->rtt_us_p99;
 	pthread_mutex_unlock(&s->lock);

@@ -294,6 +294,7 @@ void rpc_sendq_advance(struct rpc_clnt *c, struct rpc_call_ent *e, size_t n)
 		e->queued = false;
 		e->sent = 0;
 		e->transmits++;
+		e->sent_us = rpc_now_us();
 		if (c->ops->datagram && !e->cong && e->outstanding) {
 			/* First transmission: take a window slot and start
 			 * the timer now, not when the call was queued. */

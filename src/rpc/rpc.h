@@ -52,8 +52,14 @@ struct rpc_proc_stats {
 	uint64_t errors;     /* transport errors and RPC-level rejections */
 	uint64_t bytes_sent;
 	uint64_t bytes_recv;
+	/* Round trip: from the end of the call's last transmission to its
+	 * reply (nfsiostat's "RTT"); calls with a reply only. */
 	uint64_t rtt_us_total;
 	uint64_t rtt_us_p99; /* from a log-scale histogram */
+	/* Execution: from the call being queued to its end, waits for the
+	 * connection and the congestion window included ("exe"); every
+	 * finished call, failed ones too. */
+	uint64_t exe_us_total;
 };
 
 /* A trace hook, called after every reply (or failure) on the caller's

@@ -78,6 +78,7 @@ struct rpc_call_ent {
 
 	/* timers (monotonic microseconds) */
 	uint64_t start_us, end_us;
+	uint64_t sent_us;         /* end of the last transmission; 0: none */
 	uint64_t deadline_us;
 	uint64_t timeout_us;
 	unsigned minor;           /* minor timeouts in this major one */

@@ -68,8 +68,12 @@ void rpc_stats_account_locked(struct rpc_clnt *c, struct rpc_call_ent *e,
 	s->s.calls++;
 	if (err && err != -EINTR)
 		s->s.errors++;
+	if (e->end_us > e->start_us)
+		s->s.exe_us_total += e->end_us - e->start_us;
 	if (e->recvd) {
-		uint64_t rtt = e->end_us - e->start_us;
+		uint64_t from = e->sent_us && e->sent_us <= e->end_us
+					? e->sent_us : e->start_us;
+		uint64_t rtt = e->end_us - from;
 
 		s->s.bytes_recv += e->recvd;
 		s->s.rtt_us_total += rtt;
