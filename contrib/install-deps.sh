@@ -21,6 +21,9 @@ PACKAGES=(
 	libnfs-utils tshark valgrind procps psmisc iproute2 attr acl
 	# setpriv, runuser, mountpoint (essential, listed for clarity)
 	util-linux
+	# man pages (scdoc sources, checked with man and groff), the bash
+	# completion's directory, the Prometheus text parser of the tests
+	scdoc man-db groff-base bash-completion python3-prometheus-client
 )
 
 # Ordinary users mount through fusermount3, which opens /dev/fuse as the

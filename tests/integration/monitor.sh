@@ -52,7 +52,7 @@ for line in open(sys.argv[1]):
     if " mounted on " in line:
         cur = {}
         reports.append(cur)
-    elif cur is not None and f and f[0] not in ("op",) and len(f) >= 10:
+    elif cur is not None and f and f[0] != "op" and len(f) >= 9:
         cur[f[0]] = (int(f[1]), f)
 stats = json.load(open(sys.argv[2]))["rpc"]
 assert len(reports) == 3, reports

@@ -454,6 +454,38 @@ static void test_other_programs_and_peer(void **state)
 	ctl_stop(c);
 }
 
+/* The Prometheus text: every sample labelled, label values escaped,
+ * microsecond totals in seconds, numbers untyped, strings as _info. */
+static void test_stats_prometheus(void **state)
+{
+	struct fake f = { 0 };
+	struct ctl_hooks h = hooks_for(&f);
+	struct ctl *c = NULL;
+	char *a;
+
+	(void)state;
+	h.progs = fake_progs;
+	h.nprogs = 1;
+	h.server = "srv\"1";
+	h.export_path = "/exp\\x";
+	assert_int_equal(ctl_start(mnt_dir, &h, &c), 0);
+	a = ask(c, "stats prometheus\n");
+	assert_true(strncmp(a, "OK\n# HELP nfsfuse_mount_age_seconds ", 36) == 0);
+	assert_contains(a, "\n# TYPE nfsfuse_rpc_calls_total counter\n");
+	assert_contains(a, ",server=\"srv\\\"1\",export=\"/exp\\\\x\","
+			   "program=\"rquota\",procedure=\"GETQUOTA\"} 4\n");
+	assert_contains(a, "program=\"rquota\",procedure=\"GETQUOTA\"} "
+			   "0.002000\n");
+	assert_contains(a, "\n# TYPE nfsfuse_cache_attr_hits_total counter\n"
+			   "nfsfuse_cache_attr_hits_total{mountpoint=\"");
+	assert_contains(a, "\n# TYPE nfsfuse_inodes untyped\nnfsfuse_inodes{");
+	assert_contains(a, ",value=\"nlm \\\"v4\\\"\"} 1\n");
+	for (char *l = strchr(a, '\n') + 1; *l; l = strchr(l, '\n') + 1)
+		assert_true(l[0] == '#' || !strncmp(l, "nfsfuse_", 8));
+	free(a);
+	ctl_stop(c);
+}
+
 static void test_cache_drop_set(void **state)
 {
 	struct fake f = { 0 };
@@ -713,6 +745,7 @@ int main(void)
 		cmocka_unit_test(test_stats_text_without_rpc),
 		cmocka_unit_test(test_stats_json),
 		cmocka_unit_test(test_other_programs_and_peer),
+		cmocka_unit_test(test_stats_prometheus),
 		cmocka_unit_test(test_cache_drop_set),
 		cmocka_unit_test(test_framing),
 		cmocka_unit_test(test_trace),
