@@ -19,12 +19,14 @@ work=$(tmpdir_new)
 
 # ---- iostat 1 3 with I/O during the second interval.
 reports() { grep -cE ' mounted on .*(report|interval) [0-9]+ of 3:' "$1" 2>/dev/null || true; }
+# A report is whole once the blank line after it is out.
+first_report_out() { grep -q '^$' "$1"; }
 ok=0
 for interval in 1 3 10; do
 	out=$work/iostat.$interval
 	"$NFSFUSECTL" "$MNT" iostat "$interval" 3 >"$out" 2>&1 &
 	pid=$!
-	wait_until 30 test "$(reports "$out")" -ge 1 || fail "iostat printed no first report: $(cat "$out")"
+	wait_until 30 first_report_out "$out" || fail "iostat printed no first report: $(cat "$out")"
 	dd if=/dev/urandom of="$MNT/$T/data" bs=64k count=16 status=none
 	"$NFSFUSECTL" "$MNT" drop >/dev/null
 	cat "$MNT/$T/data" >/dev/null
