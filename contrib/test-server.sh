@@ -18,7 +18,9 @@
 # normal graceless server (start alone keeps a running server as it is).
 #
 # Defaults: state dir /tmp/nfsfuse-test-server (config, pid file, log),
-# export dir <statedir>/export.  The environment variables
+# export dir <statedir>/export.  A second export, <statedir>/export-squash,
+# squashes root (uid 0 becomes the anonymous user 65534): the path of each
+# is in <statedir>/export.path and <statedir>/squash.path.  The variables
 # NFSFUSE_TEST_STATEDIR and NFSFUSE_TEST_EXPORT override the defaults,
 # NFSFUSE_TEST_SERVER_TIMEOUT (seconds, default 30) bounds the start-up wait
 # and NFSFUSE_GANESHA_LOG_LEVEL (default EVENT) sets ganesha's log level.
@@ -84,12 +86,14 @@ case $CMD in start | stop | restart | status | reboot) ;; *) usage ;; esac
 STATE_DIR=$(realpath -m -- "$STATE_DIR")
 [[ -n $EXPORT_DIR ]] || EXPORT_DIR=$STATE_DIR/export
 EXPORT_DIR=$(realpath -m -- "$EXPORT_DIR")
+SQUASH_DIR=$STATE_DIR/export-squash
 
 CONF=$STATE_DIR/ganesha.conf
 PIDFILE=$STATE_DIR/ganesha.pid
 LOG=$STATE_DIR/ganesha.log
 OUT=$STATE_DIR/ganesha.out # ganesha's stdio: messages from before -L applies
 EXPORT_RECORD=$STATE_DIR/export.path
+SQUASH_RECORD=$STATE_DIR/squash.path
 RPCBIND_RECORD=$STATE_DIR/rpcbind.started-pid
 STATD_RECORD=$STATE_DIR/statd.started-pid
 # Seconds of grace after a 'reboot'; empty: graceless (start, restart).
@@ -174,10 +178,12 @@ server_answers() {
 # ganesha keeps running when an export fails to load (bad path, file system
 # without file handle support), so also insist that MOUNT lists ours.
 export_listed() {
-	local want
+	local want squash
 	want=$(cat "$EXPORT_RECORD" 2>/dev/null) || return 1
+	squash=$(cat "$SQUASH_RECORD" 2>/dev/null) || return 1
 	unprivileged showmount -e "$BIND_ADDR" 2>/dev/null |
-		awk -v d="$want" 'NR > 1 && $1 == d { f = 1 } END { exit !f }'
+		awk -v d="$want" -v s="$squash" 'NR > 1 && $1 == d { f++ }
+			NR > 1 && $1 == s { f++ } END { exit f != 2 }'
 }
 
 log_tail() {
@@ -314,9 +320,10 @@ loopback_only() {
 sed_escape() { printf '%s' "$1" | sed -e 's/[\\|&]/\\&/g'; }
 
 write_config() {
-	local e s
+	local e s q
 	e=$(sed_escape "$EXPORT_DIR")
 	s=$(sed_escape "$STATE_DIR")
+	q=$(sed_escape "$SQUASH_DIR")
 	local drop_bind=()
 	if loopback_only; then
 		drop_bind=(-e 's|^\([[:space:]]*\)Bind_addr = @BIND_ADDR@;|\1# Bind_addr omitted: loopback is the only interface|')
@@ -329,6 +336,7 @@ write_config() {
 		grace=(-e "s|^\([[:space:]]*\)Graceless = true;|\1Graceless = false;\n\1Grace_Period = $GRACE;\n\1Lease_Lifetime = $lease;|")
 	fi
 	sed "${drop_bind[@]}" "${grace[@]}" -e "s|@EXPORT_DIR@|$e|g" -e "s|@STATE_DIR@|$s|g" \
+		-e "s|@SQUASH_DIR@|$q|g" \
 		-e "s|@BIND_ADDR@|$BIND_ADDR|g" -e "s|@LOG_LEVEL@|$LOG_LEVEL|g" \
 		"$TEMPLATE" >"$CONF.tmp"
 	mv -f "$CONF.tmp" "$CONF"
@@ -413,6 +421,10 @@ cmd_start() {
 		chmod 1777 "$EXPORT_DIR"
 	fi
 	EXPORT_DIR=$(realpath -e -- "$EXPORT_DIR")
+	if [[ ! -d $SQUASH_DIR ]]; then
+		mkdir -p "$SQUASH_DIR"
+		chmod 1777 "$SQUASH_DIR"
+	fi
 
 	# The VFS FSAL finds the export's file system through /etc/mtab.
 	# systemd-tmpfiles creates that link on installed systems; chroots and
@@ -427,6 +439,7 @@ cmd_start() {
 
 	write_config
 	printf '%s\n' "$EXPORT_DIR" >"$EXPORT_RECORD"
+	printf '%s\n' "$SQUASH_DIR" >"$SQUASH_RECORD"
 	rm -f "$PIDFILE"
 	[[ -e $LOG ]] && mv -f "$LOG" "$LOG.old"
 	: >"$LOG"

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "../../xdr/nfs3.h"
+#include "../../xdr/rpc_msg.h"
 #include "access.h"
 #include "attr.h"
 
@@ -58,6 +59,9 @@ struct inode {
 	 * stale one while it is on the wire. */
 	char *silly_name;       /* owned */
 	struct nfs_fh3 silly_dir;
+	/* Who unlinked it: the REMOVE at the last close goes out as the one
+	 * the server let remove the name (the release has no caller). */
+	struct rpc_cred silly_cred;
 	/* A directory whose every name we know: made by us (MKDIR), and
 	 * changed since by nobody else (each wcc of ours matched).  The set
 	 * holds every name we added (names we removed may linger: they cost

@@ -28,6 +28,11 @@ struct chunk {
 	bool acked;                       /* WRITE answered */
 	bool stable;                      /* answered FILE_SYNC */
 	uint8_t verf[NFS3_WRITEVERFSIZE];
+	/* Who wrote these bytes: their WRITE, a resend after a verifier
+	 * change and the COMMIT that covers them go out as that identity,
+	 * whoever happens to flush (the kernel's write-back and last
+	 * release have no caller of their own). */
+	struct rpc_cred cred;
 	struct nfs3_write_args args;      /* args.data points at data[] */
 	struct nfs3_write_res res;
 	uint8_t data[];
@@ -48,7 +53,6 @@ struct wback {
 	/* A small write not sent yet: when it is all the file gets before
 	 * close, it goes as one FILE_SYNC WRITE and needs no COMMIT. */
 	struct chunk *pending;
-	struct rpc_cred pending_cred;
 	size_t held;
 	unsigned inflight;
 	bool committing;            /* a COMMIT is on the wire */
@@ -179,8 +183,7 @@ static void write_done(void *ctx, int err, void *res, struct rpc_reply *reply)
 }
 
 /* Send one kept chunk; the lock is held. */
-static int send_chunk(struct wback *wb, struct chunk *c,
-		      const struct rpc_cred *cred)
+static int send_chunk(struct wback *wb, struct chunk *c)
 {
 	int ret;
 
@@ -189,14 +192,14 @@ static int send_chunk(struct wback *wb, struct chunk *c,
 	wb->seq++;
 	STAT_INC(writebacks);
 	STAT_ADD(writeback_bytes, c->args.count);
-	ret = nfs_call_async(wb->nfs, NFS3PROC_WRITE, cred, &c->args, &c->res,
-			     write_done, c);
+	ret = nfs_call_async(wb->nfs, NFS3PROC_WRITE, &c->cred, &c->args,
+			     &c->res, write_done, c);
 	if (ret)
 		wb->inflight--;
 	return ret;
 }
 
-static int commit_locked(struct wback *wb, const struct rpc_cred *cred);
+static int commit_locked(struct wback *wb);
 
 static bool overlaps(const struct chunk *c, uint64_t off, uint64_t len)
 {
@@ -235,7 +238,7 @@ static int push_pending(struct wback *wb, uint32_t stable)
 	wb->pending = NULL;
 	c->args.stable = stable;
 	wait_overlap(wb, c->args.offset, c->args.count, NULL);
-	ret = send_chunk(wb, c, &wb->pending_cred);
+	ret = send_chunk(wb, c);
 	if (ret) {
 		free(c);
 		if (!wb->err)
@@ -251,9 +254,16 @@ static int push_pending(struct wback *wb, uint32_t stable)
 	return 0;
 }
 
+static bool cred_same(const struct rpc_cred *a, const struct rpc_cred *b)
+{
+	return a->flavor == b->flavor && a->uid == b->uid &&
+	       a->gid == b->gid && a->ngids == b->ngids &&
+	       !memcmp(a->gids, b->gids, a->ngids * sizeof(a->gids[0]));
+}
+
 /* Hold a small write back instead of sending it: only while nothing else
- * of this file is outstanding, and only as one contiguous run.  The lock
- * is held.  true when the bytes were taken. */
+ * of this file is outstanding, and only as one contiguous run by one
+ * identity.  The lock is held.  true when the bytes were taken. */
 static bool hold_small(struct wback *wb, const struct rpc_cred *cred,
 		       uint64_t off, const void *data, size_t len)
 {
@@ -277,10 +287,10 @@ static bool hold_small(struct wback *wb, const struct rpc_cred *cred,
 		p->args.file = wb->fh;
 		p->args.offset = off;
 		p->args.data = p->data;
+		p->cred = *cred;
 		wb->pending = p;
-		wb->pending_cred = *cred;
 	} else if (off != p->args.offset + p->args.count ||
-		   p->args.count + len > p->cap) {
+		   p->args.count + len > p->cap || !cred_same(&p->cred, cred)) {
 		return false;
 	}
 	memcpy(p->data + p->args.count, data, len);
@@ -306,6 +316,7 @@ int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
 	c->args.count = (uint32_t)len;
 	c->args.stable = UNSTABLE;
 	c->args.data = c->data;
+	c->cred = *cred;
 
 	pthread_mutex_lock(&wb->lock);
 	/* An earlier write already failed (a soft mount that timed out, a
@@ -333,7 +344,7 @@ int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
 		/* Over the bound: commit what the server acknowledged, or
 		 * wait for it to acknowledge more. */
 		if (wb->inflight == 0) {
-			ret = commit_locked(wb, cred);
+			ret = commit_locked(wb);
 			if (ret) {
 				if (!wb->err)
 					wb->err = ret;
@@ -348,7 +359,7 @@ int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
 		}
 	}
 	wait_overlap(wb, off, len, NULL);
-	ret = send_chunk(wb, c, cred);
+	ret = send_chunk(wb, c);
 	if (ret) {
 		/* Refused before it left (e.g. past NFSv2's 2 GiB): the
 		 * writer hears it now, and nobody needs to hear it again. */
@@ -409,9 +420,11 @@ bool wback_busy(struct wback *wb)
 /*
  * COMMIT everything kept; the lock is held.  The
  * COMMIT itself is a blocking call, so the lock is dropped around it; new
- * writes that arrive meanwhile are not freed by this commit.
+ * writes that arrive meanwhile are not freed by this commit.  It goes out
+ * as the writer of the oldest kept bytes: a COMMIT covers the whole file,
+ * and a writer is someone the server lets change it.
  */
-static int commit_locked(struct wback *wb, const struct rpc_cred *cred)
+static int commit_locked(struct wback *wb)
 {
 	/* One COMMIT at a time: a second flusher waits for the first and
 	 * then commits whatever is left. */
@@ -423,6 +436,7 @@ static int commit_locked(struct wback *wb, const struct rpc_cred *cred)
 		struct nfs3_commit_args args = { .file = wb->fh };
 		struct nfs3_commit_res res;
 		struct chunk *c, *last, *stop;
+		struct rpc_cred cred;
 		bool need = false, changed = false;
 		int ret;
 
@@ -433,10 +447,11 @@ static int commit_locked(struct wback *wb, const struct rpc_cred *cred)
 			return 0;
 		}
 		last = wb->tail;
+		cred = wb->head->cred;
 		wb->committing = true;
 		pthread_mutex_unlock(&wb->lock);
 		STAT_INC(commits);
-		ret = nfs_call(wb->nfs, NFS3PROC_COMMIT, cred, &args, &res, NULL,
+		ret = nfs_call(wb->nfs, NFS3PROC_COMMIT, &cred, &args, &res, NULL,
 			       NULL);
 		pthread_mutex_lock(&wb->lock);
 		wb->committing = false;
@@ -480,7 +495,7 @@ static int commit_locked(struct wback *wb, const struct rpc_cred *cred)
 		for (c = wb->head; c != stop; c = c->next) {
 			/* In the original order, as the first time. */
 			wait_overlap(wb, c->args.offset, c->args.count, c);
-			ret = send_chunk(wb, c, cred);
+			ret = send_chunk(wb, c);
 			if (ret) {
 				if (!wb->err)
 					wb->err = ret;
@@ -494,7 +509,7 @@ static int commit_locked(struct wback *wb, const struct rpc_cred *cred)
 	return -EIO;
 }
 
-int wback_flush(struct wback *wb, const struct rpc_cred *cred)
+int wback_flush(struct wback *wb)
 {
 	int ret;
 
@@ -507,7 +522,7 @@ int wback_flush(struct wback *wb, const struct rpc_cred *cred)
 	wait_idle(wb);
 	ret = wb->err;
 	if (ret == 0 && wb->head)
-		ret = commit_locked(wb, cred);
+		ret = commit_locked(wb);
 	if (ret)
 		drop_chunks(wb); /* reported once; keeping them helps nobody */
 	wb->err = 0;

@@ -38,7 +38,9 @@ struct wback *wback_new(struct nfs_client *nfs, const struct nfs_fh3 *fh,
 /* Only once nothing is in flight (after wback_flush or wback_wait). */
 void wback_free(struct wback *wb);
 
-/* Queue bytes at off; 0, or a negative errno if it could not be sent. */
+/* Queue bytes at off, written by cred: every WRITE and COMMIT of them,
+ * however late, carries that identity.  0, or a negative errno if they
+ * could not be sent. */
 int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
 		const void *data, size_t len);
 /* Wait until no WRITE is in flight; returns the write counter (below). */
@@ -46,9 +48,10 @@ uint64_t wback_wait(struct wback *wb);
 /*
  * Wait for every WRITE, COMMIT what is unstable (sending it again after a
  * verifier change), and return the first error since the last flush
- * (then forgotten), or 0.
+ * (then forgotten), or 0.  The calls carry the writers' identities, not
+ * the flusher's.
  */
-int wback_flush(struct wback *wb, const struct rpc_cred *cred);
+int wback_flush(struct wback *wb);
 /* Bumped when a WRITE is sent and when its reply arrives: attributes
  * fetched across a change of this counter may predate our own writes. */
 uint64_t wback_seq(struct wback *wb);

@@ -69,12 +69,20 @@ int fs_call(fuse_req_t req, enum nfs3_proc proc, const void *args, void *res,
 	    struct rpc_reply *reply)
 {
 	struct rpc_cred cred;
+
+	fs_req_cred(req, &cred);
+	return fs_call_as(req, &cred, proc, args, res, reply);
+}
+
+int fs_call_as(fuse_req_t req, const struct rpc_cred *cred,
+	       enum nfs3_proc proc, const void *args, void *res,
+	       struct rpc_reply *reply)
+{
 	volatile int interrupted = 0;
 	int ret;
 
-	fs_req_cred(req, &cred);
 	fuse_req_interrupt_func(req, on_interrupt, (void *)&interrupted);
-	ret = nfs_call(fs_of(req)->nfs, proc, &cred, args, res, reply,
+	ret = nfs_call(fs_of(req)->nfs, proc, cred, args, res, reply,
 		       &interrupted);
 	/* After this, libfuse will not call on_interrupt again, so the flag
 	 * on our stack may go away. */

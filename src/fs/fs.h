@@ -43,6 +43,11 @@ struct inode *fs_inode(fuse_req_t req, fuse_ino_t ino);
 /* Call an NFS procedure on behalf of req; FUSE interrupts abort the wait. */
 int fs_call(fuse_req_t req, enum nfs3_proc proc, const void *args, void *res,
 	    struct rpc_reply *reply);
+/* The same on behalf of cred, for requests the kernel sends without a
+ * caller of their own (the last release). */
+int fs_call_as(fuse_req_t req, const struct rpc_cred *cred,
+	       enum nfs3_proc proc, const void *args, void *res,
+	       struct rpc_reply *reply);
 
 void fs_fattr_to_stat(const struct fattr3 *a, struct stat *st);
 /* Seconds the kernel may keep ino's attributes (what our cache has left). */
@@ -157,7 +162,8 @@ void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	     const char *newname);
 /* Silly rename: at the last close of ino, REMOVE the .nfs name it was
- * moved to when it was unlinked while open (nothing if it was not). */
+ * moved to when it was unlinked while open (nothing if it was not), as
+ * the one who unlinked it. */
 void fs_silly_release(fuse_req_t req, struct inode *ino);
 /* Is name a .nfs name of this mount that no open file holds: one left by
  * an earlier run that crashed? */

@@ -41,8 +41,9 @@
 struct open_file {
 	struct inode *ino;
 	/* Who opened the file: the identity of the READs sent ahead of its
-	 * readers, as the Linux client uses the open context's.  Looked up
-	 * once, since the groups come from /proc. */
+	 * readers, as the Linux client uses the open context's, and of the
+	 * kernel's write-back of mmap'd pages, which has no caller (uid 0,
+	 * pid 0).  Looked up once, since the groups come from /proc. */
 	struct rpc_cred cred;
 };
 
@@ -824,7 +825,13 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	fs_req_cred(req, &cred);
+	/* The kernel writes dirty pages back through some handle open for
+	 * writing, as nobody: they go out as that handle's opener, one who
+	 * could have written them.  write(2) comes with its writer. */
+	if (fi->writepage)
+		cred = h->cred;
+	else
+		fs_req_cred(req, &cred);
 	ret = wback_write(i->wb, &cred, (uint64_t)off, buf, size);
 	if (ret) {
 		fuse_reply_err(req, -ret);
@@ -841,14 +848,12 @@ int fs_writes_settle(fuse_req_t req, struct inode *ino)
 	struct fs *fs = fs_of(req);
 	struct fattr3 before, after;
 	enum wback_chain chain;
-	struct rpc_cred cred;
 	bool batch, before_valid;
 	int ret;
 
 	if (!ino->wb)
 		return 0;
-	fs_req_cred(req, &cred);
-	ret = wback_flush(ino->wb, &cred);
+	ret = wback_flush(ino->wb);
 	pthread_mutex_lock(&ino->lock);
 	batch = ino->wbatch;
 	before = ino->wb_before;

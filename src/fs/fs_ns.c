@@ -245,17 +245,26 @@ static void learn_wcc_fh(fuse_req_t req, const struct nfs_fh3 *fh,
 	inode_forget(fs->inodes, dir->id, 1);
 }
 
-static int remove_fh(fuse_req_t req, const struct nfs_fh3 *dir,
-		     const char *name)
+/* REMOVE as cred, or as the caller of req when cred is NULL. */
+static int remove_fh_as(fuse_req_t req, const struct rpc_cred *cred,
+			const struct nfs_fh3 *dir, const char *name)
 {
 	struct nfs3_remove_args args = { .object = { dir, name } };
 	struct nfs3_wccstat_res res;
-	int ret = fs_call(req, NFS3PROC_REMOVE, &args, &res, NULL);
+	int ret = cred ? fs_call_as(req, cred, NFS3PROC_REMOVE, &args, &res,
+				    NULL)
+		       : fs_call(req, NFS3PROC_REMOVE, &args, &res, NULL);
 
 	if (ret)
 		return ret;
 	learn_wcc_fh(req, dir, &res.dir_wcc, "remove");
 	return nfs_stat_errno(res.status);
+}
+
+static int remove_fh(fuse_req_t req, const struct nfs_fh3 *dir,
+		     const char *name)
+{
+	return remove_fh_as(req, NULL, dir, name);
 }
 
 static int rename_fh(fuse_req_t req, const struct nfs_fh3 *from,
@@ -304,6 +313,7 @@ void fs_silly_remove_orphan(fuse_req_t req, struct inode *dir,
 
 void fs_silly_release(fuse_req_t req, struct inode *ino)
 {
+	struct rpc_cred cred;
 	struct nfs_fh3 dir;
 	char *name;
 	int ret;
@@ -313,11 +323,12 @@ void fs_silly_release(fuse_req_t req, struct inode *ino)
 	if (name) {
 		ino->silly_name = NULL;
 		dir = ino->silly_dir;
+		cred = ino->silly_cred;
 	}
 	pthread_mutex_unlock(&ino->lock);
 	if (!name)
 		return;
-	ret = remove_fh(req, &dir, name);
+	ret = remove_fh_as(req, &cred, &dir, name);
 	if (ret == 0 || ret == -ENOENT) {
 		STAT_INC(silly_removes);
 		TRACE("close %s: last close of an unlinked file → REMOVE %s",
@@ -385,6 +396,7 @@ static struct inode *open_behind(fuse_req_t req, struct inode *dir,
 static int silly_rename(fuse_req_t req, struct inode *dir, const char *name,
 			struct inode *ino, char silly[SILLY_NAME_LEN + 1])
 {
+	struct rpc_cred cred;
 	char *copy;
 	int ret;
 
@@ -392,6 +404,7 @@ static int silly_rename(fuse_req_t req, struct inode *dir, const char *name,
 	copy = strdup(silly);
 	if (!copy)
 		return -ENOMEM;
+	fs_req_cred(req, &cred);
 	pthread_mutex_lock(&ino->lock);
 	if (ino->silly_name) {
 		/* Its last name is already a silly one (someone unlinks
@@ -402,6 +415,7 @@ static int silly_rename(fuse_req_t req, struct inode *dir, const char *name,
 	}
 	ino->silly_name = copy;
 	ino->silly_dir = dir->fh;
+	ino->silly_cred = cred;
 	pthread_mutex_unlock(&ino->lock);
 
 	ret = rename_fh(req, &dir->fh, name, &dir->fh, silly);

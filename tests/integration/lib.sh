@@ -210,7 +210,10 @@ ensure_server() {
 		EXPORT=$(realpath -m -- "${NFSFUSE_TEST_EXPORT:-$statedir/export}")
 	EXPORT_DIR=$EXPORT
 	[[ -d $EXPORT_DIR ]] || skip "export directory $EXPORT_DIR does not exist"
-	export SERVER EXPORT EXPORT_DIR
+	# The second export, which squashes root (contrib/test-server.sh).
+	SQUASH_EXPORT=$(cat "$statedir/squash.path" 2>/dev/null) ||
+		SQUASH_EXPORT=$statedir/export-squash
+	export SERVER EXPORT EXPORT_DIR SQUASH_EXPORT
 }
 
 # make_testdir NAME: fresh $EXPORT_DIR/NAME.<pid>, world-writable and
