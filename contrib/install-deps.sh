@@ -24,6 +24,10 @@ PACKAGES=(
 	# man pages (scdoc sources, checked with man and groff), the bash
 	# completion's directory, the Prometheus text parser of the tests
 	scdoc man-db groff-base bash-completion python3-prometheus-client
+	# the rootless container test: podman, the subordinate-id helpers,
+	# user-mode networking, and runc for machines whose cgroups are in
+	# hybrid mode (crun refuses those)
+	podman uidmap slirp4netns runc
 )
 
 # Ordinary users mount through fusermount3, which opens /dev/fuse as the
@@ -38,7 +42,18 @@ fuse_device_for_all() {
 		sudo chmod 0666 /dev/fuse
 	fi
 }
-trap 'fuse_device_for_all' EXIT
+# slirp4netns (rootless containers' networking) opens /dev/net/tun as the
+# user: 0666 from udev on a normal system, 0600 where there is no udev.
+tun_device_for_all() {
+	[[ -c /dev/net/tun ]] || return 0
+	[[ $(stat -c %a /dev/net/tun) == 666 ]] && return 0
+	if [[ $(id -u) -eq 0 ]]; then
+		chmod 0666 /dev/net/tun
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo chmod 0666 /dev/net/tun
+	fi
+}
+trap 'fuse_device_for_all; tun_device_for_all' EXIT
 
 missing=()
 for p in "${PACKAGES[@]}"; do
