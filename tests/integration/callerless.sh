@@ -12,11 +12,18 @@
 # write and a short one each closed at once, and a file unlinked while
 # open.  On the server every byte is there and the user owns each file; no
 # .nfs name is left; tshark sees no WRITE, COMMIT or REMOVE with uid 0.
+# Two users writing one file through two opens, each a short write the
+# daemon could hold back and send as one: each user's bytes go out under
+# that user's own uid.
 . "$(dirname "$0")/lib.sh"
 ensure_server
 need_nfsfuse
 need_root          # the test user, the root mount and the capture
 need_cmd python3 tshark dumpcap
+# A second user first: ensure_test_user leaves TEST_UID to the last.
+TEST_USER=nfsfuse-callerid2
+ensure_test_user
+UID2=$TEST_UID GID2=$TEST_GID
 TEST_USER=nfsfuse-callerid
 ensure_test_user
 
@@ -53,6 +60,48 @@ elif mode == "write":
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     assert os.write(fd, data) == size
     os.close(fd)
+elif mode == "two-writers":
+    # Run by root: two children become the two users (argv 5..8) and
+    # write data[:half] and data[half:] through two opens of one file,
+    # both opened before either writes, so the second short write comes
+    # while the first may still be held back.
+    half = size // 2
+    ids = [(int(sys.argv[5]), int(sys.argv[6])), (int(sys.argv[7]), int(sys.argv[8]))]
+    go = [os.pipe() for _ in range(4)]
+    def child(k):
+        uid, gid = ids[k]
+        os.setgroups([])
+        os.setresgid(gid, gid, gid)
+        os.setresuid(uid, uid, uid)
+        os.umask(0)
+        if k == 1:
+            os.read(go[0][0], 1)       # the file exists
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o666)
+        if k == 0:
+            os.write(go[0][1], b"x")
+            os.read(go[1][0], 1)       # both are open
+            os.pwrite(fd, data[:half], 0)
+            os.write(go[2][1], b"x")
+            os.read(go[3][0], 1)       # the second wrote
+        else:
+            os.write(go[1][1], b"x")
+            os.read(go[2][0], 1)       # the first wrote
+            os.pwrite(fd, data[half:], half)
+            os.write(go[3][1], b"x")
+        os.close(fd)
+        os._exit(0)
+    pids = []
+    for k in range(2):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                child(k)
+            finally:
+                os._exit(1)
+        pids.append(pid)
+    for pid in pids:
+        if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) != 0:
+            sys.exit("a writer failed")
 elif mode == "unlink-open":
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
     os.write(fd, data)
@@ -119,8 +168,12 @@ check_all user
 MNT2=$(new_mountpoint)
 NFSFUSE_MOUNT_SRC=$SERVER:$SQUASH_EXPORT mount_nfsfuse "$MNT2" -o allow_other
 write_all "$MNT2/$T" other
+timeout 60 python3 "$W" two-writers "$MNT2/$T/two" 200 two "$TEST_UID" "$TEST_GID" "$UID2" "$GID2" ||
+	fail "two users writing one file failed"
 umount_nfsfuse "$MNT2"
 check_all other
+python3 "$W" expect - 200 two >"$NFSFUSE_TMP/expect"
+assert_file_eq "$NFSFUSE_TMP/expect" "$S/two" "the bytes of two users' writes"
 
 capture_stop
 # Each WRITE, COMMIT and REMOVE call with the uid it carried.
@@ -134,6 +187,8 @@ removes=$(awk '$2 == 12 { n += $1 } END { print n + 0 }' <<<"$calls_uids")
 	fail "the capture lacks WRITE ($writes), COMMIT ($commits) or REMOVE ($removes) calls"
 as_root=$(awk '$3 == 0 { print }' <<<"$calls_uids")
 assert_eq "" "$as_root" "WRITE, COMMIT or REMOVE calls sent as uid 0"
-others=$(awk -v u="$TEST_UID" '$3 != u { print }' <<<"$calls_uids")
+others=$(awk -v u="$TEST_UID" -v u2="$UID2" '$3 != u && !($2 == 7 && $3 == u2) { print }' <<<"$calls_uids")
 assert_eq "" "$others" "WRITE, COMMIT or REMOVE calls not sent as the user"
+second=$(awk -v u2="$UID2" '$2 == 7 && $3 == u2 { n += $1 } END { print n + 0 }' <<<"$calls_uids")
+[[ $second -ge 1 ]] || fail "no WRITE carried the second user's uid $UID2: its bytes went out as another user"
 echo "PASS: callerless"
