@@ -587,14 +587,14 @@ int nlm_dec_notify(struct xdr_dec *d, void *args)
 				       NLM_ARGS(notify, ), NLM_VOID },       \
 	}
 
-static const struct nlm_proc_codec nlm_v1_procs[NLMPROC_COUNT] =
+static const struct xdr_proc_codec nlm_v1_procs[NLMPROC_COUNT] =
 	NLM_TABLE(_v1);
-static const struct nlm_proc_codec nlm_v4_procs[NLMPROC_COUNT] =
+static const struct xdr_proc_codec nlm_v4_procs[NLMPROC_COUNT] =
 	NLM_TABLE(_v4);
 
-const struct nlm_proc_codec *nlm_proc_codec(uint32_t vers, uint32_t proc)
+const struct xdr_proc_codec *nlm_proc_codec(uint32_t vers, uint32_t proc)
 {
-	const struct nlm_proc_codec *t;
+	const struct xdr_proc_codec *t;
 
 	switch (vers) {
 	case NLM_V1:

@@ -17,7 +17,7 @@
  * decodes results, and its callback listener decodes the GRANTED and
  * GRANTED_MSG calls and the *_RES messages a server sends and encodes the
  * replies.  Every encoder takes `const void *` and every decoder `void *`
- * so that they fit the RPC layer's procedure table (see nlm_proc_codec()).
+ * so that they fit struct xdr_proc_codec (see nlm_proc_codec()).
  *
  * Ownership: netobj data (cookie, fh, oh) and names are NOT copied.  After
  * decoding they point into the buffer being decoded and are valid only as
@@ -358,28 +358,13 @@ int nlm_dec_notify(struct xdr_dec *d, void *args);
 
 /* ---- one table per version ---- */
 
-typedef int (*nlm_enc_fn)(struct xdr_enc *e, const void *obj);
-typedef int (*nlm_dec_fn)(struct xdr_dec *d, void *obj);
-
 /*
- * The codecs of one procedure in one version.  A NULL codec (and size 0)
- * means void: NULL has no arguments; the _MSG and _RES procedures and
- * FREE_ALL have no results (whether any reply at all comes back for a
- * _MSG/_RES call is up to the peer: the RPC layer must not wait for one).
+ * The codecs of proc in vers (1, 3 or 4), or NULL when that version has
+ * no such procedure (v1: 0..15; v3 and v4: 0..15 and 20..23).  NULL has
+ * no arguments; the _MSG and _RES procedures and FREE_ALL have no results
+ * (whether any reply at all comes back for a _MSG/_RES call is up to the
+ * peer: the RPC layer must not wait for one).
  */
-struct nlm_proc_codec {
-	uint32_t proc;
-	const char *name;     /* "GRANTED_MSG" */
-	nlm_enc_fn enc_args;  /* caller side */
-	nlm_dec_fn dec_args;  /* server side (callbacks, fakes) */
-	size_t args_size;     /* sizeof the args structure */
-	nlm_enc_fn enc_res;   /* server side */
-	nlm_dec_fn dec_res;   /* caller side */
-	size_t res_size;      /* sizeof the results structure */
-};
-
-/* The codecs of proc in vers (1, 3 or 4), or NULL when that version has
- * no such procedure (v1: 0..15; v3 and v4: 0..15 and 20..23). */
-const struct nlm_proc_codec *nlm_proc_codec(uint32_t vers, uint32_t proc);
+const struct xdr_proc_codec *nlm_proc_codec(uint32_t vers, uint32_t proc);
 
 #endif

@@ -206,7 +206,7 @@ int nsm_dec_status(struct xdr_dec *d, void *args)
 #define NSM_CODEC(type) nsm_enc_##type, nsm_dec_##type, \
 	sizeof(struct nsm_##type)
 
-static const struct nsm_proc_codec nsm_procs[NSMPROC_COUNT] = {
+static const struct xdr_proc_codec nsm_procs[NSMPROC_COUNT] = {
 	/* void SM_NULL(void) = 0; */
 	[NSMPROC_NULL] = { NSMPROC_NULL, "NULL", NSM_VOID, NSM_VOID },
 	/* struct sm_stat_res SM_STAT(struct sm_name) = 1; */
@@ -229,7 +229,7 @@ static const struct nsm_proc_codec nsm_procs[NSMPROC_COUNT] = {
 			     NSM_VOID },
 };
 
-const struct nsm_proc_codec *nsm_proc_codec(uint32_t proc)
+const struct xdr_proc_codec *nsm_proc_codec(uint32_t proc)
 {
 	if (proc >= NSMPROC_COUNT)
 		return NULL;

@@ -8,7 +8,7 @@
  * The client talks to its local statd (SM_MON, SM_UNMON, SM_UNMON_ALL,
  * SM_STAT), statd calls us back with struct status, and sm-notify style
  * code sends SM_NOTIFY to servers.  Both directions are here for every
- * type, to fit the RPC layer's table (encoders `const void *`, decoders
+ * type, to fit struct xdr_proc_codec (encoders `const void *`, decoders
  * `void *`; see nsm_proc_codec()).
  *
  * Ownership: names point into the buffer being decoded and are valid only
@@ -149,24 +149,9 @@ int nsm_dec_stat_chge(struct xdr_dec *d, void *args);
 int nsm_enc_status(struct xdr_enc *e, const void *args);
 int nsm_dec_status(struct xdr_dec *d, void *args);
 
-typedef int (*nsm_enc_fn)(struct xdr_enc *e, const void *obj);
-typedef int (*nsm_dec_fn)(struct xdr_dec *d, void *obj);
-
-/* The codecs of one procedure; NULL codecs (size 0) mean void. */
-struct nsm_proc_codec {
-	uint32_t proc;
-	const char *name;    /* "SM_MON" */
-	nsm_enc_fn enc_args;
-	nsm_dec_fn dec_args;
-	size_t args_size;
-	nsm_enc_fn enc_res;
-	nsm_dec_fn dec_res;
-	size_t res_size;
-};
-
 /* The codecs of proc (version 1), or NULL if there is no such procedure.
  * The statd callback has no fixed number (it is my_proc): use
  * nsm_enc_status()/nsm_dec_status() directly. */
-const struct nsm_proc_codec *nsm_proc_codec(uint32_t proc);
+const struct xdr_proc_codec *nsm_proc_codec(uint32_t proc);
 
 #endif

@@ -112,4 +112,30 @@ int xdr_enc_opaque(struct xdr_enc *e, uint32_t max, const void *data,
 		   size_t len);
 int xdr_enc_string(struct xdr_enc *e, uint32_t max, const char *s);
 
+/*
+ * Every codec has one of these two shapes, so that the RPC layer, the
+ * NFS version tables and the NLM/NSM procedure tables can hold any of
+ * them: an encoder appends obj (a `const void *` to the type it names),
+ * a decoder fills obj from the cursor and returns 0 or -EBADMSG.
+ */
+typedef int (*xdr_enc_fn)(struct xdr_enc *e, const void *obj);
+typedef int (*xdr_dec_fn)(struct xdr_dec *d, void *obj);
+
+/*
+ * The codecs of one procedure of a program, both directions: a client
+ * encodes the arguments and decodes the results, a server (our callback
+ * listeners, the test fakes) the other way round.  A NULL codec (and size
+ * 0) means void.
+ */
+struct xdr_proc_codec {
+	uint32_t proc;
+	const char *name;     /* "GRANTED_MSG", "SM_MON" */
+	xdr_enc_fn enc_args;  /* caller side */
+	xdr_dec_fn dec_args;  /* server side */
+	size_t args_size;     /* sizeof the arguments structure */
+	xdr_enc_fn enc_res;   /* server side */
+	xdr_dec_fn dec_res;   /* caller side */
+	size_t res_size;      /* sizeof the results structure */
+};
+
 #endif

@@ -224,7 +224,7 @@ struct lk_reply_sink {
 };
 
 static void send_reply(struct lk_reply_sink *s, uint32_t xid,
-		       uint32_t accept_stat, nlm_enc_fn enc, const void *res)
+		       uint32_t accept_stat, xdr_enc_fn enc, const void *res)
 {
 	struct xdr_enc e;
 
@@ -285,7 +285,7 @@ static void serve_nlm(struct lockmgr *lm, const struct rpc_call_hdr *h,
 		      struct xdr_dec *d, const struct sockaddr_in *from,
 		      struct lk_reply_sink *s)
 {
-	const struct nlm_proc_codec *codec;
+	const struct xdr_proc_codec *codec;
 	struct nlm_testargs a;
 	struct nlm_res res;
 	bool ours, ok = false;

@@ -200,7 +200,7 @@ static void cred_for_call(struct lockmgr *lm, const struct rpc_cred *in,
 
 /* ---- NLM calls ---- */
 
-const struct nlm_proc_codec *lk_codec(struct lockmgr *lm, uint32_t proc)
+const struct xdr_proc_codec *lk_codec(struct lockmgr *lm, uint32_t proc)
 {
 	return nlm_proc_codec(lm->nlm_vers, proc);
 }

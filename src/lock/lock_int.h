@@ -44,11 +44,11 @@ void lk_conn_close(struct lk_conn *c);
  * -ECONNREFUSED, -EPROTONOSUPPORT, -EIO ...).
  */
 int lk_conn_call(struct lk_conn *c, uint32_t proc, const struct rpc_cred *cred,
-		 rpc_enc_fn enc, const void *args, rpc_dec_fn dec, void *res,
+		 xdr_enc_fn enc, const void *args, xdr_dec_fn dec, void *res,
 		 struct rpc_reply *reply, int timeout_ms);
 /* A message that needs no reply (the _MSG/_RES procedures). */
 int lk_conn_send(struct lk_conn *c, uint32_t proc, const struct rpc_cred *cred,
-		 rpc_enc_fn enc, const void *args);
+		 xdr_enc_fn enc, const void *args);
 
 /* ---- lock.c: tables ---- */
 
@@ -162,7 +162,7 @@ struct lockmgr {
 double lk_now(void);
 /* The codecs of proc in the mount's NLM version (never NULL for the
  * procedures the lock manager calls). */
-const struct nlm_proc_codec *lk_codec(struct lockmgr *lm, uint32_t proc);
+const struct xdr_proc_codec *lk_codec(struct lockmgr *lm, uint32_t proc);
 /* Where the server's NLM is: its address, and the nlmport= port or 0. */
 struct sockaddr_in lk_nlm_peer(struct lockmgr *lm,
 			       const struct sockaddr_in *server);

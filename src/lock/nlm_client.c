@@ -228,7 +228,7 @@ fail:
 }
 
 static int encode_call(struct lk_conn *c, uint32_t xid, uint32_t proc,
-		       const struct rpc_cred *cred, rpc_enc_fn enc,
+		       const struct rpc_cred *cred, xdr_enc_fn enc,
 		       const void *args, struct xdr_enc *e)
 {
 	struct rpc_cred none = { .flavor = RPC_AUTH_NONE };
@@ -250,7 +250,7 @@ static int encode_call(struct lk_conn *c, uint32_t xid, uint32_t proc,
 	return 0;
 }
 
-static int decode_reply(uint8_t *buf, size_t len, rpc_dec_fn dec, void *res,
+static int decode_reply(uint8_t *buf, size_t len, xdr_dec_fn dec, void *res,
 			struct rpc_reply *reply)
 {
 	struct rpc_reply_hdr h;
@@ -276,7 +276,7 @@ static int decode_reply(uint8_t *buf, size_t len, rpc_dec_fn dec, void *res,
 }
 
 static int call_tcp(struct lk_conn *c, uint32_t xid, struct xdr_enc *e,
-		    rpc_dec_fn dec, void *res, struct rpc_reply *reply,
+		    xdr_dec_fn dec, void *res, struct rpc_reply *reply,
 		    const struct timespec *deadline, bool want_reply)
 {
 	int ret = 0;
@@ -305,7 +305,7 @@ static int call_tcp(struct lk_conn *c, uint32_t xid, struct xdr_enc *e,
 }
 
 static int call_udp(struct lk_conn *c, uint32_t xid, struct xdr_enc *e,
-		    rpc_dec_fn dec, void *res, struct rpc_reply *reply,
+		    xdr_dec_fn dec, void *res, struct rpc_reply *reply,
 		    const struct timespec *deadline, bool want_reply)
 {
 	int ret = 0;
@@ -356,8 +356,8 @@ static int call_udp(struct lk_conn *c, uint32_t xid, struct xdr_enc *e,
 }
 
 static int do_call(struct lk_conn *c, uint32_t proc,
-		   const struct rpc_cred *cred, rpc_enc_fn enc,
-		   const void *args, rpc_dec_fn dec, void *res,
+		   const struct rpc_cred *cred, xdr_enc_fn enc,
+		   const void *args, xdr_dec_fn dec, void *res,
 		   struct rpc_reply *reply, int timeout_ms, bool want_reply)
 {
 	struct timespec deadline;
@@ -405,7 +405,7 @@ out:
 }
 
 int lk_conn_call(struct lk_conn *c, uint32_t proc, const struct rpc_cred *cred,
-		 rpc_enc_fn enc, const void *args, rpc_dec_fn dec, void *res,
+		 xdr_enc_fn enc, const void *args, xdr_dec_fn dec, void *res,
 		 struct rpc_reply *reply, int timeout_ms)
 {
 	return do_call(c, proc, cred, enc, args, dec, res, reply, timeout_ms,
@@ -413,7 +413,7 @@ int lk_conn_call(struct lk_conn *c, uint32_t proc, const struct rpc_cred *cred,
 }
 
 int lk_conn_send(struct lk_conn *c, uint32_t proc, const struct rpc_cred *cred,
-		 rpc_enc_fn enc, const void *args)
+		 xdr_enc_fn enc, const void *args)
 {
 	return do_call(c, proc, cred, enc, args, NULL, NULL, NULL, 5000,
 		       false);

@@ -54,8 +54,8 @@ static void server_text(struct lockmgr *lm, char *buf, size_t len)
 }
 
 static int nsm_call_ms(const struct sockaddr_in *host, struct in_addr src,
-		       uint32_t proc, nsm_enc_fn enc, const void *args,
-		       nsm_dec_fn dec, void *res, struct rpc_reply *reply,
+		       uint32_t proc, xdr_enc_fn enc, const void *args,
+		       xdr_dec_fn dec, void *res, struct rpc_reply *reply,
 		       int timeout_ms)
 {
 	struct lk_conn c;
@@ -71,8 +71,8 @@ static int nsm_call_ms(const struct sockaddr_in *host, struct in_addr src,
 }
 
 static int nsm_call(const struct sockaddr_in *host, struct in_addr src,
-		    uint32_t proc, nsm_enc_fn enc, const void *args,
-		    nsm_dec_fn dec, void *res, struct rpc_reply *reply)
+		    uint32_t proc, xdr_enc_fn enc, const void *args,
+		    xdr_dec_fn dec, void *res, struct rpc_reply *reply)
 {
 	return nsm_call_ms(host, src, proc, enc, args, dec, res, reply,
 			   LK_NSM_MS);

@@ -38,7 +38,7 @@ int nfs_call(struct nfs_client *c, enum nfs3_proc proc,
 }
 
 struct async_call {
-	rpc_dec_fn dec;
+	xdr_dec_fn dec;
 	nfs_fixup_fn fixup;
 	void *res;
 	nfs_done_fn done;

@@ -40,8 +40,8 @@ typedef int (*nfs_fixup_fn)(const void *args, void *res,
 
 struct nfs_proc {
 	uint32_t wire_proc;  /* procedure number on the wire */
-	rpc_enc_fn enc;
-	rpc_dec_fn dec;
+	xdr_enc_fn enc;
+	xdr_dec_fn dec;
 	nfs_fixup_fn fixup;  /* NULL for most */
 	size_t args_size;    /* sizeof the args struct, when fixup is set */
 };

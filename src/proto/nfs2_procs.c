@@ -38,6 +38,7 @@
 #include "nfs.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 
@@ -499,59 +500,38 @@ static int dec_diropres(struct xdr_dec *d, void *res)
 	return 0;
 }
 
-/* SYMLINK: a bare status; the caller LOOKUPs the new name (RFC 1813
- * lets a v3 server leave the handle out as well). */
-static int dec_symlink(struct xdr_dec *d, void *res)
+/*
+ * REMOVE, RMDIR, RENAME, LINK and SYMLINK answer a bare status in v2: the
+ * v3 result (size bytes, its status first) gets the status and nothing
+ * else, so no wcc data and, for SYMLINK, no handle (the caller LOOKUPs the
+ * new name; RFC 1813 lets a v3 server leave it out as well).
+ */
+static int dec_bare_status(struct xdr_dec *d, void *res, size_t size)
 {
-	struct nfs3_diropres *out = res;
 	struct nfs2_stat_res r;
+	uint32_t status;
 	int ret = nfs2_dec_stat_res(d, &r);
 
 	if (ret)
 		return ret;
-	memset(out, 0, sizeof(*out));
-	out->status = nfs2_stat_to_nfsstat3(r.status);
+	status = nfs2_stat_to_nfsstat3(r.status);
+	memset(res, 0, size);
+	memcpy(res, &status, sizeof(status));
 	return 0;
 }
 
-static int dec_wccstat(struct xdr_dec *d, void *res)
-{
-	struct nfs3_wccstat_res *out = res;
-	struct nfs2_stat_res r;
-	int ret = nfs2_dec_stat_res(d, &r);
+#define DEC_BARE_STATUS(fn, type)                                            \
+	_Static_assert(offsetof(type, status) == 0, #type " starts with its " \
+		       "status");                                            \
+	static int fn(struct xdr_dec *d, void *res)                          \
+	{                                                                    \
+		return dec_bare_status(d, res, sizeof(type));                \
+	}
 
-	if (ret)
-		return ret;
-	memset(out, 0, sizeof(*out));
-	out->status = nfs2_stat_to_nfsstat3(r.status);
-	return 0;
-}
-
-static int dec_rename(struct xdr_dec *d, void *res)
-{
-	struct nfs3_rename_res *out = res;
-	struct nfs2_stat_res r;
-	int ret = nfs2_dec_stat_res(d, &r);
-
-	if (ret)
-		return ret;
-	memset(out, 0, sizeof(*out));
-	out->status = nfs2_stat_to_nfsstat3(r.status);
-	return 0;
-}
-
-static int dec_link(struct xdr_dec *d, void *res)
-{
-	struct nfs3_link_res *out = res;
-	struct nfs2_stat_res r;
-	int ret = nfs2_dec_stat_res(d, &r);
-
-	if (ret)
-		return ret;
-	memset(out, 0, sizeof(*out));
-	out->status = nfs2_stat_to_nfsstat3(r.status);
-	return 0;
-}
+DEC_BARE_STATUS(dec_symlink, struct nfs3_diropres)
+DEC_BARE_STATUS(dec_wccstat, struct nfs3_wccstat_res)
+DEC_BARE_STATUS(dec_rename, struct nfs3_rename_res)
+DEC_BARE_STATUS(dec_link, struct nfs3_link_res)
 
 /*
  * READDIR and READDIRPLUS.  The decoder leaves the v2 entry list (checked

@@ -6,8 +6,8 @@
 #include <string.h>
 
 int oneshot_call(const struct oneshot_peer *peer, uint32_t proc,
-		 const struct rpc_cred *cred, rpc_enc_fn enc, const void *args,
-		 rpc_dec_fn dec, void *res, struct rpc_reply *reply,
+		 const struct rpc_cred *cred, xdr_enc_fn enc, const void *args,
+		 xdr_dec_fn dec, void *res, struct rpc_reply *reply,
 		 struct rpc_proc_stats *stats)
 {
 	struct sockaddr_in sin = peer->addr;

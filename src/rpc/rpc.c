@@ -368,7 +368,7 @@ void rpc_conn_established(struct rpc_clnt *c)
 /* Encodes and queues a call.  For a synchronous call (done NULL) the caller
  * keeps the owner reference and is counted in c->users. */
 static int submit(struct rpc_clnt *c, uint32_t proc,
-		  const struct rpc_cred *cred, rpc_enc_fn enc,
+		  const struct rpc_cred *cred, xdr_enc_fn enc,
 		  const void *args, rpc_done_fn done, void *ctx,
 		  struct rpc_call_ent **out)
 {
@@ -446,7 +446,7 @@ static int submit(struct rpc_clnt *c, uint32_t proc,
 }
 
 int rpc_clnt_call_async(struct rpc_clnt *c, uint32_t proc,
-			const struct rpc_cred *cred, rpc_enc_fn enc,
+			const struct rpc_cred *cred, xdr_enc_fn enc,
 			const void *args, rpc_done_fn done, void *ctx)
 {
 	struct rpc_call_ent *e;
@@ -457,8 +457,8 @@ int rpc_clnt_call_async(struct rpc_clnt *c, uint32_t proc,
 }
 
 int rpc_clnt_call(struct rpc_clnt *c, uint32_t proc,
-		  const struct rpc_cred *cred, rpc_enc_fn enc, const void *args,
-		  rpc_dec_fn dec, void *res, struct rpc_reply *reply,
+		  const struct rpc_cred *cred, xdr_enc_fn enc, const void *args,
+		  xdr_dec_fn dec, void *res, struct rpc_reply *reply,
 		  volatile int *interrupted)
 {
 	struct rpc_call_ent *e;

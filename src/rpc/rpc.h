@@ -80,9 +80,6 @@ int rpc_clnt_get_stats(struct rpc_clnt *c, uint32_t proc,
  * before the first connection), for tests. */
 int rpc_clnt_local_port(struct rpc_clnt *c);
 
-typedef int (*rpc_enc_fn)(struct xdr_enc *e, const void *args);
-typedef int (*rpc_dec_fn)(struct xdr_dec *d, void *res);
-
 /* An owned reply buffer; decoded results may point into it. */
 struct rpc_reply {
 	uint8_t *buf;
@@ -107,8 +104,8 @@ void rpc_reply_release(struct rpc_reply *r);
  *  -EIO         malformed reply (counted and logged once)
  */
 int rpc_clnt_call(struct rpc_clnt *c, uint32_t proc,
-		  const struct rpc_cred *cred, rpc_enc_fn enc, const void *args,
-		  rpc_dec_fn dec, void *res, struct rpc_reply *reply,
+		  const struct rpc_cred *cred, xdr_enc_fn enc, const void *args,
+		  xdr_dec_fn dec, void *res, struct rpc_reply *reply,
 		  volatile int *interrupted);
 
 /*
@@ -137,7 +134,7 @@ typedef void (*rpc_done_fn)(void *ctx, int err, struct xdr_dec *results,
 			    struct rpc_reply *reply);
 
 int rpc_clnt_call_async(struct rpc_clnt *c, uint32_t proc,
-			const struct rpc_cred *cred, rpc_enc_fn enc,
+			const struct rpc_cred *cred, xdr_enc_fn enc,
 			const void *args, rpc_done_fn done, void *ctx);
 
 /* Replies received that matched no outstanding call (late replies to

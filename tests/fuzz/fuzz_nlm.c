@@ -128,8 +128,8 @@ static int dec_netobj(struct xdr_dec *d, void *o)
 }
 
 struct codec {
-	nlm_dec_fn dec;
-	nlm_enc_fn enc;
+	xdr_dec_fn dec;
+	xdr_enc_fn enc;
 	size_t size;
 	void (*touch)(const void *obj);
 };
@@ -164,7 +164,7 @@ static void run_table(uint8_t vsel, uint8_t psel, struct xdr_dec *d)
 	static const uint32_t versions[] = { NLM_V1, NLM_V3, NLM_V4, 2 };
 	uint32_t vers = versions[vsel % 4];
 	uint32_t proc = (uint32_t)(psel >> 1) % (NLMPROC_COUNT + 2);
-	const struct nlm_proc_codec *pc = nlm_proc_codec(vers, proc);
+	const struct xdr_proc_codec *pc = nlm_proc_codec(vers, proc);
 
 	if (!pc) {
 		FUZZ_CHECK(vers == 2 || proc >= NLMPROC_COUNT ||

@@ -74,8 +74,8 @@ static void touch_status(const void *p)
 }
 
 struct codec {
-	nsm_dec_fn dec;
-	nsm_enc_fn enc;
+	xdr_dec_fn dec;
+	xdr_enc_fn enc;
 	size_t size;
 	void (*touch)(const void *obj);
 };
@@ -98,7 +98,7 @@ static const struct codec codecs[] = {
 static void run_table(uint8_t psel, struct xdr_dec *d)
 {
 	uint32_t proc = (uint32_t)(psel >> 1) % (NSMPROC_COUNT + 1);
-	const struct nsm_proc_codec *pc = nsm_proc_codec(proc);
+	const struct xdr_proc_codec *pc = nsm_proc_codec(proc);
 
 	if (!pc) {
 		FUZZ_CHECK(proc >= NSMPROC_COUNT);

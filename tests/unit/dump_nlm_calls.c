@@ -47,7 +47,7 @@ static int dump(const char *dir, const struct xdr_enc *e)
 static int call(const char *dir, uint32_t xid, uint32_t vers, uint32_t proc,
 		const void *args)
 {
-	const struct nlm_proc_codec *c = nlm_proc_codec(vers, proc);
+	const struct xdr_proc_codec *c = nlm_proc_codec(vers, proc);
 	struct xdr_enc e;
 	int ret;
 
@@ -74,7 +74,7 @@ static int call(const char *dir, uint32_t xid, uint32_t vers, uint32_t proc,
 static int reply(const char *dir, uint32_t xid, uint32_t vers, uint32_t proc,
 		 const void *res)
 {
-	const struct nlm_proc_codec *c = nlm_proc_codec(vers, proc);
+	const struct xdr_proc_codec *c = nlm_proc_codec(vers, proc);
 	struct xdr_enc e;
 	int ret;
 

@@ -370,6 +370,50 @@ static void test_fsinfo(void **state)
 	xdr_enc_release(&e);
 }
 
+/* REMOVE, RMDIR, RENAME, LINK and SYMLINK: the v2 status in the v3
+ * result, every other field (wcc data, attributes, handle) absent; a
+ * reply without a status is malformed. */
+static void test_bare_status(void **state)
+{
+	static const uint8_t noent[] = { 0, 0, 0, NFS2ERR_NOENT };
+	static const struct {
+		enum nfs3_proc p;
+		size_t size;
+	} procs[] = {
+		{ NFS3PROC_REMOVE, sizeof(struct nfs3_wccstat_res) },
+		{ NFS3PROC_RMDIR, sizeof(struct nfs3_wccstat_res) },
+		{ NFS3PROC_RENAME, sizeof(struct nfs3_rename_res) },
+		{ NFS3PROC_LINK, sizeof(struct nfs3_link_res) },
+		{ NFS3PROC_SYMLINK, sizeof(struct nfs3_diropres) },
+	};
+	union {
+		struct nfs3_wccstat_res wcc;
+		struct nfs3_rename_res rename;
+		struct nfs3_link_res link;
+		struct nfs3_diropres dirop;
+	} r, zero;
+	const uint8_t *rb = (const uint8_t *)&r, *zb = (const uint8_t *)&zero;
+	struct rpc_reply reply;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(procs) / sizeof(procs[0]); i++) {
+		memset(&r, 0xa5, sizeof(r));
+		memset(&zero, 0, sizeof(zero));
+		assert_int_equal(dec(procs[i].p, NULL, noent, sizeof(noent), &r,
+				     &reply), 0);
+		rpc_reply_release(&reply);
+		assert_int_equal(r.wcc.status, NFS3ERR_NOENT);
+		assert_memory_equal(rb + sizeof(uint32_t), zb + sizeof(uint32_t),
+				    procs[i].size - sizeof(uint32_t));
+		/* Nothing written past the procedure's own result. */
+		if (procs[i].size < sizeof(r))
+			assert_int_equal(rb[procs[i].size], 0xa5);
+		assert_int_equal(dec(procs[i].p, NULL, noent, 2, &r, &reply),
+				 -EBADMSG);
+		rpc_reply_release(&reply);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_write_read),
 		cmocka_unit_test(test_readdir),
 		cmocka_unit_test(test_fsinfo),
+		cmocka_unit_test(test_bare_status),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

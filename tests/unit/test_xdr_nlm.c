@@ -502,7 +502,7 @@ static const struct nlm_shareres s_shareres = {
 };
 static const struct nlm_notify s_notify = { "rebooted-client", 15, 0 };
 
-static const void *sample_for(nlm_enc_fn enc)
+static const void *sample_for(xdr_enc_fn enc)
 {
 	if (enc == nlm_enc_testargs_v1 || enc == nlm_enc_testargs_v4)
 		return &s_testargs;
@@ -528,7 +528,7 @@ static const void *sample_for(nlm_enc_fn enc)
 
 /* Encode, decode from an exact copy, encode again: the same bytes; and
  * every prefix is malformed.  Returns the encoded length. */
-static size_t round_trip(nlm_enc_fn enc, nlm_dec_fn dec, size_t size)
+static size_t round_trip(xdr_enc_fn enc, xdr_dec_fn dec, size_t size)
 {
 	const void *obj = sample_for(enc);
 	struct xdr_enc e1, e2;
@@ -568,7 +568,7 @@ static void test_round_trip_all(void **state)
 	(void)state;
 	for (size_t v = 0; v < ARRAY_SIZE(versions); v++) {
 		for (uint32_t p = 0; p < NLMPROC_COUNT; p++) {
-			const struct nlm_proc_codec *c =
+			const struct xdr_proc_codec *c =
 				nlm_proc_codec(versions[v], p);
 
 			if (!c)
@@ -595,7 +595,7 @@ static void test_round_trip_all(void **state)
 
 static void test_proc_table(void **state)
 {
-	const struct nlm_proc_codec *c;
+	const struct xdr_proc_codec *c;
 
 	(void)state;
 	for (uint32_t p = 0; p <= NLMPROC_GRANTED_RES; p++) {

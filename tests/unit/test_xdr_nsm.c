@@ -205,7 +205,7 @@ static const struct nsm_stat_res s_stat_res = { 7, 0x7fffffff };
 static const struct nsm_stat s_stat = { -2 };
 static const struct nsm_stat_chge s_stat_chge = { "abc", 3, 101 };
 
-static const void *sample_for(nsm_enc_fn enc)
+static const void *sample_for(xdr_enc_fn enc)
 {
 	if (enc == nsm_enc_name)
 		return &s_name;
@@ -225,7 +225,7 @@ static const void *sample_for(nsm_enc_fn enc)
 	return NULL;
 }
 
-static void round_trip(nsm_enc_fn enc, nsm_dec_fn dec, size_t size,
+static void round_trip(xdr_enc_fn enc, xdr_dec_fn dec, size_t size,
 		       const void *obj)
 {
 	struct xdr_enc e1, e2;
@@ -261,7 +261,7 @@ static void test_round_trip_all(void **state)
 
 	(void)state;
 	for (uint32_t p = 0; p < NSMPROC_COUNT; p++) {
-		const struct nsm_proc_codec *c = nsm_proc_codec(p);
+		const struct xdr_proc_codec *c = nsm_proc_codec(p);
 
 		assert_non_null(c);
 		assert_int_equal(c->proc, p);
@@ -286,7 +286,7 @@ static void test_round_trip_all(void **state)
 
 static void test_proc_table(void **state)
 {
-	const struct nsm_proc_codec *c;
+	const struct xdr_proc_codec *c;
 
 	(void)state;
 	assert_null(nsm_proc_codec(NSMPROC_COUNT));
