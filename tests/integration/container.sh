@@ -39,10 +39,14 @@ chown "$TEST_UID:$TEST_GID" "$RUNDIR"
 chmod 0700 "$RUNDIR"
 PODMAN=(podman --storage-driver vfs --cgroup-manager cgroupfs --events-backend file)
 # crun, podman's default runtime, refuses a machine whose cgroups are
-# mounted in hybrid mode (v1 controllers beside a v2 tree), as here; runc
-# takes it.  A machine with cgroup v2 alone (Debian 12's default) needs
-# neither.
-if [[ ! -e /sys/fs/cgroup/cgroup.controllers ]]; then
+# mounted in hybrid mode (v1 controllers beside a v2 tree); runc takes it.
+# With cgroup v2 alone (Debian 12's default) crun runs the container
+# without a cgroup of its own, which a user without a systemd session
+# could not be given anyway.
+RUN_OPTS=()
+if [[ -e /sys/fs/cgroup/cgroup.controllers ]]; then
+	RUN_OPTS+=(--cgroups disabled)
+else
 	command -v runc >/dev/null 2>&1 ||
 		fail "cgroups in hybrid mode: rootless podman needs runc here (contrib/install-deps.sh)"
 	PODMAN+=(--runtime runc)
@@ -78,7 +82,7 @@ run_in() {
 	shift 2
 	# noresvport: the container's root may not bind a reserved port in
 	# the host's network namespace.
-	upodman run --rm "$@" --device /dev/fuse --cap-add SYS_ADMIN "$IMAGE" /bin/sh -c "
+	upodman run --rm "${RUN_OPTS[@]}" "$@" --device /dev/fuse --cap-add SYS_ADMIN "$IMAGE" /bin/sh -c "
 		set -e
 		mkdir -p /mnt/nfs
 		nfsfuse -o noresvport $addr:$EXPORT /mnt/nfs
