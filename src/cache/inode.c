@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "inode.h"
 
+#include "../base/clock.h"
 #include "data.h"
 #include "wback.h"
 
@@ -36,14 +37,6 @@ static gboolean fh_equal(gconstpointer a, gconstpointer b)
 	const struct nfs_fh3 *x = a, *y = b;
 
 	return x->len == y->len && memcmp(x->data, y->data, x->len) == 0;
-}
-
-static int64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 static struct inode *inode_new(const struct nfs_fh3 *fh, uint64_t id)
@@ -242,8 +235,8 @@ enum acache_change inode_set_attr(struct inode_table *t, struct inode *ino,
 	pthread_mutex_unlock(&t->lock);
 
 	pthread_mutex_lock(&ino->lock);
-	change = acache_update(&ino->as, a, &p, clock_ns(CLOCK_MONOTONIC),
-			       clock_ns(CLOCK_REALTIME), &skew);
+	change = acache_update(&ino->as, a, &p, clock_mono_ns(),
+			       clock_real_ns(), &skew);
 	pthread_mutex_unlock(&ino->lock);
 
 	pthread_mutex_lock(&t->lock);
@@ -267,7 +260,7 @@ bool inode_get_attr(struct inode *ino, struct fattr3 *a)
 
 bool inode_fresh_attr(struct inode *ino, struct fattr3 *a, double *left)
 {
-	int64_t now = clock_ns(CLOCK_MONOTONIC);
+	int64_t now = clock_mono_ns();
 	bool fresh;
 
 	pthread_mutex_lock(&ino->lock);

@@ -25,16 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../base/clock.h"
 #include "../base/log.h"
 #include "../base/trace.h"
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* ---- the socket file ---- */
 
@@ -310,7 +303,7 @@ static void accept_one(struct ctl *c)
 	}
 	k->fd = fd;
 	peer_of(fd, &cred, &k->peer);
-	k->deadline_ms = now_ms() + CTL_CMD_TIMEOUT_MS;
+	k->deadline_ms = clock_mono_ms() + CTL_CMD_TIMEOUT_MS;
 	c->conns[c->nconns++] = k;
 }
 
@@ -321,7 +314,7 @@ static void *ctl_thread(void *arg)
 	struct ctl_conn *polled[CTL_MAX_CONNS];
 
 	for (;;) {
-		int64_t now = now_ms(), next = -1;
+		int64_t now = clock_mono_ms(), next = -1;
 		unsigned n = 0, np;
 		int timeout;
 
@@ -358,7 +351,7 @@ static void *ctl_thread(void *arg)
 				}
 			}
 		}
-		now = now_ms();
+		now = clock_mono_ms();
 		for (unsigned i = 0; i < c->nconns;) {
 			if (!c->conns[i]->trace &&
 			    c->conns[i]->deadline_ms <= now)
@@ -387,7 +380,7 @@ int ctl_start(const char *mountpoint, const struct ctl_hooks *h,
 	if (!c)
 		return -ENOMEM;
 	c->h = *h;
-	c->started_ms = now_ms();
+	c->started_ms = clock_mono_ms();
 	c->lfd = c->wake[0] = c->wake[1] = -1;
 	ret = ctl_sock_path(mountpoint, c->path, sizeof(c->path),
 			    c->mountpoint, sizeof(c->mountpoint));

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "../rpc/rpc.h"
+#include "../base/clock.h"
 #include "../base/stats.h"
 
 #define CTL_MAX_ARGS 64
@@ -287,22 +288,19 @@ static void prom_rpc(struct ctl *c, const struct prom_rpc_metric *m,
 static void stats_prometheus(struct ctl *c, struct ctl_stats *s)
 {
 	GString *labels = g_string_new("mountpoint=");
-	struct timespec now;
 
 	ctl_prom_label_value(labels, c->mountpoint);
 	g_string_append(labels, ",server=");
 	ctl_prom_label_value(labels, c->h.server ? c->h.server : "");
 	g_string_append(labels, ",export=");
 	ctl_prom_label_value(labels, c->h.export_path ? c->h.export_path : "");
-	clock_gettime(CLOCK_MONOTONIC, &now);
 	s->prom_labels = labels->str;
 	/* iostat's first report covers the time since the mount. */
 	g_string_append_printf(
 		s->s, "# HELP nfsfuse_mount_age_seconds seconds since the "
 		"mount was made\n# TYPE nfsfuse_mount_age_seconds gauge\n"
 		"nfsfuse_mount_age_seconds{%s} %.3f\n", labels->str,
-		(double)((int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 -
-			 c->started_ms) / 1e3);
+		(double)(clock_mono_ms() - c->started_ms) / 1e3);
 	for (size_t i = 0; i < G_N_ELEMENTS(prom_rpc_metrics); i++)
 		prom_rpc(c, &prom_rpc_metrics[i], labels->str, s->s);
 	if (c->h.rpc)

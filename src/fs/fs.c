@@ -18,6 +18,7 @@
 #include "../cache/data.h"
 #include "../cache/wback.h"
 #include "fs_quota.h"
+#include "../base/clock.h"
 #include "../base/log.h"
 #include "../base/stats.h"
 #include "../base/trace.h"
@@ -632,23 +633,15 @@ static void fs_readlink(fuse_req_t req, fuse_ino_t ino)
 	free(target);
 }
 
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * NS_PER_SEC + ts.tv_nsec;
-}
-
 static bool access_cached(struct inode *ino, const struct access_key *k,
 			  uint32_t want, uint32_t *granted)
 {
 	bool hit;
 
 	pthread_mutex_lock(&ino->lock);
-	hit = ino->as.valid && access_lookup(&ino->acc, k, want,
-					     &ino->as.attr.ctime, mono_ns(),
-					     granted);
+	hit = ino->as.valid &&
+	      access_lookup(&ino->acc, k, want, &ino->as.attr.ctime,
+			    clock_mono_ns(), granted);
 	pthread_mutex_unlock(&ino->lock);
 	return hit;
 }
@@ -660,7 +653,7 @@ static void access_remember(struct inode *ino, const struct access_key *k,
 	/* Without attributes, nothing dates the answer. */
 	if (ino->as.valid)
 		access_store(&ino->acc, k, asked, granted, &ino->as.attr.ctime,
-			     mono_ns());
+			     clock_mono_ns());
 	pthread_mutex_unlock(&ino->lock);
 }
 

@@ -16,6 +16,7 @@
 #include "fs_quota.h"
 #include "../lock/lock.h"
 #include "../proto/nfsacl_client.h"
+#include "../base/clock.h"
 #include "../base/stats.h"
 #include "../base/trace.h"
 
@@ -46,14 +47,6 @@ static struct inode *by_fileid(struct fs *fs, uint64_t fileid)
 	return f.found;
 }
 
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * NS_PER_SEC + ts.tv_nsec;
-}
-
 static int describe(void *ctx, uint64_t fileid, struct ctl_out *out)
 {
 	struct fs *fs = ctx;
@@ -63,7 +56,7 @@ static int describe(void *ctx, uint64_t fileid, struct ctl_out *out)
 	size_t bytes = 0;
 	uint64_t gen;
 	bool batch;
-	int64_t now = mono_ns();
+	int64_t now = clock_mono_ns();
 
 	if (!ino)
 		return -ENOENT;
@@ -254,10 +247,11 @@ static void stats_extra(void *ctx, struct ctl_stats *s)
 	if (fs->locks) {
 		/* The lock manager's "key value" lines (its mode again,
 		 * then version, watch and counters), one stat each. */
-		char buf[4096], *line, *next;
+		GString *g = g_string_new(NULL);
+		char *line, *next;
 
-		lockmgr_format_stats(fs->locks, buf, sizeof(buf));
-		for (line = buf; *line; line = next) {
+		lockmgr_format_stats(fs->locks, g);
+		for (line = g->str; *line; line = next) {
 			char *sp;
 
 			next = line + strcspn(line, "\n");
@@ -272,14 +266,14 @@ static void stats_extra(void *ctx, struct ctl_stats *s)
 			else
 				ctl_stat_str(s, line, sp);
 		}
+		g_string_free(g, TRUE);
 	}
 }
 
 static int locks_cmd(void *ctx, int argc, char **argv, struct ctl_out *out)
 {
 	struct fs *fs = ctx;
-	size_t need;
-	char *buf;
+	GString *g;
 
 	(void)argc;
 	(void)argv;
@@ -287,13 +281,10 @@ static int locks_cmd(void *ctx, int argc, char **argv, struct ctl_out *out)
 		ctl_printf(out, "locks are local to this machine (nolock)\n");
 		return 0;
 	}
-	need = lockmgr_format_locks(fs->locks, NULL, 0) + 1;
-	buf = malloc(need);
-	if (!buf)
-		return -ENOMEM;
-	lockmgr_format_locks(fs->locks, buf, need);
-	ctl_printf(out, "%s", buf);
-	free(buf);
+	g = g_string_new(NULL);
+	lockmgr_format_locks(fs->locks, g);
+	ctl_printf(out, "%s", g->str);
+	g_string_free(g, TRUE);
 	return 0;
 }
 

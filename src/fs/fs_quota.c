@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../base/clock.h"
 #include "../base/log.h"
 #include "../proto/quota.h"
 #include "../base/trace.h"
@@ -37,14 +38,6 @@ struct fs_quota {
 	GHashTable *cache;     /* uid -> struct quota_entry */
 	bool fallback_logged;
 };
-
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 int fs_quota_new(const struct sockaddr_in *server, int proto,
 		 const char *host, const char *export_path,
@@ -156,7 +149,7 @@ void fs_quota_statfs(struct fs_quota *q, const struct rpc_cred *cred,
 		     struct statvfs *sv)
 {
 	struct quota_entry e, *found;
-	int64_t now = mono_ns();
+	int64_t now = clock_mono_ns();
 	bool log_it = false, fresh;
 
 	pthread_mutex_lock(&q->lock);

@@ -706,72 +706,52 @@ const char *lockmgr_mode(struct lockmgr *lm)
 	return lm->mode;
 }
 
-static size_t appendf(char *buf, size_t len, size_t at, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static size_t appendf(char *buf, size_t len, size_t at, const char *fmt, ...)
+void lockmgr_format_stats(struct lockmgr *lm, GString *out)
 {
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(at < len ? buf + at : NULL, at < len ? len - at : 0, fmt,
-		      ap);
-	va_end(ap);
-	return at + (n > 0 ? (size_t)n : 0);
-}
-
-size_t lockmgr_format_stats(struct lockmgr *lm, char *buf, size_t len)
-{
-	size_t at = 0;
-
-	at = appendf(buf, len, at, "lock_mode %s\n", lm->mode);
-	at = appendf(buf, len, at, "lock_nlm_version %u\n", lm->nlm_vers);
-	at = appendf(buf, len, at, "lock_caller_name %s\n", lm->caller_name);
-	at = appendf(buf, len, at, "lock_nsm_state %d\n", lm->nsm_state);
+	g_string_append_printf(out, "lock_mode %s\n", lm->mode);
+	g_string_append_printf(out, "lock_nlm_version %u\n", lm->nlm_vers);
+	g_string_append_printf(out, "lock_caller_name %s\n", lm->caller_name);
+	g_string_append_printf(out, "lock_nsm_state %d\n", lm->nsm_state);
 	pthread_mutex_lock(&lm->mu);
 	if (!lm->monitored || !lm->sm_stat_watch)
-		at = appendf(buf, len, at, "lock_server_watch none (no lock "
-			     "yet)\n");
+		g_string_append(out, "lock_server_watch none (no lock yet)\n");
 	else
-		at = appendf(buf, len, at, "lock_server_watch sm_stat%s "
-			     "(server state %d)\n",
-			     lm->nlm_registered ? "+statd" : "",
-			     lm->server_state);
+		g_string_append_printf(out,
+				       "lock_server_watch sm_stat%s "
+				       "(server state %d)\n",
+				       lm->nlm_registered ? "+statd" : "",
+				       lm->server_state);
 	pthread_mutex_unlock(&lm->mu);
 #define X(n)                                                                \
-	at = appendf(buf, len, at, "lock_" #n " %" PRIu64 "\n",             \
-		     (uint64_t)atomic_load(&lm->stats.n));
+	g_string_append_printf(out, "lock_" #n " %" PRIu64 "\n",            \
+			       (uint64_t)atomic_load(&lm->stats.n));
 	LOCK_COUNTERS(X)
 #undef X
-	if (len)
-		buf[at < len ? at : len - 1] = '\0';
-	return at;
 }
 
-size_t lockmgr_format_locks(struct lockmgr *lm, char *buf, size_t len)
+void lockmgr_format_locks(struct lockmgr *lm, GString *out)
 {
-	size_t at = 0;
 	double now = lk_now();
 
 	pthread_mutex_lock(&lm->mu);
 	for (struct lk_held *h = lm->held; h; h = h->next)
-		at = appendf(buf, len, at,
-			     "held ino=%" PRIu64 " owner=%016" PRIx64
-			     " kind=%s type=%s start=%" PRIu64 " len=%" PRIu64
-			     " svid=%d%s\n",
-			     h->ino, h->owner, h->flock ? "flock" : "posix",
-			     h->excl ? "write" : "read", h->start, h->len,
-			     h->svid, h->lost ? " LOST" : "");
+		g_string_append_printf(out,
+				       "held ino=%" PRIu64 " owner=%016" PRIx64
+				       " kind=%s type=%s start=%" PRIu64
+				       " len=%" PRIu64 " svid=%d%s\n",
+				       h->ino, h->owner,
+				       h->flock ? "flock" : "posix",
+				       h->excl ? "write" : "read", h->start,
+				       h->len, h->svid, h->lost ? " LOST" : "");
 	for (struct lk_waiter *w = lm->waiting; w; w = w->next)
-		at = appendf(buf, len, at,
-			     "waiting ino=%" PRIu64 " type=%s start=%" PRIu64
-			     " len=%" PRIu64 " svid=%d for=%.1fs\n",
-			     w->ino, w->excl ? "write" : "read", w->start,
-			     w->len, w->svid, now - w->since);
+		g_string_append_printf(out,
+				       "waiting ino=%" PRIu64 " type=%s start=%"
+				       PRIu64 " len=%" PRIu64
+				       " svid=%d for=%.1fs\n",
+				       w->ino, w->excl ? "write" : "read",
+				       w->start, w->len, w->svid,
+				       now - w->since);
 	pthread_mutex_unlock(&lm->mu);
-	if (len)
-		buf[at < len ? at : len - 1] = '\0';
-	return at;
 }
 
 /* ---- reclaim (called by statmon.c on the monitor thread) ---- */

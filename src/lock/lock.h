@@ -28,6 +28,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <glib.h>
+
 #include "../../xdr/nfs3.h"
 #include "../../xdr/rpc_msg.h"
 
@@ -100,9 +102,9 @@ void lockmgr_reopened(struct lockmgr *lm, uint64_t ino);
 /* "callback (registered)", "callback (shared port)", "poll (...)". */
 const char *lockmgr_mode(struct lockmgr *lm);
 
-/* Text for `nfsfusectl stats` and `nfsfusectl MNT locks`; each returns the
- * length that the whole text needs (like snprintf). */
-size_t lockmgr_format_stats(struct lockmgr *lm, char *buf, size_t len);
-size_t lockmgr_format_locks(struct lockmgr *lm, char *buf, size_t len);
+/* Text for `nfsfusectl stats` and `nfsfusectl MNT locks`, appended to
+ * out: "key value" lines, and one line per held or waiting lock. */
+void lockmgr_format_stats(struct lockmgr *lm, GString *out);
+void lockmgr_format_locks(struct lockmgr *lm, GString *out);
 
 #endif

@@ -217,14 +217,10 @@ void lk_statedir_add_server(struct lockmgr *lm)
 
 void lk_statedir_write_status(struct lockmgr *lm)
 {
-	size_t need = lockmgr_format_stats(lm, NULL, 0) + 1;
-	size_t need2 = lockmgr_format_locks(lm, NULL, 0) + 1 + 4096;
-	char *buf = malloc(need + need2);
+	GString *g = g_string_new(NULL);
 
-	if (!buf)
-		return;
-	lockmgr_format_stats(lm, buf, need);
-	lockmgr_format_locks(lm, buf + strlen(buf), need2);
-	write_file(lm, "status", buf, false);
-	free(buf);
+	lockmgr_format_stats(lm, g);
+	lockmgr_format_locks(lm, g);
+	write_file(lm, "status", g->str, false);
+	g_string_free(g, TRUE);
 }

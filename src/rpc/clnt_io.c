@@ -36,7 +36,7 @@
 
 static void conn_lost(struct rpc_clnt *c, int err)
 {
-	uint64_t now = rpc_now_us();
+	uint64_t now = clock_mono_us();
 
 	nf_log(NF_LOG_DEBUG, "%s: connection %s: %s", c->server,
 	       c->state == RPC_UP ? "lost" : "failed", strerror(-err));
@@ -68,7 +68,7 @@ static void start_connect(struct rpc_clnt *c)
 		conn_lost(c, ret);
 	} else if (ret == 0) {
 		c->state = RPC_CONNECTING;
-		c->connect_deadline_us = rpc_now_us() + wait;
+		c->connect_deadline_us = clock_mono_us() + wait;
 	} else {
 		rpc_conn_established(c);
 	}
@@ -78,7 +78,7 @@ static void start_connect(struct rpc_clnt *c)
 static void check_timeouts(struct rpc_clnt *c)
 {
 	struct rpc_call_ent *e, *n, *done_list = NULL;
-	uint64_t now = rpc_now_us(), next = UINT64_MAX;
+	uint64_t now = clock_mono_us(), next = UINT64_MAX;
 	bool queued = false;
 
 	pthread_mutex_lock(&c->lock);
@@ -179,7 +179,7 @@ void *rpc_io_thread(void *arg)
 		next_deadline = c->next_deadline_us;
 		pthread_mutex_unlock(&c->lock);
 
-		now = rpc_now_us();
+		now = clock_mono_us();
 		if (c->state == RPC_DOWN && outstanding &&
 		    now >= c->reconnect_at_us) {
 			start_connect(c);

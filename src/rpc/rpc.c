@@ -26,14 +26,6 @@
 /* A caller with an interrupt flag looks at it this often. */
 #define RPC_INTR_POLL_NS (100 * 1000 * 1000L)
 
-uint64_t rpc_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
 void rpc_reply_release(struct rpc_reply *r)
 {
 	if (!r)
@@ -108,7 +100,7 @@ void rpc_finish_locked(struct rpc_clnt *c, struct rpc_call_ent *e, int err,
 	e->done = true;
 	e->err = err;
 	if (!e->end_us)
-		e->end_us = rpc_now_us();
+		e->end_us = clock_mono_us();
 	if (e->done_fn) {
 		e->cnext = *done_list;
 		*done_list = e;
@@ -218,7 +210,7 @@ void rpc_deliver(struct rpc_clnt *c, uint8_t *buf, size_t len)
 	e->reply.len = len;
 	e->results_off = (size_t)(d.p - buf);
 	e->recvd = len + 4;
-	e->end_us = rpc_now_us();
+	e->end_us = clock_mono_us();
 	rpc_finish_locked(c, e, err, &done_list);
 	pthread_mutex_unlock(&c->lock);
 	rpc_run_done_list(c, done_list);
@@ -294,13 +286,13 @@ void rpc_sendq_advance(struct rpc_clnt *c, struct rpc_call_ent *e, size_t n)
 		e->queued = false;
 		e->sent = 0;
 		e->transmits++;
-		e->sent_us = rpc_now_us();
+		e->sent_us = clock_mono_us();
 		if (c->ops->datagram && !e->cong && e->outstanding) {
 			/* First transmission: take a window slot and start
 			 * the timer now, not when the call was queued. */
 			e->cong = true;
 			c->inflight++;
-			e->deadline_us = rpc_now_us() + e->timeout_us;
+			e->deadline_us = clock_mono_us() + e->timeout_us;
 			if (e->deadline_us < c->next_deadline_us)
 				c->next_deadline_us = e->deadline_us;
 		}
@@ -431,7 +423,7 @@ static int submit(struct rpc_clnt *c, uint32_t proc,
 		c->first = e;
 	c->last = e;
 	e->outstanding = true;
-	e->start_us = rpc_now_us();
+	e->start_us = clock_mono_us();
 	e->timeout_us = c->timeo_us;
 	e->deadline_us = e->start_us + e->timeout_us;
 	if (e->deadline_us < c->next_deadline_us)
@@ -487,15 +479,10 @@ int rpc_clnt_call(struct rpc_clnt *c, uint32_t proc,
 			outstanding_unlink_locked(c, e);
 			e->done = true;
 			e->err = -EINTR;
-			e->end_us = rpc_now_us();
+			e->end_us = clock_mono_us();
 			break;
 		}
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		ts.tv_nsec += RPC_INTR_POLL_NS;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
+		ts = clock_mono_deadline(RPC_INTR_POLL_NS);
 		pthread_cond_timedwait(&e->cond, &c->lock, &ts);
 	}
 	err = e->err;
@@ -541,7 +528,7 @@ static uint32_t random_xid(void)
 
 	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) == sizeof(v))
 		return v;
-	return (uint32_t)rpc_now_us() ^ ((uint32_t)getpid() << 16);
+	return (uint32_t)clock_mono_us() ^ ((uint32_t)getpid() << 16);
 }
 
 /* The first connection, made before the transport thread starts. */

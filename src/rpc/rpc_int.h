@@ -34,6 +34,7 @@
 #include <pthread.h>
 #include <glib.h>
 
+#include "../base/clock.h"
 #include "rpc.h"
 #include "record.h"
 
@@ -176,7 +177,6 @@ struct rpc_clnt {
 	uint8_t *rbuf;            /* [T] RPC_RBUF_SIZE bytes for small reads */
 };
 
-uint64_t rpc_now_us(void);
 /* Binds fd to a free reserved port (tcp.c): 0 or a negative errno. */
 int rpc_bind_resvport(int fd, int family);
 /* Transport thread: the connection is up (c->fd connected): note the

@@ -52,7 +52,7 @@ int rpc_bind_resvport(int fd, int family)
 	const int span = RPC_RESVPORT_MAX - RPC_RESVPORT_MIN + 1;
 	struct sockaddr_storage ss;
 	socklen_t len = any_addr(family, &ss);
-	int start = (int)(rpc_now_us() % (uint64_t)span);
+	int start = (int)(clock_mono_us() % (uint64_t)span);
 
 	for (int i = 0; i < span; i++) {
 		int port = RPC_RESVPORT_MIN + (start + span - i) % span;
