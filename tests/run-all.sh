@@ -9,7 +9,8 @@
 #      meson test -C build-asan --suite unit, and the main integration
 #        tests with the daemon built with ASan/UBSan
 #      meson test -C build --suite unit under valgrind
-#   5. stop the server again, if this script started it
+#   5. meson dist: the release tarball, built and tested from scratch
+#   6. stop the server again, if this script started it
 #
 # The last line printed is "N passed, N failed, N skipped", summed over the
 # test runs (a step that fails outside meson counts as one failure); the
@@ -181,4 +182,19 @@ fi
 if [[ $BUILD_OK -eq 1 ]] && command -v valgrind >/dev/null 2>&1; then
 	run_tests unit-valgrind build --suite unit \
 		--wrap='valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite'
+fi
+
+# ------------------------------------------------------------ release
+# The release tarball: `meson dist` packs the committed tree, unpacks it,
+# builds it from scratch, runs its tests (no integration tests, as
+# configured here) and installs it.  One step, one pass or failure.
+step "meson dist: the release tarball, built and tested from scratch"
+if ! git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	step_failed "meson dist: $ROOT is not a git checkout"
+elif setup_build build-dist --werror -Db_sanitize=none -Dintegration_tests=false &&
+	meson dist -C build-dist --formats xztar --allow-dirty; then
+	PASSED=$((PASSED + 1))
+	echo "run-all: meson dist: $(ls build-dist/meson-dist/*.tar.xz)"
+else
+	step_failed "meson dist"
 fi

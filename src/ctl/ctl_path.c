@@ -14,8 +14,17 @@ int ctl_sock_dir(char *buf, size_t len)
 {
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	struct stat st;
+	char run_user[64];
 	int n;
 
+	/* The daemon of an fstab "user" mount gets no XDG_RUNTIME_DIR from
+	 * mount(8): it takes the user's /run/user/UID as a login would, so
+	 * that nfsfusectl from that login finds the socket. */
+	snprintf(run_user, sizeof(run_user), "/run/user/%u",
+		 (unsigned)geteuid());
+	if (!xdg && geteuid() != 0 && stat(run_user, &st) == 0 &&
+	    S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+		xdg = run_user;
 	if (xdg && xdg[0] == '/' && stat(xdg, &st) == 0 && S_ISDIR(st.st_mode))
 		n = snprintf(buf, len, "%s/nfsfuse", xdg);
 	else if (geteuid() == 0)

@@ -5,7 +5,8 @@
  * point alone:
  *
  *   directory  $XDG_RUNTIME_DIR/nfsfuse  when XDG_RUNTIME_DIR is set and is
- *                                        a directory,
+ *                                        a directory (unset: /run/user/<uid>
+ *                                        when it is ours, for non-root),
  *              /run/nfsfuse              else for root,
  *              /tmp/nfsfuse-<uid>        else;
  *   file       hex SHA-1 of the canonical (realpath) mount point + ".sock".

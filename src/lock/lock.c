@@ -20,12 +20,14 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <arpa/inet.h>
 
 #include "../base/log.h"
@@ -1024,15 +1026,31 @@ void lk_server_rebooted(struct lockmgr *lm, int32_t state)
 	LK_INC(lm, server_reboots);
 }
 
+/* A home directory of ours: mount(8) runs the helper of an fstab "user"
+ * mount as the user but with root's HOME. */
+static bool own_home(const char *home)
+{
+	struct stat st;
+
+	return home && *home == '/' && strcmp(home, "/") &&
+	       stat(home, &st) == 0 && S_ISDIR(st.st_mode) &&
+	       st.st_uid == geteuid();
+}
+
 static char *default_statedir(const char *name)
 {
 	const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	struct passwd *pw;
 	char *p = NULL;
 	int n;
 
+	if (!own_home(home)) {
+		pw = getpwuid(geteuid());
+		home = pw ? pw->pw_dir : NULL;
+	}
 	if (xdg && *xdg == '/')
 		n = asprintf(&p, "%s/nfsfuse/%s", xdg, name);
-	else if (home && *home == '/' && strcmp(home, "/"))
+	else if (own_home(home))
 		n = asprintf(&p, "%s/.local/state/nfsfuse/%s", home, name);
 	else if (geteuid() == 0)
 		n = asprintf(&p, "/var/lib/nfsfuse/%s", name);
