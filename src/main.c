@@ -50,6 +50,15 @@ static int add_fsname(struct fuse_args *fa, const struct nfsfuse_opts *o)
 	return ret ? -1 : 0;
 }
 
+/* The kernel checks permissions before every call, from the mode bits (and
+ * the POSIX ACLs, when fs_init gets the kernel to enforce them), for every
+ * caller on every mount: see "Permissions" in the README. */
+static int add_default_permissions(struct fuse_args *fa)
+{
+	return fuse_opt_add_arg(fa, "-o") ||
+	       fuse_opt_add_arg(fa, "default_permissions") ? -1 : 0;
+}
+
 static int check_mountpoint(const char *mnt)
 {
 	struct stat st;
@@ -222,7 +231,8 @@ int main(int argc, char **argv)
 		ret = list_exports(&o);
 		goto out_opts;
 	}
-	if (check_mountpoint(o.mountpoint) || add_fsname(&fa, &o))
+	if (check_mountpoint(o.mountpoint) || add_fsname(&fa, &o) ||
+	    add_default_permissions(&fa))
 		goto out_opts;
 
 	/* Before any thread exists: the RPC client starts one. */

@@ -388,9 +388,17 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
 	conn->want &= ~FUSE_CAP_READDIRPLUS_AUTO;
 	if (conn->capable & FUSE_CAP_ASYNC_READ)
 		conn->want |= FUSE_CAP_ASYNC_READ;
-	/* The server decides permissions (ACCESS, and every call's AUTH_SYS
-	 * identity); the kernel keeps its page cache only where close-to-open
-	 * says it may. */
+	/* Permissions are checked by the kernel before each call, as on a
+	 * local disk (default_permissions, main.c), from the mode bits and,
+	 * where the server serves them, the POSIX ACLs; the server still
+	 * checks every call with its caller's AUTH_SYS identity, and open
+	 * asks ACCESS as the kernel NFS client does. */
+	if (fs->acl && (conn->capable & FUSE_CAP_POSIX_ACL)) {
+		conn->want |= FUSE_CAP_POSIX_ACL;
+		fs->kernel_acl = true;
+	}
+	/* The kernel keeps its page cache only where close-to-open says it
+	 * may. */
 	conn->want &= ~FUSE_CAP_WRITEBACK_CACHE;
 	conn->want |= FUSE_CAP_ATOMIC_O_TRUNC & conn->capable;
 	/* The kernel drops its pages of a file whose mtime or size moved in

@@ -24,6 +24,9 @@ struct fs {
 	struct fuse_session *se;
 	struct lockmgr *locks;  /* NULL with nolock: the kernel's locks */
 	struct rpc_clnt *acl;   /* NFSACL (fs_xattr.c); NULL: ACLs off */
+	/* The kernel enforces the POSIX ACLs we serve (FUSE_CAP_POSIX_ACL,
+	 * set once in fs_init before any other request). */
+	bool kernel_acl;
 	struct fs_quota *quota; /* RQUOTA (fs_quota.h) */
 	/* The mount's backing device ("MAJ:MIN", "" if unknown), whose
 	 * read-ahead the first open raises (bdi.h); ra_raised: done. */

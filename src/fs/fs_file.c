@@ -60,16 +60,26 @@ static struct open_file *of_of(struct fuse_file_info *fi)
 	return (struct open_file *)(uintptr_t)fi->fh;
 }
 
+/* What open must be allowed: O_TRUNC writes, whatever the access mode
+ * (the owner of a 0477 file may not truncate it with O_RDONLY|O_TRUNC). */
 static uint32_t access_for_flags(int flags)
 {
+	uint32_t want;
+
 	switch (flags & O_ACCMODE) {
 	case O_RDONLY:
-		return ACCESS3_READ;
+		want = ACCESS3_READ;
+		break;
 	case O_WRONLY:
-		return ACCESS3_MODIFY | ACCESS3_EXTEND;
+		want = ACCESS3_MODIFY | ACCESS3_EXTEND;
+		break;
 	default:
-		return ACCESS3_READ | ACCESS3_MODIFY | ACCESS3_EXTEND;
+		want = ACCESS3_READ | ACCESS3_MODIFY | ACCESS3_EXTEND;
+		break;
 	}
+	if (flags & O_TRUNC)
+		want |= ACCESS3_MODIFY;
+	return want;
 }
 
 static int truncate_to_zero(fuse_req_t req, struct inode *ino)

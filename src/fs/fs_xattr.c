@@ -16,12 +16,16 @@
  *     first reads the other; removing the access ACL sends the minimal
  *     ACL of the mode, removing the default ACL sends an empty one;
  *   - a default ACL on a non-directory: EACCES to set, nothing to remove.
- * The kernel (without FUSE_POSIX_ACL, which we do not ask for) hands us
- * and expects the xattr format of <linux/posix_acl_xattr.h>, does not
- * check permissions against these ACLs, and leaves the mode to us: the
- * server updates it and the SETACL reply's attributes tell the cache.
- * Permission checks stay with ACCESS, which the server answers with the
- * ACL applied.
+ * The kernel hands us and expects the xattr format of
+ * <linux/posix_acl_xattr.h> and leaves the mode to us: the server updates
+ * it and the SETACL reply's attributes tell the cache.  With ACLs on we
+ * ask for FUSE_POSIX_ACL (fs_init): the kernel then keeps the ACLs it read
+ * here and checks every caller's permissions against them and the mode
+ * before each call, as it does on a local disk.  It reads the access ACL
+ * of a file to check a caller that is not the owner, and takes any error
+ * but ENODATA as that check's answer; so while it enforces ACLs, a server
+ * that answers GETACL with NOTSUPP for a file reads as "no ACL" (the mode
+ * decides), as getfacl on a server without NFSACL shows.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -248,6 +252,8 @@ void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 			return;
 		}
 		ret = get_acls(req, i, dir, &res, &reply);
+		if (ret == -EOPNOTSUPP && fs_of(req)->kernel_acl)
+			ret = -ENODATA;
 	}
 	if (ret) {
 		fuse_reply_err(req, -ret);

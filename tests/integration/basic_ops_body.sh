@@ -15,7 +15,12 @@ if [[ -n ${1:-} ]]; then opts=(-o "$1"); fi
 T=$(make_testdir basic)
 S=$EXPORT_DIR/$T             # the server's view
 MNT=$(new_mountpoint)
-mount_nfsfuse "$MNT" -o "${o}actimeo=0"
+# allow_other (root only: others need user_allow_other in /etc/fuse.conf)
+# lets a second user reach the mount, so that its calls, not the kernel's
+# refusal, are what the AUTH_SYS checks below see.
+ao=
+if [[ $(id -u) -eq 0 ]]; then ao=allow_other,; fi
+mount_nfsfuse "$MNT" -o "${o}${ao}actimeo=0"
 M=$MNT/$T                    # the client's view
 
 # create + write + read back, both sides
@@ -158,14 +163,22 @@ read -r sb sf <<<"$(stat -f -c '%S %b' "$S")"
 read -r mb mf <<<"$(stat -f -c '%S %b' "$M")"
 assert_eq $(( sb * sf / 1048576 )) $(( mb * mf / 1048576 )) "total size in MiB"
 
-# access (ACCESS)
+# access (ACCESS), and each caller's own AUTH_SYS identity on its calls
 echo secret >"$M/secret"
 chmod 000 "$M/secret"
 if [[ $(id -u) -eq 0 ]]; then
 	ensure_test_user
+	as_user sh -c "echo mine >'$M/by_user'" ||
+		fail "the second user cannot create a file through the mount"
+	assert_eq "$TEST_UID:$TEST_GID" "$(stat_of %u:%g "$S/by_user")" \
+		"owner on the server of a file the second user made"
+	assert_file_content "$S/by_user" mine "the second user's file"
+	assert_eq "$TEST_UID" "$(stat_of %u "$M/by_user")" "its owner through the mount"
+	assert_eq "0:0" "$(stat_of %u:%g "$S/secret")" "owner of root's file"
 	assert_fails as_user cat "$M/secret"
 	assert_fails as_user test -r "$M/secret"
 	assert_true test -r "$M/secret"
+	rm "$M/by_user"
 fi
 chmod 600 "$M/secret"
 
