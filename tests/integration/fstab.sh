@@ -80,6 +80,9 @@ assert_eq "$TEST_UID:$TEST_GID" "$(stat_of %u:%g "$EXPORT_DIR/$T/user.txt")" "ow
 flags=$(as_user "$NFSFUSECTL" list | grep -A2 "^$M2 from" | grep Flags:)
 assert_contains "$flags" "rsize=65536" "rsize from the fstab options"
 assert_contains "$flags" "acregmin=4" "actimeo from the nfs:// query"
+# Root's list reaches the user's daemon too (its socket is the user's).
+flags=$("$NFSFUSECTL" list | grep -A2 "^$M2 from" | grep Flags:)
+assert_contains "$flags" "rsize=65536" "root lists the user's mount with its options"
 out=$(as_user timeout -k 5 30 umount "$M2" 2>&1) || fail "umount $M2 as $TEST_USER failed: $out"
 assert_fails is_fuse_mount "$M2"
 for p in $pid; do wait_until 10 _pid_gone "$p" || fail "nfsfuse $p still running after umount"; done
