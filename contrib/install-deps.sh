@@ -9,7 +9,7 @@ set -euo pipefail
 PACKAGES=(
 	# build
 	build-essential pkg-config meson ninja-build clang clang-14
-	libfuse3-dev libtirpc-dev libglib2.0-dev libcmocka-dev libfuzzer-14-dev
+	libfuse3-dev libglib2.0-dev libcmocka-dev libfuzzer-14-dev
 	# sanitizer runtimes for clang builds (gcc's come with build-essential)
 	libclang-rt-14-dev
 	# runtime of the FUSE daemon

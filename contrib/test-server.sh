@@ -26,8 +26,13 @@
 # and NFSFUSE_GANESHA_LOG_LEVEL (default EVENT) sets ganesha's log level.
 #
 # There is no init system on the test machines, so rpcbind, rpc.statd and
-# ganesha.nfsd are started as plain daemons.  Everything listens on, and
-# talks to, 127.0.0.1 only.
+# ganesha.nfsd are started as plain daemons.  ganesha listens on 127.0.0.1
+# only; where loopback is the only interface (a network namespace of its
+# own) on the wildcard, which there is 127.0.0.1 and ::1 together.  rpcbind
+# and statd listen on IPv4 and IPv6 alike.  ganesha takes one Bind_addr:
+# NFSFUSE_TEST_BIND_ADDR (e.g. ::1) names another, kept even where
+# loopback is the only interface (ganesha then needs a non-loopback
+# address of that family configured for its getaddrinfo(AI_ADDRCONFIG)).
 #
 # Exit status: 0 ok; 1 error; 2 usage error or missing packages;
 # 3 (status only) not running.
@@ -38,7 +43,7 @@ set -euo pipefail
 PATH=$PATH:/usr/sbin:/sbin
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TEMPLATE="$SCRIPT_DIR/ganesha/nfsfuse-test.conf.in"
-BIND_ADDR=127.0.0.1
+BIND_ADDR=${NFSFUSE_TEST_BIND_ADDR:-127.0.0.1}
 TIMEOUT=${NFSFUSE_TEST_SERVER_TIMEOUT:-30}
 LOG_LEVEL=${NFSFUSE_GANESHA_LOG_LEVEL:-EVENT}
 
@@ -325,7 +330,7 @@ write_config() {
 	s=$(sed_escape "$STATE_DIR")
 	q=$(sed_escape "$SQUASH_DIR")
 	local drop_bind=()
-	if loopback_only; then
+	if [[ -z ${NFSFUSE_TEST_BIND_ADDR:-} ]] && loopback_only; then
 		drop_bind=(-e 's|^\([[:space:]]*\)Bind_addr = @BIND_ADDR@;|\1# Bind_addr omitted: loopback is the only interface|')
 	fi
 	local grace=()
@@ -350,7 +355,7 @@ write_config() {
 # (clientaddr=127.0.X.2) to receive callbacks.
 ours() {
 	awk -v a="$BIND_ADDR" '{ split($5, h, ":[0-9]+$"); l = h[1] }
-		l == a || l == "0.0.0.0" || l == "*" || l == "[::]" ||
+		l == a || l == "[" a "]" || l == "0.0.0.0" || l == "*" || l == "[::]" ||
 		l == "[::ffff:" a "]"'
 }
 

@@ -162,24 +162,25 @@ static int start_locks(struct fs *fs, const struct session *s,
  */
 static int list_exports(const struct nfsfuse_opts *o)
 {
-	struct addrinfo hints = { .ai_family = AF_INET,
-				  .ai_socktype = SOCK_STREAM };
+	struct rpc_addr addrs[SESSION_MAX_ADDRS];
 	struct mnt_export *list;
-	struct addrinfo *res;
-	struct sockaddr_in sa;
+	char err[512];
 	size_t n;
-	int ret;
+	int naddrs, ret = 0;
 
-	ret = getaddrinfo(o->host, NULL, &hints, &res);
-	if (ret) {
-		fprintf(stderr, "nfsfuse: cannot resolve server '%s': %s\n",
-			o->host, gai_strerror(ret));
+	naddrs = session_resolve(o->host, addrs, SESSION_MAX_ADDRS, err,
+				 sizeof(err));
+	if (naddrs < 0) {
+		fprintf(stderr, "nfsfuse: %s\n", err);
 		return 1;
 	}
-	memcpy(&sa, res->ai_addr, sizeof(sa));
-	freeaddrinfo(res);
-	ret = mnt_export_list(&sa, (uint16_t)o->mountport, IPPROTO_TCP, &list,
-			      &n);
+	/* As a mount does: the next address only when one did not answer. */
+	for (int i = 0; i < naddrs; i++) {
+		ret = mnt_export_list(&addrs[i], (uint16_t)o->mountport,
+				      IPPROTO_TCP, &list, &n);
+		if (!session_unreachable(ret))
+			break;
+	}
 	if (ret) {
 		fprintf(stderr, "nfsfuse: %s: cannot list exports: %s\n",
 			o->host, mnt_strerror(ret, MNT_STAT_NONE));

@@ -41,12 +41,15 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int resolve(const char *host, struct sockaddr_in *sa, char *err,
-		   size_t errlen)
+int session_resolve(const char *host, struct rpc_addr *out, size_t max,
+		    char *err, size_t errlen)
 {
-	struct addrinfo hints = { .ai_family = AF_INET,
+	/* No AI_ADDRCONFIG: where loopback is the only interface (a
+	 * container) it would hide every address, loopback's included. */
+	struct addrinfo hints = { .ai_family = AF_UNSPEC,
 				  .ai_socktype = SOCK_STREAM };
-	struct addrinfo *res;
+	struct addrinfo *res, *ai;
+	size_t n = 0;
 	int ret = getaddrinfo(host, NULL, &hints, &res);
 
 	if (ret) {
@@ -54,9 +57,31 @@ static int resolve(const char *host, struct sockaddr_in *sa, char *err,
 			gai_strerror(ret));
 		return -1;
 	}
-	memcpy(sa, res->ai_addr, sizeof(*sa));
+	for (ai = res; ai && n < max; ai = ai->ai_next) {
+		bool seen = false;
+
+		if (rpc_addr_set(&out[n], ai->ai_addr, ai->ai_addrlen))
+			continue; /* neither IPv4 nor IPv6 */
+		for (size_t i = 0; i < n && !seen; i++)
+			seen = rpc_addr_same_host(&out[i], &out[n]);
+		if (!seen)
+			n++;
+	}
 	freeaddrinfo(res);
-	return 0;
+	if (n == 0) {
+		set_err(err, errlen, "server '%s' has no IPv4 or IPv6 address",
+			host);
+		return -1;
+	}
+	return (int)n;
+}
+
+bool session_unreachable(int err)
+{
+	return err == -ECONNREFUSED || err == -ETIMEDOUT ||
+	       err == -ENETUNREACH || err == -EHOSTUNREACH ||
+	       err == -EADDRNOTAVAIL || err == -EAFNOSUPPORT ||
+	       err == -ECONNRESET || err == -EHOSTDOWN || err == -ENETDOWN;
 }
 
 static void rpc_trace(void *ctx, const char *server, uint32_t xid,
@@ -128,12 +153,12 @@ static int do_mount(struct session *s, char *err, size_t errlen)
 /* NFSACL v3 beside NFSv3, unless noacl; a server
  * without it leaves ACLs off (getfacl shows the mode, setfacl fails with
  * "Operation not supported", as on a kernel mount). */
-static void open_acl(struct session *s, const struct sockaddr_in *sa,
+static void open_acl(struct session *s, const struct rpc_addr *sa,
 		     const struct rpc_clnt_opts *ro)
 {
 	int ret;
 
-	struct sockaddr_in asa = *sa;
+	struct rpc_addr asa = *sa;
 	uint16_t port;
 
 	if (s->o->noacl || s->nfs.v->vers != 3)
@@ -142,10 +167,10 @@ static void open_acl(struct session *s, const struct sockaddr_in *sa,
 	 * serve it on the NFS port and may not register it.  aclport=
 	 * names the port and skips the portmapper. */
 	if (s->o->aclport)
-		asa.sin_port = htons((uint16_t)s->o->aclport);
+		rpc_addr_set_port(&asa, (uint16_t)s->o->aclport);
 	else if (pmap_clnt_getport(&s->addr, NFSACL_PROGRAM, NFSACL_V3,
 				   ro->proto, &port) == 0)
-		asa.sin_port = htons(port);
+		rpc_addr_set_port(&asa, port);
 	ret = nfsacl_client_open(&asa, ro, &s->acl);
 	if (ret) {
 		s->acl = NULL;
@@ -172,7 +197,7 @@ static int connect_nfs(struct session *s, char *err, size_t errlen)
 		.proc_names = s->nfs.v->names,
 		.nprocs = s->nfs.v->nnames,
 	};
-	struct sockaddr_in sa = s->addr;
+	struct rpc_addr sa = s->addr;
 	uint16_t port = (uint16_t)o->port;
 	int ret;
 
@@ -193,9 +218,9 @@ static int connect_nfs(struct session *s, char *err, size_t errlen)
 			return -1;
 		}
 	}
-	sa.sin_port = htons(port);
-	ret = rpc_clnt_create((struct sockaddr *)&sa, sizeof(sa), NFS3_PROGRAM,
-			      s->nfs.v->vers, &ro, &s->nfs.rpc);
+	rpc_addr_set_port(&sa, port);
+	ret = rpc_clnt_create(&sa.u.sa, sa.len, NFS3_PROGRAM, s->nfs.v->vers,
+			      &ro, &s->nfs.rpc);
 	if (ret) {
 		set_err(err, errlen, "cannot connect to NFS on port %u: %s",
 			port, strerror(-ret));
@@ -303,10 +328,31 @@ static int open_version(struct session *s, const struct nfs_version *v,
 	return ret;
 }
 
+/* Every step with one address; -1 or a negative errno as open_version. */
+static int open_at(struct session *s, char *err, size_t errlen)
+{
+	const struct nfsfuse_opts *o = s->o;
+	int ret;
+
+	if (o->vers == 2)
+		return open_version(s, &nfs_version2, err, errlen);
+	ret = open_version(s, &nfs_version3, err, errlen);
+	/* vers= absent: NFSv2 when the server says it has no v3 (MOUNT v3
+	 * or NFS v3 not registered, or PROG_MISMATCH).  mountvers=3 asks
+	 * for v3 handles, which v2 cannot use. */
+	if (ret == -EPROTONOSUPPORT && o->vers == 0 && o->mountvers != MNT_V3) {
+		nf_log(NF_LOG_INFO, "%s: trying NFS version 2", err);
+		ret = open_version(s, &nfs_version2, err, errlen);
+	}
+	return ret;
+}
+
 int session_open(struct session *s, const struct nfsfuse_opts *o, char *err,
 		 size_t errlen)
 {
-	int ret;
+	struct rpc_addr addrs[SESSION_MAX_ADDRS];
+	char host[RPC_ADDR_HOSTLEN];
+	int n, ret = -1;
 
 	memset(s, 0, sizeof(*s));
 	s->o = o;
@@ -320,17 +366,18 @@ int session_open(struct session *s, const struct nfsfuse_opts *o, char *err,
 	s->cred.uid = getuid();
 	s->cred.gid = getgid();
 
-	if (resolve(o->host, &s->addr, err, errlen))
-		return -1;
-	if (o->vers == 2)
-		return open_version(s, &nfs_version2, err, errlen) ? -1 : 0;
-	ret = open_version(s, &nfs_version3, err, errlen);
-	/* vers= absent: NFSv2 when the server says it has no v3 (MOUNT v3
-	 * or NFS v3 not registered, or PROG_MISMATCH).  mountvers=3 asks
-	 * for v3 handles, which v2 cannot use. */
-	if (ret == -EPROTONOSUPPORT && o->vers == 0 && o->mountvers != MNT_V3) {
-		nf_log(NF_LOG_INFO, "%s: trying NFS version 2", err);
-		ret = open_version(s, &nfs_version2, err, errlen);
+	n = session_resolve(o->host, addrs, SESSION_MAX_ADDRS, err, errlen);
+	/* Each address of the name in getaddrinfo()'s order (RFC 6724:
+	 * IPv6 first where it is usable), until one answers: a server that
+	 * answers with a refusal is not asked again at another address. */
+	for (int i = 0; i < n; i++) {
+		s->addr = addrs[i];
+		ret = open_at(s, err, errlen);
+		if (ret == 0 || !session_unreachable(ret) || i + 1 == n)
+			break;
+		nf_log(NF_LOG_INFO, "%s at %s: %s; trying its next address",
+		       o->host, rpc_addr_host(&addrs[i], host, sizeof(host)),
+		       err);
 	}
 	return ret ? -1 : 0;
 }

@@ -15,10 +15,11 @@
 
 #include "options.h"
 #include "proto/nfs.h"
+#include "rpc/addr.h"
 
 struct session {
 	const struct nfsfuse_opts *o;
-	struct sockaddr_in addr;
+	struct rpc_addr addr;   /* the server's address that answered */
 	char machinename[256];
 	struct rpc_cred cred;   /* the daemon's own, for MNT, UMNT, FSINFO */
 	struct nfs_client nfs;
@@ -27,7 +28,22 @@ struct session {
 	uint32_t mountvers;     /* MOUNT version of the MNT (and UMNT) */
 };
 
-/* On failure: -1, with one line of explanation in err. */
+/* Addresses tried for one server name, at most. */
+#define SESSION_MAX_ADDRS 16
+
+/*
+ * The IPv4 and IPv6 addresses of host (a name or a numeric address, no
+ * brackets), each once, in getaddrinfo()'s order.  Their number (>= 1),
+ * or -1 with one line in err.
+ */
+int session_resolve(const char *host, struct rpc_addr *out, size_t max,
+		    char *err, size_t errlen);
+/* err (a negative errno) says the address did not answer at all, so
+ * that the name's next address is worth a try. */
+bool session_unreachable(int err);
+
+/* Resolves o->host and tries its addresses in order (session_resolve()).
+ * On failure: -1, with one line of explanation in err. */
 int session_open(struct session *s, const struct nfsfuse_opts *o, char *err,
 		 size_t errlen);
 void session_close(struct session *s);

@@ -15,6 +15,8 @@ const char *const pmap_proc_names[PMAPPROC_COUNT] = {
 
 const char *const pmap_rpcb_proc_names[RPCBPROC_COUNT] = {
 	[RPCBPROC_NULL] = "NULL",
+	[RPCBPROC_SET] = "SET",
+	[RPCBPROC_UNSET] = "UNSET",
 	[RPCBPROC_GETADDR] = "GETADDR",
 };
 

@@ -45,13 +45,15 @@ enum pmap_proc {
 /* rpcbind v3/v4 procedures this code speaks (same numbers in both). */
 enum rpcb_proc {
 	RPCBPROC_NULL = 0,
+	RPCBPROC_SET = 1,   /* bool RPCBPROC_SET(rpcb) */
+	RPCBPROC_UNSET = 2, /* bool RPCBPROC_UNSET(rpcb) */
 	RPCBPROC_GETADDR = 3,
 	RPCBPROC_COUNT = 4 /* size of rpcb_proc_names */
 };
 
 /* Procedure names as RFC 1833 spells them, indexed by number. */
 extern const char *const pmap_proc_names[PMAPPROC_COUNT];
-/* Only NULL and GETADDR are named; the others are NULL. */
+/* NULL, SET, UNSET and GETADDR. */
 extern const char *const pmap_rpcb_proc_names[RPCBPROC_COUNT];
 
 /*
@@ -139,10 +141,12 @@ int pmap_uaddr_port(const char *uaddr, size_t len, uint16_t *port);
 /* Encoders take `const void *` to fit the RPC layer; each expects the args
  * struct named for it.  NULL has neither arguments nor results. */
 int pmap_enc_getport_args(struct xdr_enc *e, const void *args); /* SET UNSET */
-int pmap_enc_rpcb_args(struct xdr_enc *e, const void *args);    /* GETADDR */
+/* rpcbind GETADDR, SET and UNSET */
+int pmap_enc_rpcb_args(struct xdr_enc *e, const void *args);
 
 int pmap_dec_getport_res(struct xdr_dec *d, void *res);
-int pmap_dec_set_res(struct xdr_dec *d, void *res); /* and UNSET */
+/* SET and UNSET, of portmap v2 and rpcbind alike */
+int pmap_dec_set_res(struct xdr_dec *d, void *res);
 int pmap_dec_dump_res(struct xdr_dec *d, void *res);
 int pmap_dec_getaddr_res(struct xdr_dec *d, void *res);
 

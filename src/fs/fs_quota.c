@@ -25,7 +25,7 @@ struct quota_entry {
 };
 
 struct fs_quota {
-	struct sockaddr_in server;
+	struct rpc_addr server;
 	int proto;
 	char where[1100];     /* "HOST:/export" */
 	char *path;           /* the export path, for GETQUOTA */
@@ -39,7 +39,7 @@ struct fs_quota {
 	bool fallback_logged;
 };
 
-int fs_quota_new(const struct sockaddr_in *server, int proto,
+int fs_quota_new(const struct rpc_addr *server, int proto,
 		 const char *host, const char *export_path,
 		 const char *machinename, struct fs_quota **out)
 {

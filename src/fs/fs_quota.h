@@ -33,7 +33,7 @@ struct fs_quota;
  * machinename is the AUTH_SYS machine name for the calls.  Nothing is
  * sent yet.  Returns 0 with *out, or -ENOMEM.
  */
-int fs_quota_new(const struct sockaddr_in *server, int proto,
+int fs_quota_new(const struct rpc_addr *server, int proto,
 		 const char *host, const char *export_path,
 		 const char *machinename, struct fs_quota **out);
 void fs_quota_free(struct fs_quota *q);

@@ -17,9 +17,15 @@
  * How the server finds us: it asks the rpcbind on the caller's host for NLM
  * in the version of our calls (v4; v3 from an NFSv2 mount) over the
  * transport of the original call, and connects to that port at the address
- * our calls came from.  So (below, "our version" is that one):
+ * our calls came from.  The NLM sockets are of the server's address
+ * family: an IPv6 server calls an IPv6 listener back (dual-stack, so an
+ * IPv4 call from the same server reaches it too).  So (below, "our
+ * version" is that one):
  *   - our version not registered locally: we listen on an ephemeral port
- *     and register it (PMAP SET), and unregister at exit.
+ *     and register it, and unregister at exit: portmap v2 SET ("tcp",
+ *     "udp") for an IPv4 listener; for an IPv6 one rpcbind v4 SET ("tcp6",
+ *     "udp6", universal addresses; v3 where v4 is refused) and portmap v2
+ *     SET too, since its sockets take IPv4 calls as well.
  *   - registered by someone else (a local NFS server, another nfsfuse):
  *     with clientaddr= we listen on that same port at our own address,
  *     when that address is free there (the other owner bound another).
@@ -48,26 +54,24 @@
 
 bool lk_statd_priv_ok(struct lockmgr *lm, const uint8_t *priv);
 
-static void loopback(struct sockaddr_in *sa, uint16_t port)
+/* The local rpcbind, at the loopback address of family. */
+static void local_rpcbind(struct rpc_addr *sa, int family)
 {
-	memset(sa, 0, sizeof(*sa));
-	sa->sin_family = AF_INET;
-	sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	sa->sin_port = htons(port);
+	rpc_addr_parse(sa, family == AF_INET6 ? "::1" : "127.0.0.1",
+		       PMAP_PORT);
 }
 
 static int pmap_change(uint32_t proc, uint32_t prog, uint32_t vers,
 		       uint32_t prot, uint16_t port)
 {
-	struct sockaddr_in sa;
+	struct rpc_addr sa;
 	struct pmap_getport_args args;
 	struct pmap_set_res res;
 	struct lk_conn c;
 	int ret;
 
-	loopback(&sa, PMAP_PORT);
-	lk_conn_init(&c, &sa, (struct in_addr){ htonl(INADDR_ANY) },
-		     PMAP_PROGRAM, PMAP_VERSION, IPPROTO_UDP);
+	local_rpcbind(&sa, AF_INET);
+	lk_conn_init(&c, &sa, NULL, PMAP_PROGRAM, PMAP_VERSION, IPPROTO_UDP);
 	args.map.prog = prog;
 	args.map.vers = vers;
 	args.map.prot = prot;
@@ -80,62 +84,146 @@ static int pmap_change(uint32_t proc, uint32_t prog, uint32_t vers,
 	return ret;
 }
 
-static int bind_sock(int type, struct in_addr addr, uint16_t port,
-		     uint16_t *bound)
+/* rpcbind v4 (else v3) SET or UNSET of prog, vers at netid: the only
+ * way to register an IPv6 address.  uaddr is ignored by UNSET. */
+static int rpcb_change(uint32_t proc, uint32_t prog, uint32_t vers,
+		       const char *netid, const char *uaddr)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr = addr,
-				  .sin_port = htons(port) };
-	socklen_t sl = sizeof(sa);
-	int fd = socket(AF_INET, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), one = 1;
+	struct pmap_rpcb_args args = {
+		.prog = prog,
+		.vers = vers,
+		.netid = netid,
+		.addr = proc == RPCBPROC_SET ? uaddr : "",
+		.owner = "",
+	};
+	struct pmap_set_res res;
+	struct rpc_addr sa;
+	int ret = -EPROTONOSUPPORT;
+
+	local_rpcbind(&sa, AF_INET);
+	for (uint32_t v = RPCB_VERSION4;
+	     v >= RPCB_VERSION3 && ret == -EPROTONOSUPPORT; v--) {
+		struct lk_conn c;
+
+		lk_conn_init(&c, &sa, NULL, PMAP_PROGRAM, v, IPPROTO_UDP);
+		ret = lk_conn_call(&c, proc, NULL, pmap_enc_rpcb_args, &args,
+				   pmap_dec_set_res, &res, NULL, 3000);
+		lk_conn_close(&c);
+	}
+	if (ret == 0 && !res.ok)
+		ret = -EADDRINUSE;
+	return ret;
+}
+
+/* Registers (set) or unregisters prog at port for proto in the ways a
+ * listener of family needs (see the top).  The result is the IPv6
+ * registration's for an IPv6 listener (the IPv4 one is a courtesy), else
+ * portmap v2's. */
+static int register_prog(bool set, uint32_t prog, uint32_t vers, int proto,
+			 uint16_t port, int family)
+{
+	uint32_t prot = proto == IPPROTO_TCP ? PMAP_PROT_TCP : PMAP_PROT_UDP;
+	int ret = 0, r2;
+
+	if (family == AF_INET6) {
+		struct rpc_addr any;
+		char uaddr[RPC_ADDR_UADDRLEN];
+
+		rpc_addr_parse(&any, "::", port);
+		if (rpc_addr_to_uaddr(&any, uaddr, sizeof(uaddr)))
+			return -EINVAL;
+		ret = rpcb_change(set ? RPCBPROC_SET : RPCBPROC_UNSET, prog,
+				  vers, proto == IPPROTO_TCP ? "tcp6" : "udp6",
+				  uaddr);
+		if (set && ret)
+			return ret;
+	}
+	r2 = pmap_change(set ? PMAPPROC_SET : PMAPPROC_UNSET, prog, vers, prot,
+			 set ? port : 0);
+	return family == AF_INET6 ? ret : r2;
+}
+
+/* A socket of addr's family bound to addr (its port included), listening
+ * when a stream.  The fd, with *bound set to the port; or -errno. */
+static int bind_sock(int type, const struct rpc_addr *addr, uint16_t *bound)
+{
+	struct rpc_addr sa = *addr;
+	socklen_t sl = sizeof(sa.u);
+	int fd = socket(rpc_addr_family(addr),
+			type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	int one = 1, zero = 0;
 
 	if (fd < 0)
 		return -errno;
 	if (type == SOCK_STREAM)
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	/* Dual stack: the server may call back over either family. */
+	if (rpc_addr_family(addr) == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+	if (bind(fd, &sa.u.sa, sa.len) < 0 ||
 	    (type == SOCK_STREAM && listen(fd, 16) < 0)) {
 		int ret = -errno;
 
 		close(fd);
 		return ret;
 	}
-	getsockname(fd, (struct sockaddr *)&sa, &sl);
+	getsockname(fd, &sa.u.sa, &sl);
 	if (bound)
-		*bound = ntohs(sa.sin_port);
+		*bound = rpc_addr_port(&sa);
 	return fd;
+}
+
+/* Where the NLM listener binds: clientaddr=, else the wildcard of the
+ * server's family, at port. */
+static struct rpc_addr nlm_listen_addr(struct lockmgr *lm, uint16_t port)
+{
+	struct rpc_addr a;
+
+	if (lm->src.len)
+		a = lm->src;
+	else
+		rpc_addr_parse(&a, rpc_addr_family(&lm->cfg.server) == AF_INET6
+					   ? "::" : "0.0.0.0", 0);
+	rpc_addr_set_port(&a, port);
+	return a;
 }
 
 /* Decide how NLM callbacks can reach us; fills lm->mode. */
 static void setup_nlm_callbacks(struct lockmgr *lm)
 {
-	struct sockaddr_in rpcb;
-	char addr[INET_ADDRSTRLEN];
+	int family = rpc_addr_family(&lm->cfg.server);
+	struct rpc_addr rpcb, at;
+	char addr[RPC_ADDR_HOSTLEN];
 	uint16_t port_tcp = 0, port_udp = 0;
 	uint32_t v = lm->nlm_vers;
 	int ret, fd;
 
-	inet_ntop(AF_INET, &lm->src, addr, sizeof(addr));
+	rpc_addr_host(&lm->src, addr, sizeof(addr));
 	if (!lm->cfg.callbacks) {
 		snprintf(lm->mode, sizeof(lm->mode),
 			 "poll (nlm_callback=no)");
 		return;
 	}
-	loopback(&rpcb, PMAP_PORT);
+	/* Asked in the server's family: GETADDR for "tcp6" finds an IPv6
+	 * registration. */
+	local_rpcbind(&rpcb, family);
 	ret = pmap_clnt_getport(&rpcb, NLM_PROGRAM, v, IPPROTO_TCP, &port_tcp);
 	if (ret == -EPROTONOSUPPORT) {
 		/* Free: ours to register. */
-		fd = bind_sock(SOCK_STREAM, lm->src, 0, &lm->nlm_port_tcp);
+		at = nlm_listen_addr(lm, 0);
+		fd = bind_sock(SOCK_STREAM, &at, &lm->nlm_port_tcp);
 		if (fd < 0)
 			goto fail;
 		lm->nlm_tcp_fd = fd;
-		fd = bind_sock(SOCK_DGRAM, lm->src, 0, &lm->nlm_port_udp);
+		fd = bind_sock(SOCK_DGRAM, &at, &lm->nlm_port_udp);
 		if (fd >= 0)
 			lm->nlm_udp_fd = fd;
-		ret = pmap_change(PMAPPROC_SET, NLM_PROGRAM, v,
-				  PMAP_PROT_TCP, lm->nlm_port_tcp);
+		lm->nlm_family = family;
+		ret = register_prog(true, NLM_PROGRAM, v, IPPROTO_TCP,
+				    lm->nlm_port_tcp, family);
 		if (ret == 0 && lm->nlm_udp_fd >= 0)
-			pmap_change(PMAPPROC_SET, NLM_PROGRAM, v,
-				    PMAP_PROT_UDP, lm->nlm_port_udp);
+			register_prog(true, NLM_PROGRAM, v, IPPROTO_UDP,
+				      lm->nlm_port_udp, family);
 		if (ret) {
 			snprintf(lm->mode, sizeof(lm->mode),
 				 "poll (rpcbind refused our NLM "
@@ -155,13 +243,14 @@ static void setup_nlm_callbacks(struct lockmgr *lm)
 		return;
 	}
 	/* Registered by someone else: share its port at our own address. */
-	if (lm->src.s_addr == htonl(INADDR_ANY)) {
+	if (!lm->src.len) {
 		snprintf(lm->mode, sizeof(lm->mode),
 			 "poll (NLM v%u registered by another process, port "
 			 "%u; no clientaddr=)", v, port_tcp);
 		return;
 	}
-	fd = bind_sock(SOCK_STREAM, lm->src, port_tcp, NULL);
+	at = nlm_listen_addr(lm, port_tcp);
+	fd = bind_sock(SOCK_STREAM, &at, NULL);
 	if (fd < 0) {
 		snprintf(lm->mode, sizeof(lm->mode),
 			 "poll (NLM v%u registered by another process, port "
@@ -172,7 +261,8 @@ static void setup_nlm_callbacks(struct lockmgr *lm)
 	lm->nlm_port_tcp = port_tcp;
 	if (pmap_clnt_getport(&rpcb, NLM_PROGRAM, v, IPPROTO_UDP,
 			      &port_udp) == 0) {
-		fd = bind_sock(SOCK_DGRAM, lm->src, port_udp, NULL);
+		at = nlm_listen_addr(lm, port_udp);
+		fd = bind_sock(SOCK_DGRAM, &at, NULL);
 		if (fd >= 0) {
 			lm->nlm_udp_fd = fd;
 			lm->nlm_port_udp = port_udp;
@@ -190,14 +280,17 @@ fail:
 /* The statd callback program: private, UDP, on loopback. */
 static void setup_statd_callback(struct lockmgr *lm)
 {
-	struct in_addr any = { htonl(INADDR_ANY) };
-	struct sockaddr_in rpcb;
-	int fd = bind_sock(SOCK_DGRAM, any, 0, &lm->sm_port);
+	struct rpc_addr any, rpcb;
+	int fd;
 
+	/* The local statd calls over IPv4 loopback (statmon.c), whatever
+	 * the server's family. */
+	rpc_addr_parse(&any, "0.0.0.0", 0);
+	fd = bind_sock(SOCK_DGRAM, &any, &lm->sm_port);
 	if (fd < 0)
 		return;
 	lm->sm_fd = fd;
-	loopback(&rpcb, PMAP_PORT);
+	local_rpcbind(&rpcb, AF_INET);
 	for (uint32_t k = 0; k < 64; k++) {
 		uint32_t prog = LK_SM_PROG_BASE + (((uint32_t)getpid() + k) & 0xff);
 		uint16_t port;
@@ -220,7 +313,7 @@ static void setup_statd_callback(struct lockmgr *lm)
 struct lk_reply_sink {
 	int fd;
 	bool tcp;
-	struct sockaddr_in to; /* UDP */
+	struct rpc_addr to; /* UDP */
 };
 
 static void send_reply(struct lk_reply_sink *s, uint32_t xid,
@@ -244,7 +337,7 @@ static void send_reply(struct lk_reply_sink *s, uint32_t xid,
 			(void)!send(s->fd, e.buf, e.len, MSG_NOSIGNAL);
 		} else {
 			(void)!sendto(s->fd, e.buf, e.len, 0,
-				      (struct sockaddr *)&s->to, sizeof(s->to));
+				      &s->to.u.sa, s->to.len);
 		}
 	}
 	xdr_enc_release(&e);
@@ -258,7 +351,7 @@ static void send_reply(struct lk_reply_sink *s, uint32_t xid,
  * back.
  */
 static void statd_notice(struct lockmgr *lm, const struct rpc_call_hdr *h,
-			 struct xdr_dec *d, const struct sockaddr_in *from,
+			 struct xdr_dec *d, const struct rpc_addr *from,
 			 struct lk_reply_sink *s)
 {
 	struct nsm_status st;
@@ -268,8 +361,7 @@ static void statd_notice(struct lockmgr *lm, const struct rpc_call_hdr *h,
 		return;
 	}
 	send_reply(s, h->xid, RPC_SUCCESS, NULL, NULL);
-	if ((ntohl(from->sin_addr.s_addr) >> 24) != 127 ||
-	    !lk_statd_priv_ok(lm, st.priv)) {
+	if (!rpc_addr_is_loopback(from) || !lk_statd_priv_ok(lm, st.priv)) {
 		LK_INC(lm, callbacks_rejected);
 		TRACE("lock statd notice for %.*s refused: not from our "
 		      "statd", (int)st.mon_name_len, st.mon_name);
@@ -282,12 +374,13 @@ static void statd_notice(struct lockmgr *lm, const struct rpc_call_hdr *h,
 }
 
 static void serve_nlm(struct lockmgr *lm, const struct rpc_call_hdr *h,
-		      struct xdr_dec *d, const struct sockaddr_in *from,
+		      struct xdr_dec *d, const struct rpc_addr *from,
 		      struct lk_reply_sink *s)
 {
 	const struct xdr_proc_codec *codec;
 	struct nlm_testargs a;
 	struct nlm_res res;
+	char fromtxt[RPC_ADDR_HOSTLEN];
 	bool ours, ok = false;
 
 	if (h->vers != NLM_V1 && h->vers != NLM_V3 && h->vers != NLM_V4) {
@@ -323,13 +416,14 @@ static void serve_nlm(struct lockmgr *lm, const struct rpc_call_hdr *h,
 		return;
 	}
 	LK_INC(lm, callbacks);
-	ours = from->sin_addr.s_addr == lm->cfg.server.sin_addr.s_addr;
+	ours = rpc_addr_same_host(from, &lm->cfg.server);
 	if (ours)
 		ok = lk_granted(lm, &a);
 	if (!ok)
 		LK_INC(lm, callbacks_rejected);
 	TRACE("lock callback %s v%u from %s svid=%d %llu+%llu -> %s",
-	      nlm_proc_names[h->proc], h->vers, inet_ntoa(from->sin_addr),
+	      nlm_proc_names[h->proc], h->vers,
+	      rpc_addr_host(from, fromtxt, sizeof(fromtxt)),
 	      a.alock.svid, (unsigned long long)a.alock.l_offset,
 	      (unsigned long long)a.alock.l_len,
 	      ok ? "granted to a waiter"
@@ -350,7 +444,7 @@ static void serve_nlm(struct lockmgr *lm, const struct rpc_call_hdr *h,
 }
 
 static void serve_statd(struct lockmgr *lm, const struct rpc_call_hdr *h,
-			struct xdr_dec *d, const struct sockaddr_in *from,
+			struct xdr_dec *d, const struct rpc_addr *from,
 			struct lk_reply_sink *s)
 {
 	if (h->proc == 0)
@@ -362,7 +456,7 @@ static void serve_statd(struct lockmgr *lm, const struct rpc_call_hdr *h,
 }
 
 static void dispatch(struct lockmgr *lm, const uint8_t *buf, size_t len,
-		     const struct sockaddr_in *from, struct lk_reply_sink *s)
+		     const struct rpc_addr *from, struct lk_reply_sink *s)
 {
 	struct rpc_call_hdr h;
 	struct xdr_dec d;
@@ -381,7 +475,7 @@ static void dispatch(struct lockmgr *lm, const uint8_t *buf, size_t len,
 
 struct lk_tcp_conn {
 	int fd;
-	struct sockaddr_in from;
+	struct rpc_addr from;
 	uint8_t *buf;
 	size_t len;
 };
@@ -446,17 +540,32 @@ static bool tcp_readable(struct lockmgr *lm, struct lk_tcp_conn *c)
 	}
 }
 
+/* A peer's address as accepted or received: IPv4 or IPv6 only, and an
+ * IPv4 peer of a dual-stack socket as IPv4.  0 or -EAFNOSUPPORT. */
+static int peer_addr(struct rpc_addr *a, const struct sockaddr_storage *ss,
+		     socklen_t len)
+{
+	if (rpc_addr_set(a, (const struct sockaddr *)ss, len))
+		return -EAFNOSUPPORT;
+	rpc_addr_unmap(a);
+	return 0;
+}
+
 static void udp_readable(struct lockmgr *lm, int fd)
 {
 	uint8_t buf[9000];
-	struct sockaddr_in from;
-	socklen_t fl = sizeof(from);
-	ssize_t n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from,
+	struct sockaddr_storage ss;
+	socklen_t fl = sizeof(ss);
+	ssize_t n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&ss,
 			     &fl);
-	struct lk_reply_sink s = { .fd = fd, .tcp = false, .to = from };
+	struct lk_reply_sink s = { .fd = fd, .tcp = false };
+	struct rpc_addr from;
 
-	if (n > 0 && from.sin_family == AF_INET)
-		dispatch(lm, buf, (size_t)n, &from, &s);
+	if (n <= 0 || peer_addr(&from, &ss, fl))
+		return;
+	/* The reply goes back exactly where the call came from. */
+	rpc_addr_set(&s.to, (const struct sockaddr *)&ss, fl);
+	dispatch(lm, buf, (size_t)n, &from, &s);
 }
 
 static void *listener_main(void *arg)
@@ -485,14 +594,15 @@ static void *listener_main(void *arg)
 		if (pfd[0].revents)
 			break;
 		if (pfd[1].revents & POLLIN) {
-			struct sockaddr_in from;
-			socklen_t fl = sizeof(from);
+			struct sockaddr_storage ss;
+			struct rpc_addr from;
+			socklen_t fl = sizeof(ss);
 			int fd = accept4(lm->nlm_tcp_fd,
-					 (struct sockaddr *)&from, &fl,
+					 (struct sockaddr *)&ss, &fl,
 					 SOCK_CLOEXEC | SOCK_NONBLOCK);
 
 			if (fd >= 0 && nconns < LK_MAX_CONNS &&
-			    from.sin_family == AF_INET)
+			    peer_addr(&from, &ss, fl) == 0)
 				conns[nconns++] = (struct lk_tcp_conn){
 					.fd = fd, .from = from };
 			else if (fd >= 0)
@@ -545,7 +655,11 @@ void lk_listener_stop(struct lockmgr *lm)
 		lm->listener_running = false;
 	}
 	if (lm->nlm_registered) {
-		pmap_change(PMAPPROC_UNSET, NLM_PROGRAM, lm->nlm_vers, 0, 0);
+		register_prog(false, NLM_PROGRAM, lm->nlm_vers, IPPROTO_TCP,
+			      0, lm->nlm_family);
+		if (lm->nlm_family == AF_INET6)
+			register_prog(false, NLM_PROGRAM, lm->nlm_vers,
+				      IPPROTO_UDP, 0, lm->nlm_family);
 		lm->nlm_registered = false;
 	}
 	if (lm->sm_prog) {

@@ -207,15 +207,14 @@ const struct xdr_proc_codec *lk_codec(struct lockmgr *lm, uint32_t proc)
 	return nlm_proc_codec(lm->nlm_vers, proc);
 }
 
-struct sockaddr_in lk_nlm_peer(struct lockmgr *lm,
-			       const struct sockaddr_in *server)
+struct rpc_addr lk_nlm_peer(struct lockmgr *lm,
+			    const struct rpc_addr *server)
 {
-	struct sockaddr_in peer = *server;
+	struct rpc_addr peer = *server;
 
-	peer.sin_port = 0;
-	if (lm->cfg.nlm_port &&
-	    server->sin_addr.s_addr == lm->cfg.server.sin_addr.s_addr)
-		peer.sin_port = htons(lm->cfg.nlm_port);
+	rpc_addr_set_port(&peer, 0);
+	if (lm->cfg.nlm_port && rpc_addr_same_host(server, &lm->cfg.server))
+		rpc_addr_set_port(&peer, lm->cfg.nlm_port);
 	return peer;
 }
 
@@ -1082,11 +1081,19 @@ int lockmgr_start(const struct lockmgr_config *cfg, struct lockmgr **out,
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	lm->src.s_addr = htonl(INADDR_ANY);
-	if (cfg->clientaddr && inet_pton(AF_INET, cfg->clientaddr,
-					 &lm->src) != 1) {
-		snprintf(err, errlen, "clientaddr=%s: not an IPv4 address",
-			 cfg->clientaddr);
+	if (cfg->clientaddr && rpc_addr_parse(&lm->src, cfg->clientaddr, 0)) {
+		snprintf(err, errlen, "clientaddr=%s: not a numeric IPv4 or "
+			 "IPv6 address", cfg->clientaddr);
+		goto fail;
+	}
+	/* Our calls leave from it and callbacks come to it: it must be of
+	 * the family the server is reached by. */
+	if (cfg->clientaddr &&
+	    rpc_addr_family(&lm->src) != rpc_addr_family(&cfg->server)) {
+		snprintf(err, errlen, "clientaddr=%s: the server is reached "
+			 "over %s", cfg->clientaddr,
+			 rpc_addr_family(&cfg->server) == AF_INET6 ? "IPv6"
+								    : "IPv4");
 		goto fail;
 	}
 	pthread_mutex_init(&lm->mu, NULL);
@@ -1094,9 +1101,9 @@ int lockmgr_start(const struct lockmgr_config *cfg, struct lockmgr **out,
 	/* NFSv2 goes with NLM v3 (v1 lacks FREE_ALL), NFSv3 with NLM v4. */
 	lm->nlm_vers = cfg->nfs_vers == 2 ? NLM_V3 : NLM_V4;
 	{
-		struct sockaddr_in peer = lk_nlm_peer(lm, &cfg->server);
+		struct rpc_addr peer = lk_nlm_peer(lm, &cfg->server);
 
-		lk_conn_init(&lm->nlm, &peer, lm->src, NLM_PROGRAM,
+		lk_conn_init(&lm->nlm, &peer, &lm->src, NLM_PROGRAM,
 			     lm->nlm_vers, IPPROTO_TCP);
 	}
 	if (lk_statedir_open(lm, err, errlen))

@@ -32,14 +32,16 @@
 
 #include "../../xdr/nfs3.h"
 #include "../../xdr/rpc_msg.h"
+#include "../rpc/addr.h"
 
 struct lockmgr;
 
 struct lockmgr_config {
-	struct sockaddr_in server;  /* the NFS server (port ignored) */
+	struct rpc_addr server;     /* the NFS server (port ignored) */
 	const char *server_name;    /* as the user wrote it, for SM_MON */
 	const char *caller_name;    /* our NLM caller_name and NSM name */
-	const char *clientaddr;     /* IPv4 source of our NLM traffic; NULL */
+	const char *clientaddr;     /* source of our NLM traffic, numeric IPv4
+				     * or IPv6 (the server's family); NULL */
 	const char *statedir;       /* NULL: $XDG_STATE_HOME/nfsfuse/NAME */
 	bool callbacks;             /* false: blocked locks always poll */
 	uint32_t nfs_vers;          /* 2: NLM v3; otherwise NLM v4 */

@@ -27,15 +27,18 @@
 struct lk_conn {
 	pthread_mutex_t mu;       /* one call at a time */
 	int fd;                   /* -1: not connected; mu */
-	struct sockaddr_in peer;  /* port 0: ask rpcbind at connect */
-	struct in_addr src;       /* INADDR_ANY: let the kernel choose */
+	struct rpc_addr peer;     /* port 0: ask rpcbind at connect */
+	struct rpc_addr src;      /* len 0: let the kernel choose */
 	uint32_t prog, vers;
 	uint32_t xid;             /* mu */
 	int proto;                /* IPPROTO_TCP or IPPROTO_UDP */
 };
 
-void lk_conn_init(struct lk_conn *c, const struct sockaddr_in *peer,
-		  struct in_addr src, uint32_t prog, uint32_t vers, int proto);
+/* src: where our calls leave from (its port ignored), NULL or unset for
+ * the kernel's choice; of peer's family. */
+void lk_conn_init(struct lk_conn *c, const struct rpc_addr *peer,
+		  const struct rpc_addr *src, uint32_t prog, uint32_t vers,
+		  int proto);
 void lk_conn_close(struct lk_conn *c);
 /*
  * One call and its reply, within timeout_ms (retried once on a new
@@ -120,7 +123,7 @@ struct lk_stats {
 struct lockmgr {
 	struct lockmgr_config cfg;  /* strings below are owned copies */
 	char *server_name, *caller_name, *statedir;
-	struct in_addr src;         /* clientaddr or INADDR_ANY */
+	struct rpc_addr src;        /* clientaddr, or unset (len 0) */
 
 	pthread_mutex_t mu;
 	struct lk_held *held;       /* mu */
@@ -142,13 +145,14 @@ struct lockmgr {
 	int statedir_fd;            /* the held lock on the directory */
 
 	/* listener */
-	char mode[96];              /* written before the threads start */
+	char mode[128];             /* written before the threads start */
 	bool callbacks_on;
 	int nlm_tcp_fd, nlm_udp_fd; /* the NLM callback sockets, or -1 */
 	int sm_fd;                  /* UDP socket for statd's callback */
 	uint32_t sm_prog;           /* private program, 0 if unregistered */
 	uint16_t sm_port;
-	bool nlm_registered;        /* we did PMAP SET for NLM nlm_vers */
+	bool nlm_registered;        /* we registered NLM nlm_vers */
+	int nlm_family;             /* of the NLM sockets we registered */
 	uint16_t nlm_port_tcp, nlm_port_udp;
 	int wake_pipe[2];
 	pthread_t listener;
@@ -164,8 +168,8 @@ double lk_now(void);
  * procedures the lock manager calls). */
 const struct xdr_proc_codec *lk_codec(struct lockmgr *lm, uint32_t proc);
 /* Where the server's NLM is: its address, and the nlmport= port or 0. */
-struct sockaddr_in lk_nlm_peer(struct lockmgr *lm,
-			       const struct sockaddr_in *server);
+struct rpc_addr lk_nlm_peer(struct lockmgr *lm,
+			    const struct rpc_addr *server);
 /* Listener: a GRANTED for these arguments; true when a waiter took it. */
 bool lk_granted(struct lockmgr *lm, const struct nlm_testargs *a);
 /* statmon: statd says mon_name changed state (rebooted). */

@@ -30,14 +30,18 @@
 
 #define LK_MAX_REPLY (64u * 1024u)
 
-void lk_conn_init(struct lk_conn *c, const struct sockaddr_in *peer,
-		  struct in_addr src, uint32_t prog, uint32_t vers, int proto)
+void lk_conn_init(struct lk_conn *c, const struct rpc_addr *peer,
+		  const struct rpc_addr *src, uint32_t prog, uint32_t vers,
+		  int proto)
 {
 	memset(c, 0, sizeof(*c));
 	pthread_mutex_init(&c->mu, NULL);
 	c->fd = -1;
 	c->peer = *peer;
-	c->src = src;
+	if (src && src->len && rpc_addr_family(src) == rpc_addr_family(peer)) {
+		c->src = *src;
+		rpc_addr_set_port(&c->src, 0);
+	}
 	c->prog = prog;
 	c->vers = vers;
 	c->proto = proto;
@@ -62,30 +66,27 @@ void lk_conn_close(struct lk_conn *c)
 
 static int conn_open(struct lk_conn *c, int timeout_ms)
 {
-	struct sockaddr_in to = c->peer;
+	struct rpc_addr to = c->peer;
 	struct pollfd pfd;
 	socklen_t sl;
 	int fd, one = 1, soerr = 0, ret;
 	uint16_t port;
 
-	if (to.sin_port == 0) {
+	if (rpc_addr_port(&to) == 0) {
 		ret = pmap_clnt_getport(&c->peer, c->prog, c->vers, c->proto,
 					&port);
 		if (ret)
 			return ret;
-		to.sin_port = htons(port);
+		rpc_addr_set_port(&to, port);
 	}
-	fd = socket(AF_INET, (c->proto == IPPROTO_TCP ? SOCK_STREAM
-						       : SOCK_DGRAM) |
-				     SOCK_CLOEXEC | SOCK_NONBLOCK,
+	fd = socket(rpc_addr_family(&to),
+		    (c->proto == IPPROTO_TCP ? SOCK_STREAM : SOCK_DGRAM) |
+			    SOCK_CLOEXEC | SOCK_NONBLOCK,
 		    0);
 	if (fd < 0)
 		return -errno;
-	if (c->src.s_addr != htonl(INADDR_ANY)) {
-		struct sockaddr_in me = { .sin_family = AF_INET,
-					  .sin_addr = c->src };
-
-		if (bind(fd, (struct sockaddr *)&me, sizeof(me)) < 0) {
+	if (c->src.len) {
+		if (bind(fd, &c->src.u.sa, c->src.len) < 0) {
 			ret = -errno;
 			close(fd);
 			return ret;
@@ -93,7 +94,7 @@ static int conn_open(struct lk_conn *c, int timeout_ms)
 	}
 	if (c->proto == IPPROTO_TCP)
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	if (connect(fd, (struct sockaddr *)&to, sizeof(to)) < 0) {
+	if (connect(fd, &to.u.sa, to.len) < 0) {
 		if (errno != EINPROGRESS) {
 			ret = -errno;
 			close(fd);

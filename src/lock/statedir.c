@@ -202,10 +202,10 @@ void lk_statedir_set_servers(struct lockmgr *lm, char names[][256], size_t n)
 
 void lk_statedir_add_server(struct lockmgr *lm)
 {
-	char names[32][256], me[INET_ADDRSTRLEN];
+	char names[32][256], me[RPC_ADDR_HOSTLEN];
 	size_t n = lk_statedir_servers(lm, names, 32);
 
-	inet_ntop(AF_INET, &lm->cfg.server.sin_addr, me, sizeof(me));
+	rpc_addr_host(&lm->cfg.server, me, sizeof(me));
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(names[i], me))
 			return;

@@ -50,19 +50,19 @@ static const uint8_t lk_priv_magic[8] = { 'n', 'f', 's', 'f', 'u', 's',
 
 static void server_text(struct lockmgr *lm, char *buf, size_t len)
 {
-	inet_ntop(AF_INET, &lm->cfg.server.sin_addr, buf, (socklen_t)len);
+	rpc_addr_host(&lm->cfg.server, buf, len);
 }
 
-static int nsm_call_ms(const struct sockaddr_in *host, struct in_addr src,
-		       uint32_t proc, xdr_enc_fn enc, const void *args,
-		       xdr_dec_fn dec, void *res, struct rpc_reply *reply,
-		       int timeout_ms)
+static int nsm_call_ms(const struct rpc_addr *host,
+		       const struct rpc_addr *src, uint32_t proc,
+		       xdr_enc_fn enc, const void *args, xdr_dec_fn dec,
+		       void *res, struct rpc_reply *reply, int timeout_ms)
 {
 	struct lk_conn c;
-	struct sockaddr_in peer = *host;
+	struct rpc_addr peer = *host;
 	int ret;
 
-	peer.sin_port = 0;
+	rpc_addr_set_port(&peer, 0);
 	lk_conn_init(&c, &peer, src, NSM_PROGRAM, NSM_VERSION, IPPROTO_UDP);
 	ret = lk_conn_call(&c, proc, NULL, enc, args, dec, res, reply,
 			   timeout_ms);
@@ -70,7 +70,7 @@ static int nsm_call_ms(const struct sockaddr_in *host, struct in_addr src,
 	return ret;
 }
 
-static int nsm_call(const struct sockaddr_in *host, struct in_addr src,
+static int nsm_call(const struct rpc_addr *host, const struct rpc_addr *src,
 		    uint32_t proc, xdr_enc_fn enc, const void *args,
 		    xdr_dec_fn dec, void *res, struct rpc_reply *reply)
 {
@@ -78,11 +78,11 @@ static int nsm_call(const struct sockaddr_in *host, struct in_addr src,
 			   LK_NSM_MS);
 }
 
-static void local_statd(struct sockaddr_in *sa)
+/* The local statd, by IPv4 loopback whatever the server's family: it
+ * calls us back there (fill_my_id). */
+static void local_statd(struct rpc_addr *sa)
 {
-	memset(sa, 0, sizeof(*sa));
-	sa->sin_family = AF_INET;
-	sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	rpc_addr_parse(sa, "127.0.0.1", 0);
 }
 
 /* Only used while we own our NLM version in the local rpcbind (see the
@@ -98,7 +98,7 @@ static void fill_my_id(struct lockmgr *lm, struct nsm_my_id *id)
 
 static int sm_stat_server(struct lockmgr *lm, int32_t *state)
 {
-	char name[INET_ADDRSTRLEN];
+	char name[RPC_ADDR_HOSTLEN];
 	struct nsm_name args;
 	struct nsm_stat_res res;
 	int ret;
@@ -108,7 +108,7 @@ static int sm_stat_server(struct lockmgr *lm, int32_t *state)
 	args.mon_name_len = (uint32_t)strlen(name);
 	/* nfs-utils statd answers with its own state whatever the name
 	 * (res_stat only says whether it could resolve it). */
-	ret = nsm_call_ms(&lm->cfg.server, lm->src, NSMPROC_STAT,
+	ret = nsm_call_ms(&lm->cfg.server, &lm->src, NSMPROC_STAT,
 			  nsm_enc_name, &args, nsm_dec_stat_res, &res, NULL,
 			  LK_SM_STAT_MS);
 	if (ret == 0 && res.state == 0)
@@ -122,7 +122,7 @@ static int sm_stat_server(struct lockmgr *lm, int32_t *state)
  * while we own our NLM version in the local rpcbind: see the top. */
 static void local_statd_mon(struct lockmgr *lm, const char *name)
 {
-	struct sockaddr_in statd;
+	struct rpc_addr statd;
 	struct nsm_mon mon;
 	struct nsm_stat_res res;
 	int ret;
@@ -140,8 +140,7 @@ static void local_statd_mon(struct lockmgr *lm, const char *name)
 	memcpy(mon.priv, lk_priv_magic, sizeof(lk_priv_magic));
 	memcpy(mon.priv + 8, &lm, sizeof(lm) < 8 ? sizeof(lm) : 8);
 	local_statd(&statd);
-	ret = nsm_call(&statd, (struct in_addr){ htonl(INADDR_ANY) },
-		       NSMPROC_MON, nsm_enc_mon, &mon, nsm_dec_stat_res, &res,
+	ret = nsm_call(&statd, NULL, NSMPROC_MON, nsm_enc_mon, &mon, nsm_dec_stat_res, &res,
 		       NULL);
 	if (ret == 0 && res.res_stat != NSM_STAT_SUCC)
 		ret = -ENOLCK;
@@ -154,7 +153,7 @@ static void local_statd_mon(struct lockmgr *lm, const char *name)
 
 void lk_monitor_server(struct lockmgr *lm)
 {
-	char name[INET_ADDRSTRLEN];
+	char name[RPC_ADDR_HOSTLEN];
 
 	lk_statedir_add_server(lm);
 	server_text(lm, name, sizeof(name));
@@ -170,8 +169,8 @@ void lk_monitor_server(struct lockmgr *lm)
 
 void lk_unmonitor_server(struct lockmgr *lm)
 {
-	char name[INET_ADDRSTRLEN];
-	struct sockaddr_in statd;
+	char name[RPC_ADDR_HOSTLEN];
+	struct rpc_addr statd;
 	struct nsm_mon_id id;
 	struct nsm_stat res;
 
@@ -183,8 +182,8 @@ void lk_unmonitor_server(struct lockmgr *lm)
 	id.mon_name_len = (uint32_t)strlen(name);
 	fill_my_id(lm, &id.my_id);
 	local_statd(&statd);
-	nsm_call(&statd, (struct in_addr){ htonl(INADDR_ANY) }, NSMPROC_UNMON,
-		 nsm_enc_mon_id, &id, nsm_dec_stat, &res, NULL);
+	nsm_call(&statd, NULL, NSMPROC_UNMON, nsm_enc_mon_id, &id,
+		 nsm_dec_stat, &res, NULL);
 }
 
 void lk_check_server_state(struct lockmgr *lm)
@@ -230,25 +229,26 @@ void lk_notify_servers(struct lockmgr *lm)
 	n = lk_statedir_servers(lm, names, 32);
 
 	for (size_t i = 0; i < n; i++) {
-		struct sockaddr_in sa = { .sin_family = AF_INET };
+		struct rpc_addr sa;
 		struct nsm_stat_chge chg;
 		struct nlm_notify fa;
 		struct lk_conn c;
 		int r1, r2;
 
-		if (inet_pton(AF_INET, names[i], &sa.sin_addr) != 1)
+		/* The servers file holds numeric IPv4 and IPv6 hosts. */
+		if (rpc_addr_parse(&sa, names[i], 0))
 			continue;
 		chg.mon_name = lm->caller_name;
 		chg.mon_name_len = (uint32_t)strlen(lm->caller_name);
 		chg.state = lm->nsm_state;
-		r1 = nsm_call(&sa, lm->src, NSMPROC_NOTIFY, nsm_enc_stat_chge,
+		r1 = nsm_call(&sa, &lm->src, NSMPROC_NOTIFY, nsm_enc_stat_chge,
 			      &chg, NULL, NULL, NULL);
 		fa.name = lm->caller_name;
 		fa.name_len = chg.mon_name_len;
 		fa.state = lm->nsm_state;
 		/* FREE_ALL is in NLM v3 and v4, the same on the wire. */
 		sa = lk_nlm_peer(lm, &sa);
-		lk_conn_init(&c, &sa, lm->src, NLM_PROGRAM, lm->nlm_vers,
+		lk_conn_init(&c, &sa, &lm->src, NLM_PROGRAM, lm->nlm_vers,
 			     IPPROTO_TCP);
 		r2 = lk_conn_call(&c, NLMPROC_FREE_ALL, NULL, nlm_enc_notify,
 				  &fa, NULL, NULL, NULL, LK_NSM_MS);

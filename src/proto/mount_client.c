@@ -14,7 +14,7 @@
 
 /* Where MOUNT version listens at the server, asking the portmapper when
  * port is 0. */
-static int mnt_peer(const struct sockaddr_in *server, uint16_t port,
+static int mnt_peer(const struct rpc_addr *server, uint16_t port,
 		    uint32_t version, int proto, bool resvport,
 		    struct oneshot_peer *peer)
 {
@@ -40,11 +40,11 @@ static int mnt_peer(const struct sockaddr_in *server, uint16_t port,
 		.proc_names = mnt_proc_names,
 		.nprocs = MNTPROC_COUNT,
 	};
-	peer->addr.sin_port = htons(port);
+	rpc_addr_set_port(&peer->addr, port);
 	return 0;
 }
 
-int mnt_mount(const struct sockaddr_in *server, uint16_t port,
+int mnt_mount(const struct rpc_addr *server, uint16_t port,
 	      uint32_t version, int proto, bool resvport, const char *path,
 	      const struct rpc_cred *cred, struct nfs_fh3 *root_fh,
 	      uint32_t *flavors, size_t *nflavors, uint32_t *mntstat)
@@ -83,7 +83,7 @@ int mnt_mount(const struct sockaddr_in *server, uint16_t port,
 	return 0;
 }
 
-int mnt_umount(const struct sockaddr_in *server, uint16_t port,
+int mnt_umount(const struct rpc_addr *server, uint16_t port,
 	       uint32_t version, int proto, bool resvport, const char *path,
 	       const struct rpc_cred *cred)
 {
@@ -199,7 +199,7 @@ nomem:
 	return -ENOMEM;
 }
 
-int mnt_export_list(const struct sockaddr_in *server, uint16_t port,
+int mnt_export_list(const struct rpc_addr *server, uint16_t port,
 		    int proto, struct mnt_export **list, size_t *n)
 {
 	struct mnt_export_res res;

@@ -6,7 +6,7 @@
  *
  * Each call opens a short-lived connection (soft, 5 s timeout, 2 retries;
  * see oneshot.h), makes one call and closes it.  A port of 0 means "ask
- * the portmapper"; server->sin_port is ignored.
+ * the portmapper"; the port in server is ignored.
  *
  * Errors come in two kinds, and the caller can print one clear line for
  * either:
@@ -49,6 +49,7 @@
 
 #include "../../xdr/mount.h"
 #include "../../xdr/rpc_msg.h"
+#include "../rpc/addr.h"
 
 /* *mntstat when no mount status was received. */
 #define MNT_STAT_NONE UINT32_MAX
@@ -72,7 +73,7 @@
  * (nfs-ganesha 4.3 registers MOUNT v1 but answers its MNT with
  * PROC_UNAVAIL: -EOPNOTSUPP.)
  */
-int mnt_mount(const struct sockaddr_in *server, uint16_t port,
+int mnt_mount(const struct rpc_addr *server, uint16_t port,
 	      uint32_t version, int proto, bool resvport, const char *path,
 	      const struct rpc_cred *cred, struct nfs_fh3 *root_fh,
 	      uint32_t *flavors, size_t *nflavors, uint32_t *mntstat);
@@ -82,7 +83,7 @@ int mnt_mount(const struct sockaddr_in *server, uint16_t port,
  * no state that matters, so a failure is for the caller to log, not to act
  * on.  Returns 0 or a transport error.
  */
-int mnt_umount(const struct sockaddr_in *server, uint16_t port,
+int mnt_umount(const struct rpc_addr *server, uint16_t port,
 	       uint32_t version, int proto, bool resvport, const char *path,
 	       const struct rpc_cred *cred);
 
@@ -99,7 +100,7 @@ const char *mnt_strerror(int err, uint32_t mntstat);
  * owned entries (struct mnt_export in xdr/mount.h: dir and groups are
  * NUL-terminated copies); free it with mnt_export_list_free().
  */
-int mnt_export_list(const struct sockaddr_in *server, uint16_t port,
+int mnt_export_list(const struct rpc_addr *server, uint16_t port,
 		    int proto, struct mnt_export **list, size_t *n);
 void mnt_export_list_free(struct mnt_export *list, size_t n);
 

@@ -3,7 +3,7 @@
 
 #include <errno.h>
 
-int nfsacl_client_open(const struct sockaddr_in *server,
+int nfsacl_client_open(const struct rpc_addr *server,
 		       const struct rpc_clnt_opts *opts, struct rpc_clnt **out)
 {
 	struct rpc_clnt_opts probe = *opts, ro = *opts;
@@ -15,7 +15,7 @@ int nfsacl_client_open(const struct sockaddr_in *server,
 	probe.soft = true;
 	probe.proc_names = nfsacl_proc_names;
 	probe.nprocs = NFSACLPROC_COUNT;
-	ret = rpc_clnt_create((const struct sockaddr *)server, sizeof(*server),
+	ret = rpc_clnt_create(&server->u.sa, server->len,
 			      NFSACL_PROGRAM, NFSACL_V3, &probe, &c);
 	if (ret)
 		return ret;
@@ -26,7 +26,7 @@ int nfsacl_client_open(const struct sockaddr_in *server,
 		return ret;
 	ro.proc_names = nfsacl_proc_names;
 	ro.nprocs = NFSACLPROC_COUNT;
-	return rpc_clnt_create((const struct sockaddr *)server, sizeof(*server),
+	return rpc_clnt_create(&server->u.sa, server->len,
 			       NFSACL_PROGRAM, NFSACL_V3, &ro, out);
 }
 

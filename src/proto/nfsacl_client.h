@@ -15,16 +15,17 @@
 #include <netinet/in.h>
 
 #include "../../xdr/nfsacl.h"
+#include "../rpc/addr.h"
 #include "../rpc/rpc.h"
 
 /*
- * Connect to NFSACL v3 at server (its sin_port: the NFS port) with the
+ * Connect to NFSACL v3 at server (its port: the NFS port) with the
  * mount's transport options, after probing it with a NULL call on a soft
  * client (5 s, one retry), so that a server without NFSACL never stalls a
  * hard mount.  0 with *out, -EPROTONOSUPPORT when the server does not
  * serve the program (ganesha's Enable_NFSACL = false), or another errno.
  */
-int nfsacl_client_open(const struct sockaddr_in *server,
+int nfsacl_client_open(const struct rpc_addr *server,
 		       const struct rpc_clnt_opts *opts, struct rpc_clnt **out);
 
 int nfsacl_getacl(struct rpc_clnt *c, const struct rpc_cred *cred,

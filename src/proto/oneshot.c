@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "oneshot.h"
 
-#include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,8 +9,7 @@ int oneshot_call(const struct oneshot_peer *peer, uint32_t proc,
 		 xdr_dec_fn dec, void *res, struct rpc_reply *reply,
 		 struct rpc_proc_stats *stats)
 {
-	struct sockaddr_in sin = peer->addr;
-	char host[INET_ADDRSTRLEN], name[INET_ADDRSTRLEN + 32];
+	char host[RPC_ADDR_HOSTLEN], name[RPC_ADDR_HOSTLEN + 32];
 	struct rpc_clnt_opts opts = {
 		.proto = peer->proto,
 		.resvport = peer->resvport,
@@ -27,12 +25,10 @@ int oneshot_call(const struct oneshot_peer *peer, uint32_t proc,
 
 	if (stats)
 		memset(stats, 0, sizeof(*stats));
-	if (!inet_ntop(AF_INET, &sin.sin_addr, host, sizeof(host)))
-		strcpy(host, "?");
-	snprintf(name, sizeof(name), "%s %s", peer->service, host);
-	sin.sin_family = AF_INET;
-	ret = rpc_clnt_create((const struct sockaddr *)&sin, sizeof(sin),
-			      peer->prog, peer->vers, &opts, &c);
+	snprintf(name, sizeof(name), "%s %s", peer->service,
+		 rpc_addr_host(&peer->addr, host, sizeof(host)));
+	ret = rpc_clnt_create(&peer->addr.u.sa, peer->addr.len, peer->prog,
+			      peer->vers, &opts, &c);
 	if (ret)
 		return ret;
 	ret = rpc_clnt_call(c, proc, cred, enc, args, dec, res, reply, NULL);

@@ -12,17 +12,18 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../rpc/addr.h"
 #include "../rpc/rpc.h"
 
 /* Where to call and how long to try.  The strings and the name table must
  * outlive the call only. */
 struct oneshot_peer {
-	struct sockaddr_in addr;  /* the service's own port, not 0 */
+	struct rpc_addr addr;     /* the service's own port, not 0 */
 	int proto;                /* IPPROTO_TCP or IPPROTO_UDP */
 	bool resvport;
 	unsigned timeo_ds;        /* as rpc_clnt_opts: soft, these retries */
 	unsigned retrans;
-	const char *service;      /* "mountd": messages name "mountd 1.2.3.4" */
+	const char *service;      /* "mountd": messages name "mountd ::1" */
 	uint32_t prog;
 	uint32_t vers;
 	const char *const *proc_names;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/log.h"
 #include "oneshot.h"
 
 /* Short-lived and soft: a portmapper that does not answer in 5 s (and once
@@ -14,7 +15,7 @@
 
 /* The portmapper at server's port 111, speaking portmap v2 or rpcbind
  * vers. */
-static struct oneshot_peer pmap_peer(const struct sockaddr_in *server,
+static struct oneshot_peer pmap_peer(const struct rpc_addr *server,
 				     uint32_t vers)
 {
 	struct oneshot_peer peer = {
@@ -32,71 +33,73 @@ static struct oneshot_peer pmap_peer(const struct sockaddr_in *server,
 					       : RPCBPROC_COUNT,
 	};
 
-	peer.addr.sin_port = htons(PMAP_PORT);
+	rpc_addr_set_port(&peer.addr, PMAP_PORT);
 	return peer;
 }
 
-/* rpcbind v3/v4 GETADDR, for servers without portmap v2. */
-static int rpcb_getaddr(const struct sockaddr_in *server, uint32_t rpcb_vers,
+/*
+ * rpcbind v3/v4 GETADDR for the network id of server's address family
+ * ("tcp6" for an IPv6 server).  -ENOENT: rpcbind answered, nothing is
+ * registered; -EPROTONOSUPPORT: this rpcbind version is not spoken.
+ */
+static int rpcb_getaddr(const struct rpc_addr *server, uint32_t rpcb_vers,
 			uint32_t prog, uint32_t vers, int proto,
 			uint16_t *port)
 {
 	struct pmap_rpcb_args args = {
 		.prog = prog,
 		.vers = vers,
-		.netid = proto == IPPROTO_TCP ? "tcp" : "udp",
+		.netid = rpc_addr_netid(server, proto),
 		.addr = "",
 		.owner = "",
 	};
 	struct oneshot_peer peer = pmap_peer(server, rpcb_vers);
 	struct pmap_getaddr_res res;
 	struct rpc_reply reply;
+	struct rpc_addr at;
+	char host[RPC_ADDR_HOSTLEN];
 	int ret;
 
 	ret = oneshot_call(&peer, RPCBPROC_GETADDR, NULL, pmap_enc_rpcb_args,
 			   &args, pmap_dec_getaddr_res, &res, &reply, NULL);
 	if (ret == 0) {
+		/* The address part may be a wildcard ("::", "0.0.0.0"):
+		 * only the port is taken, but all of it must parse. */
 		if (res.uaddr_len == 0)
-			ret = -EPROTONOSUPPORT;
-		else if (pmap_uaddr_port(res.uaddr, res.uaddr_len, port))
+			ret = -ENOENT;
+		else if (rpc_addr_from_uaddr(&at, res.uaddr, res.uaddr_len))
 			ret = -EIO;
-		else if (*port == 0)
-			ret = -EPROTONOSUPPORT;
+		else if ((*port = rpc_addr_port(&at)) == 0)
+			ret = -ENOENT;
+		nf_log(NF_LOG_DEBUG, "portmapper %s: rpcbind v%u GETADDR "
+		       "%u v%u %s: \"%.*s\"",
+		       rpc_addr_host(server, host, sizeof(host)), rpcb_vers,
+		       prog, vers, args.netid, (int)res.uaddr_len, res.uaddr);
 		rpc_reply_release(&reply);
 	}
 	return ret;
 }
 
-int pmap_clnt_getport(const struct sockaddr_in *server, uint32_t prog,
-		      uint32_t vers, int proto, uint16_t *port)
+/* portmap v2 GETPORT: IPv4 registrations only, whatever the transport. */
+static int pmap_v2_getport(const struct rpc_addr *server, uint32_t prog,
+			   uint32_t vers, int proto, uint16_t *port)
 {
 	struct pmap_getport_args args = {
 		{ prog, vers, 0, 0 }
 	};
 	struct oneshot_peer peer = pmap_peer(server, PMAP_VERSION);
 	struct pmap_getport_res res;
+	char host[RPC_ADDR_HOSTLEN];
 	int ret;
 
-	if (proto == IPPROTO_TCP)
-		args.map.prot = PMAP_PROT_TCP;
-	else if (proto == IPPROTO_UDP)
-		args.map.prot = PMAP_PROT_UDP;
-	else
-		return -EINVAL;
-
+	args.map.prot = proto == IPPROTO_TCP ? PMAP_PROT_TCP : PMAP_PROT_UDP;
 	ret = oneshot_call(&peer, PMAPPROC_GETPORT, NULL, pmap_enc_getport_args,
 			   &args, pmap_dec_getport_res, &res, NULL, NULL);
-	if (ret == -EPROTONOSUPPORT) {
-		/* No portmap v2 here: rpcbind v4, then v3. */
-		ret = rpcb_getaddr(server, RPCB_VERSION4, prog, vers, proto,
-				   port);
-		if (ret == -EPROTONOSUPPORT)
-			ret = rpcb_getaddr(server, RPCB_VERSION3, prog, vers,
-					   proto, port);
-		return ret;
-	}
 	if (ret)
 		return ret;
+	nf_log(NF_LOG_DEBUG, "portmapper %s: portmap v2 GETPORT %u v%u %s: %u",
+	       rpc_addr_host(server, host, sizeof(host)), prog, vers,
+	       proto == IPPROTO_TCP ? "tcp" : "udp", res.port);
 	if (res.port == 0)
 		return -EPROTONOSUPPORT;
 	if (res.port > 65535)
@@ -105,7 +108,26 @@ int pmap_clnt_getport(const struct sockaddr_in *server, uint32_t prog,
 	return 0;
 }
 
-int pmap_clnt_dump(const struct sockaddr_in *server, struct pmap_mapping **maps,
+int pmap_clnt_getport(const struct rpc_addr *server, uint32_t prog,
+		      uint32_t vers, int proto, uint16_t *port)
+{
+	int ret;
+
+	if (proto != IPPROTO_TCP && proto != IPPROTO_UDP)
+		return -EINVAL;
+	/* RFC 1833: rpcbind v4, then v3, each with universal addresses
+	 * (the only way to ask for an IPv6 registration); portmap v2 for
+	 * a portmapper that speaks neither. */
+	ret = rpcb_getaddr(server, RPCB_VERSION4, prog, vers, proto, port);
+	if (ret == -EPROTONOSUPPORT)
+		ret = rpcb_getaddr(server, RPCB_VERSION3, prog, vers, proto,
+				   port);
+	if (ret == -EPROTONOSUPPORT)
+		return pmap_v2_getport(server, prog, vers, proto, port);
+	return ret == -ENOENT ? -EPROTONOSUPPORT : ret;
+}
+
+int pmap_clnt_dump(const struct rpc_addr *server, struct pmap_mapping **maps,
 		   size_t *n)
 {
 	struct oneshot_peer peer = pmap_peer(server, PMAP_VERSION);

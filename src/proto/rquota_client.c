@@ -53,7 +53,7 @@ static void stats_add(struct rquota_stats *s, uint32_t proc,
 	pthread_mutex_unlock(&s->lock);
 }
 
-int rquota_locate(const struct sockaddr_in *server, int proto,
+int rquota_locate(const struct rpc_addr *server, int proto,
 		  struct rquota_server *rs)
 {
 	uint16_t port;
@@ -72,14 +72,13 @@ int rquota_locate(const struct sockaddr_in *server, int proto,
 	if (ret)
 		return ret;
 	rs->addr = *server;
-	rs->addr.sin_family = AF_INET;
-	rs->addr.sin_port = htons(port);
+	rpc_addr_set_port(&rs->addr, port);
 	rs->proto = proto;
 	return 0;
 }
 
 /* One GETQUOTA with version vers at addr; the reply's status as -errno. */
-static int getquota_at(const struct sockaddr_in *addr, int proto,
+static int getquota_at(const struct rpc_addr *addr, int proto,
 		       uint32_t vers, const struct rpc_cred *cred,
 		       const struct rquota_getquota_args *args,
 		       struct rquota_dqblk *q, struct rquota_stats *stats)
@@ -121,7 +120,7 @@ int rquota_getquota(const struct rquota_server *rs,
 		    struct rquota_stats *stats)
 {
 	struct rquota_getquota_args args = { path, type, id };
-	struct sockaddr_in v1 = rs->addr;
+	struct rpc_addr v1 = rs->addr;
 	uint16_t port;
 	int ret;
 
@@ -144,7 +143,7 @@ int rquota_getquota(const struct rquota_server *rs,
 				&port);
 	if (ret)
 		return ret;
-	v1.sin_port = htons(port);
+	rpc_addr_set_port(&v1, port);
 	return getquota_at(&v1, rs->proto, RQUOTA_V1, cred, &args, q, stats);
 }
 

@@ -26,11 +26,12 @@
 #include <stdint.h>
 
 #include "../../xdr/rquota.h"
+#include "../rpc/addr.h"
 #include "../rpc/rpc.h"
 
 /* Where rquotad listens, from rquota_locate(). */
 struct rquota_server {
-	struct sockaddr_in addr; /* port included */
+	struct rpc_addr addr;    /* port included */
 	int proto;               /* IPPROTO_TCP or IPPROTO_UDP */
 	uint32_t vers;           /* RQUOTA_V2, or RQUOTA_V1 */
 };
@@ -58,7 +59,7 @@ int rquota_stats_get(struct rquota_stats *s, uint32_t proc,
  *                    offers no quota information
  *  other errors of pmap_clnt_getport() (-ECONNREFUSED: no portmapper, ...)
  */
-int rquota_locate(const struct sockaddr_in *server, int proto,
+int rquota_locate(const struct rpc_addr *server, int proto,
 		  struct rquota_server *rs);
 
 /*

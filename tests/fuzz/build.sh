@@ -78,7 +78,7 @@ harness() { # name, then extra sources/objects and flags
 harness fuzz_nfs3 "${xdr_objs[@]}"
 harness fuzz_rpc_msg "${xdr_objs[@]}"
 harness fuzz_mount "${xdr_objs[@]}"
-harness fuzz_pmap "${xdr_objs[@]}"
+harness fuzz_pmap "$(lib src/rpc/addr.c)" "${xdr_objs[@]}"
 harness fuzz_nlm "${xdr_objs[@]}"
 harness fuzz_nsm "${xdr_objs[@]}"
 harness fuzz_rquota "$(lib src/proto/quota.c -I "$src/xdr")" "${xdr_objs[@]}"

@@ -5,28 +5,48 @@
  * Input: selector byte, then the XDR message.  Selector % 8:
  *   0  pmap_dec_getport_res   1  pmap_dec_set_res
  *   2  pmap_dec_dump_res (iterated to the end)
- *   3  pmap_dec_getaddr_res, then pmap_uaddr_port on the address
+ *   3  pmap_dec_getaddr_res, then both universal address parsers
  *   4  pmap_dec_getport_args  5  pmap_dec_rpcb_args (server side)
- *   6  pmap_dec_mapping       7  pmap_uaddr_port on the raw message
+ *   6  pmap_dec_mapping       7  pmap_uaddr_port and rpc_addr_from_uaddr
+ *                             on the raw message
  * Each is encoded again where an encoder exists.
  */
+#include <errno.h>
+
 #include "fuzz.h"
 #include "pmap.h"
+#include "addr.h"
 
 FUZZ_DEFINE_SINK;
 
 FUZZ_WRAP_CODEC(mapping, pmap_enc_mapping, pmap_dec_mapping,
 		struct pmap_mapping)
 
+/* Both parsers of a universal address: the port-only one and the full
+ * IPv4/IPv6 one, which must agree on the port, and whose result written
+ * out again parses to the same host and port. */
 static void check_uaddr(const char *s, size_t len)
 {
+	struct rpc_addr a, b;
+	char out[RPC_ADDR_UADDRLEN];
 	uint16_t port = 0;
+	int full;
 
 	fuzz_touch(s, len);
 	if (pmap_uaddr_port(s, len, &port) == 0) {
 		FUZZ_CHECK(len >= 5); /* "h.p.q" at least */
 		fuzz_sink += port;
 	}
+	full = rpc_addr_from_uaddr(&a, s, len);
+	FUZZ_CHECK(full == 0 || full == -EINVAL);
+	if (full)
+		return;
+	FUZZ_CHECK(pmap_uaddr_port(s, len, &port) == 0);
+	FUZZ_CHECK(rpc_addr_port(&a) == port);
+	FUZZ_CHECK(rpc_addr_to_uaddr(&a, out, sizeof(out)) == 0);
+	FUZZ_CHECK(rpc_addr_from_uaddr(&b, out, strlen(out)) == 0);
+	FUZZ_CHECK(rpc_addr_same_host(&a, &b));
+	FUZZ_CHECK(rpc_addr_port(&b) == port);
 }
 
 static void check_dump(struct xdr_dec *d)

@@ -60,6 +60,24 @@ static const uint8_t rpcb_args_nfs3_tcp[] = {
 	0x00, 0x00, 0x00, 0x00, /* r_owner "" */
 };
 
+/* rpcb{100021, 4, "tcp6", "::.128.35", ""}: the lock listener's rpcbind
+ * v4 SET of NLM v4 on port 32803 over IPv6. */
+static const uint8_t rpcb_set_nlm4_tcp6[] = {
+	0x00, 0x01, 0x86, 0xb5, /* r_prog 100021 */
+	0x00, 0x00, 0x00, 0x04, /* r_vers 4 */
+	0x00, 0x00, 0x00, 0x04, 't', 'c', 'p', '6', /* r_netid */
+	0x00, 0x00, 0x00, 0x09, ':', ':', '.', '1', /* r_addr */
+	'2', '8', '.', '3', '5', 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, /* r_owner "" */
+};
+
+/* GETADDR(100003, 3, "tcp6") answered by rpcbind 1.2.6 asked on ::1:
+ * "::1.8.1" (the server's wildcard merged with the address asked). */
+static const uint8_t cap_getaddr_nfs_tcp6[] = {
+	0x00, 0x00, 0x00, 0x07, ':', ':', '1', '.',
+	'8', '.', '1', 0x00,
+};
+
 /* ---- captured from rpcbind 1.2.6 on 127.0.0.1 ---- */
 
 /* PMAPPROC_GETPORT(100005, 3, tcp) -> 20048 */
@@ -441,6 +459,50 @@ static void test_getaddr_res_captured(void **state)
 	assert_int_equal(port, 20048);
 }
 
+static void test_rpcb_set_tcp6_known(void **state)
+{
+	struct pmap_rpcb_args a = { 100021, 4, "tcp6", "::.128.35", NULL };
+	struct pmap_rpcb_dec back;
+	struct xdr_enc e;
+	struct xdr_dec d;
+
+	(void)state;
+	assert_int_equal(xdr_enc_init(&e, 16, 0), 0);
+	assert_int_equal(pmap_enc_rpcb_args(&e, &a), 0);
+	check_bytes(&e, rpcb_set_nlm4_tcp6, sizeof(rpcb_set_nlm4_tcp6));
+	xdr_enc_release(&e);
+	xdr_dec_init(&d, rpcb_set_nlm4_tcp6, sizeof(rpcb_set_nlm4_tcp6));
+	assert_int_equal(pmap_dec_rpcb_args(&d, &back), 0);
+	assert_int_equal(back.prog, 100021);
+	assert_int_equal(back.addr_len, 9);
+	assert_memory_equal(back.addr, "::.128.35", 9);
+	assert_int_equal(back.netid_len, 4);
+	assert_memory_equal(back.netid, "tcp6", 4);
+	for (size_t k = 0; k < sizeof(rpcb_set_nlm4_tcp6); k++) {
+		xdr_dec_init(&d, rpcb_set_nlm4_tcp6, k);
+		assert_int_equal(pmap_dec_rpcb_args(&d, &back), -EBADMSG);
+	}
+	assert_string_equal(pmap_rpcb_proc_names[RPCBPROC_SET], "SET");
+	assert_string_equal(pmap_rpcb_proc_names[RPCBPROC_UNSET], "UNSET");
+}
+
+static void test_getaddr_res_ipv6_captured(void **state)
+{
+	struct pmap_getaddr_res r;
+	struct xdr_dec d;
+	uint16_t port;
+
+	(void)state;
+	xdr_check_truncations(pmap_dec_getaddr_res, cap_getaddr_nfs_tcp6,
+			      sizeof(cap_getaddr_nfs_tcp6), sizeof(r));
+	xdr_dec_init(&d, cap_getaddr_nfs_tcp6, sizeof(cap_getaddr_nfs_tcp6));
+	assert_int_equal(pmap_dec_getaddr_res(&d, &r), 0);
+	assert_int_equal(r.uaddr_len, 7);
+	assert_memory_equal(r.uaddr, "::1.8.1", 7);
+	assert_int_equal(pmap_uaddr_port(r.uaddr, r.uaddr_len, &port), 0);
+	assert_int_equal(port, 2049);
+}
+
 static void test_getaddr_res_round_trip(void **state)
 {
 	static const char *const addrs[] = { "", "127.0.0.1.8.1",
@@ -561,6 +623,8 @@ int main(void)
 		cmocka_unit_test(test_getaddr_res_round_trip),
 		cmocka_unit_test(test_getaddr_res_absurd),
 		cmocka_unit_test(test_uaddr_port),
+		cmocka_unit_test(test_rpcb_set_tcp6_known),
+		cmocka_unit_test(test_getaddr_res_ipv6_captured),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
