@@ -59,8 +59,7 @@ static void inode_free(struct inode_table *t, struct inode *ino)
 	free(ino->silly_name);
 	if (ino->dir_names)
 		g_hash_table_destroy(ino->dir_names);
-	free(ino->acl_xattr[0]);
-	free(ino->acl_xattr[1]);
+	aclcache_clear(&ino->acl);
 	pthread_cond_destroy(&ino->ra_cond);
 	pthread_mutex_destroy(&ino->lock);
 	free(ino);

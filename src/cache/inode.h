@@ -23,58 +23,61 @@
 #include "../../xdr/nfs3.h"
 #include "../../xdr/rpc_msg.h"
 #include "access.h"
+#include "aclcache.h"
 #include "attr.h"
+#include "readahead.h"
 
 struct dcache;
 struct dfile;
 struct wback;
 
+/*
+ * One file.  The fields come in three groups by owner: the table's, the
+ * caches' (the modules of this folder, which alone change them), and
+ * state the file system operations keep per file, which the cache only
+ * stores and frees.
+ */
 struct inode {
+	/* The table's. */
 	uint64_t id;            /* node id; immutable */
 	struct nfs_fh3 fh;      /* immutable */
 	uint64_t nlookup;       /* table lock */
 
 	pthread_mutex_t lock;   /* protects everything below */
-	struct attr_state as;
+
+	/* The caches'. */
+	struct attr_state as;   /* attr.h */
 	uint64_t data_gen;      /* bumped by every purge of the data */
-	struct access_cache acc; /* ACCESS answers (access.h) */
+	struct dfile *df;       /* data.h: data blocks; made on first use */
+	struct wback *wb;       /* wback.h: write-behind; made on first write */
+	struct access_cache acc; /* access.h: ACCESS answers */
+	struct aclcache acl;    /* aclcache.h: the POSIX ACLs */
+	struct readahead ra;    /* readahead.h: the read-ahead window */
+	/* A directory whose every name we know: made by us (MKDIR), and
+	 * changed since by nobody else (each wcc of ours matched).  The set
+	 * holds every name we added (names we removed may linger: they cost
+	 * a LOOKUP, never a wrong answer).  NULL: not known to be complete.
+	 * Changed only through inode_dir_*(). */
+	GHashTable *dir_names;  /* owned; name -> name */
+
+	/* The file system operations'. */
 	unsigned nopen;         /* open file handles */
 	bool wbatch;            /* writes sent since the last flush */
 	struct fattr3 wb_before; /* attributes before that batch */
 	bool wb_before_valid;
 	char name[64];          /* last name seen, for the trace only */
-	/* read-ahead (fs_file.c) */
 	pthread_cond_t ra_cond; /* signalled when a read-ahead READ ends */
-	uint64_t ra_last_end;   /* where the last read stopped */
-	uint64_t ra_end;        /* read-ahead issued up to here */
-	uint32_t ra_window;     /* bytes to keep ahead; grows while sequential */
-	unsigned ra_inflight;
-	uint64_t ra_busy_start, ra_busy_end; /* span of READs in flight */
-	struct dfile *df;       /* data blocks; created on first use */
-	struct wback *wb;       /* write-behind; created on first write */
-	/* Silly rename (fs_ns.c): the name this open file was moved to when
-	 * its last name was removed, and the directory holding it; REMOVEd at
-	 * the last close.  NULL when the file was not silly-renamed.  Set
-	 * before the RENAME goes out, so that no one takes the name for a
-	 * stale one while it is on the wire. */
+	unsigned ra_inflight;   /* read-ahead READs on the wire */
+	/* Silly rename: the name this open file was moved to when its last
+	 * name was removed, and the directory holding it; REMOVEd at the last
+	 * close.  NULL when the file was not silly-renamed.  Set before the
+	 * RENAME goes out, so that no one takes the name for a stale one
+	 * while it is on the wire. */
 	char *silly_name;       /* owned */
 	struct nfs_fh3 silly_dir;
 	/* Who unlinked it: the REMOVE at the last close goes out as the one
 	 * the server let remove the name (the release has no caller). */
 	struct rpc_cred silly_cred;
-	/* A directory whose every name we know: made by us (MKDIR), and
-	 * changed since by nobody else (each wcc of ours matched).  The set
-	 * holds every name we added (names we removed may linger: they cost
-	 * a LOOKUP, never a wrong answer).  NULL: not known to be complete. */
-	GHashTable *dir_names;  /* owned; name -> name */
-	/* The POSIX ACLs as xattr values (fs_xattr.c), [0] access and [1]
-	 * default, NULL for "none"; believed while the attributes are and
-	 * ctime is still acl_ctime (a change to an ACL or the mode moves
-	 * ctime).  acl_valid false: nothing cached. */
-	bool acl_valid;
-	struct nfstime3 acl_ctime;
-	void *acl_xattr[2];     /* owned */
-	size_t acl_len[2];
 };
 
 struct inode_table;

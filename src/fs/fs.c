@@ -309,8 +309,8 @@ static void entry_not_taken(fuse_req_t req, const struct fuse_entry_param *e)
 	inode_forget(fs_of(req)->inodes, e->ino, 1);
 }
 
-static int lookup_name(fuse_req_t req, struct inode *dir, const char *name,
-		       struct fuse_entry_param *e)
+int fs_lookup_fh(fuse_req_t req, struct inode *dir, const char *name,
+		 struct nfs_fh3 *fh, struct post_op_attr *a)
 {
 	struct nfs3_lookup_args args = { .what = { &dir->fh, name } };
 	struct nfs3_lookup_res res;
@@ -321,11 +321,27 @@ static int lookup_name(fuse_req_t req, struct inode *dir, const char *name,
 	ret = fs_call(req, NFS3PROC_LOOKUP, &args, &res, NULL);
 	if (ret)
 		return ret;
-	STAT_INC(lookup_misses);
 	fs_learn(fs_of(req), dir, &res.dir_attributes, "lookup");
 	if (res.status != NFS3_OK)
 		return nfs_stat_errno(res.status);
-	return fs_make_entry(req, dir, &res.object, &res.obj_attributes, name, e);
+	*fh = res.object;
+	*a = res.obj_attributes;
+	return 0;
+}
+
+/* LOOKUP name in dir for the kernel: an entry it will hold. */
+static int lookup_name(fuse_req_t req, struct inode *dir, const char *name,
+		       struct fuse_entry_param *e)
+{
+	struct post_op_attr a;
+	struct nfs_fh3 fh;
+	int ret = fs_lookup_fh(req, dir, name, &fh, &a);
+
+	if (ret != -ENAMETOOLONG)
+		STAT_INC(lookup_misses);
+	if (ret)
+		return ret;
+	return fs_make_entry(req, dir, &fh, &a, name, e);
 }
 
 void fs_dir_named(struct inode *dir, const char *name, bool ok)

@@ -78,6 +78,11 @@ int fs_make_entry(fuse_req_t req, struct inode *dir,
 		  const struct nfs_fh3 *fh,
 		  const struct post_op_attr *a, const char *name,
 		  struct fuse_entry_param *e);
+/* LOOKUP name in dir: the handle and attributes of what it names, dir's
+ * attributes learned on the way.  0, or a negative errno (the NFS status
+ * of a failed LOOKUP, -ENAMETOOLONG without a call). */
+int fs_lookup_fh(fuse_req_t req, struct inode *dir, const char *name,
+		 struct nfs_fh3 *fh, struct post_op_attr *a);
 /* Reply to an entry-creating request from its diropres3 (new_dir: it
  * was MKDIR, so the new directory is known to be empty). */
 void fs_reply_created(fuse_req_t req, struct inode *dir,

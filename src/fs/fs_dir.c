@@ -84,50 +84,50 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 		    uint64_t cookie, bool plus)
 {
 	struct fs *fs = fs_of(req);
+	struct nfs3_readdir_res r;
 	int ret;
 
 	dh_drop(dh);
 	if (cookie == 0)
 		memset(dh->cookieverf, 0, sizeof(dh->cookieverf));
 	if (plus) {
+		/* The same reply as READDIR's; only the entries differ,
+		 * and dh_next() reads them by dh->plus. */
 		struct nfs3_readdirplus_args a = {
 			.dir = dir->fh, .cookie = cookie,
 			.dircount = fs->nfs->dsize, .maxcount = fs->nfs->dsize,
 		};
-		struct nfs3_readdirplus_res r;
+		struct nfs3_readdirplus_res rp;
 
 		memcpy(a.cookieverf, dh->cookieverf, sizeof(a.cookieverf));
-		ret = fs_call(req, NFS3PROC_READDIRPLUS, &a, &r, &dh->reply);
-		if (ret)
-			return ret;
-		fs_learn(fs, dir, &r.dir_attributes, "readdir");
-		if (r.status != NFS3_OK) {
-			rpc_reply_release(&dh->reply);
-			return nfs_stat_errno(r.status);
+		ret = fs_call(req, NFS3PROC_READDIRPLUS, &a, &rp, &dh->reply);
+		if (ret == 0) {
+			r.status = rp.status;
+			r.dir_attributes = rp.dir_attributes;
+			memcpy(r.cookieverf, rp.cookieverf,
+			       sizeof(r.cookieverf));
+			r.entries = rp.entries;
+			r.eof = rp.eof;
 		}
-		memcpy(dh->cookieverf, r.cookieverf, sizeof(dh->cookieverf));
-		dh->it = r.entries;
-		dh->eof = r.eof;
 	} else {
 		struct nfs3_readdir_args a = {
 			.dir = dir->fh, .cookie = cookie,
 			.count = fs->nfs->dsize,
 		};
-		struct nfs3_readdir_res r;
 
 		memcpy(a.cookieverf, dh->cookieverf, sizeof(a.cookieverf));
 		ret = fs_call(req, NFS3PROC_READDIR, &a, &r, &dh->reply);
-		if (ret)
-			return ret;
-		fs_learn(fs, dir, &r.dir_attributes, "readdir");
-		if (r.status != NFS3_OK) {
-			rpc_reply_release(&dh->reply);
-			return nfs_stat_errno(r.status);
-		}
-		memcpy(dh->cookieverf, r.cookieverf, sizeof(dh->cookieverf));
-		dh->it = r.entries;
-		dh->eof = r.eof;
 	}
+	if (ret)
+		return ret;
+	fs_learn(fs, dir, &r.dir_attributes, "readdir");
+	if (r.status != NFS3_OK) {
+		rpc_reply_release(&dh->reply);
+		return nfs_stat_errno(r.status);
+	}
+	memcpy(dh->cookieverf, r.cookieverf, sizeof(dh->cookieverf));
+	dh->it = r.entries;
+	dh->eof = r.eof;
 	dh->have = true;
 	dh->plus = plus;
 	dh->pos = cookie;
@@ -152,16 +152,20 @@ struct dent {
 /* The next entry of the buffered reply: 1, or 0 at its end. */
 static int dh_next(struct dir_handle *dh, struct dent *d)
 {
+	const char *name;
+	uint32_t namelen;
 	int ret;
 
+	d->attr.present = false;
+	d->fh.present = false;
 	if (dh->plus) {
 		struct nfs3_entryplus e;
 
 		ret = nfs3_readdirplus_next(&dh->it, &e);
 		if (ret != 1)
 			return ret;
-		memcpy(d->name, e.name, e.namelen);
-		d->name[e.namelen] = '\0';
+		name = e.name;
+		namelen = e.namelen;
 		d->fileid = e.fileid;
 		d->cookie = e.cookie;
 		d->attr = e.name_attributes;
@@ -172,13 +176,13 @@ static int dh_next(struct dir_handle *dh, struct dent *d)
 		ret = nfs3_readdir_next(&dh->it, &e);
 		if (ret != 1)
 			return ret;
-		memcpy(d->name, e.name, e.namelen);
-		d->name[e.namelen] = '\0';
+		name = e.name;
+		namelen = e.namelen;
 		d->fileid = e.fileid;
 		d->cookie = e.cookie;
-		d->attr.present = false;
-		d->fh.present = false;
 	}
+	memcpy(d->name, name, namelen);
+	d->name[namelen] = '\0';
 	return 1;
 }
 

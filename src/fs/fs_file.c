@@ -304,24 +304,6 @@ static void excl_verifier(uint8_t verf[NFS3_CREATEVERFSIZE])
 	memcpy(verf + 4, &n, 4);
 }
 
-/* LOOKUP name in dir: its handle and attributes. */
-static int lookup_name_fh(fuse_req_t req, struct inode *dir, const char *name,
-			  struct nfs_fh3 *fh, struct post_op_attr *a)
-{
-	struct nfs3_lookup_args args = { .what = { &dir->fh, name } };
-	struct nfs3_lookup_res res;
-	int ret = fs_call(req, NFS3PROC_LOOKUP, &args, &res, NULL);
-
-	if (ret)
-		return ret;
-	fs_learn(fs_of(req), dir, &res.dir_attributes, "lookup");
-	if (res.status != NFS3_OK)
-		return nfs_stat_errno(res.status);
-	*fh = res.object;
-	*a = res.obj_attributes;
-	return 0;
-}
-
 /* After an EXCLUSIVE create: the real mode, and times that are times. */
 static int excl_setattr(fuse_req_t req, const struct nfs_fh3 *fh,
 			mode_t mode, struct post_op_attr *a)
@@ -449,7 +431,7 @@ created:
 	fs_learn_wcc(fs, dir, &res.dir_wcc, "create");
 	fs_dir_named(dir, name, res.status == NFS3_OK);
 	if (res.status == NFS3ERR_EXIST && !excl) {
-		ret = lookup_name_fh(req, dir, name, &fh, &a);
+		ret = fs_lookup_fh(req, dir, name, &fh, &a);
 		if (ret) {
 			fuse_reply_err(req, -ret);
 			return;
@@ -466,7 +448,7 @@ created:
 	a = res.obj_attributes;
 	if (res.obj.present)
 		fh = res.obj.fh;
-	else if ((ret = lookup_name_fh(req, dir, name, &fh, &a))) {
+	else if ((ret = fs_lookup_fh(req, dir, name, &fh, &a))) {
 		fuse_reply_err(req, -ret);
 		return;
 	}
@@ -494,17 +476,20 @@ static struct inode *handle_inode(fuse_req_t req, struct open_file *h,
 	return h->ino;
 }
 
-/*
- * Read-ahead.  The kernel reads ahead only 128 KiB on a FUSE mount, one
- * request at a time, so a sequential reader would wait a round trip per
- * request.  While reads continue where the last one stopped, we keep a
- * window of READs of rsize in flight ahead of the reader, growing from
- * RA_START to RA_MAX; their data lands in the data cache, where the
- * reader's next requests find it.  A read elsewhere closes the window.
- */
-#define RA_START (2u << 20)
-#define RA_MAX (4u << 20)
+/* The inode a READ or WRITE of an open file works on, or NULL with *err
+ * the errno to reply: ESTALE when it is gone, EIO while a lock on it is
+ * lost. */
+static struct inode *io_inode(fuse_req_t req, struct open_file *h,
+			      fuse_ino_t ino, int *err)
+{
+	struct inode *i = handle_inode(req, h, ino);
 
+	*err = !i ? ESTALE : lock_lost(fs_of(req), i) ? EIO : 0;
+	return *err ? NULL : i;
+}
+
+/* Read-ahead (the policy is cache/readahead.h): READs of rsize in flight
+ * ahead of a sequential reader, their data for the data cache. */
 struct ra_req {
 	struct fs *fs;
 	struct inode *ino;
@@ -543,53 +528,17 @@ static void ra_done(void *ctx, int err, void *res, struct rpc_reply *reply)
 static void ra_issue(const struct rpc_cred *cred, struct fs *fs,
 		     struct inode *ino, uint64_t off, size_t size)
 {
-	uint64_t start, end, low, file_size = 0, gen, seq = 0;
-	struct ra_req *batch[RA_MAX / 4096];
+	uint64_t start, end, file_size = 0, gen, seq = 0;
+	struct ra_req *batch[READAHEAD_MAX / 4096];
 	unsigned n = 0;
-	bool known;
 
 	pthread_mutex_lock(&ino->lock);
-	known = ino->as.valid && !ino->wbatch;
-	if (known)
+	/* The cached size bounds read-ahead only while no write of ours is
+	 * outstanding. */
+	if (ino->as.valid && !ino->wbatch && ino->df)
 		file_size = ino->as.attr.size;
-	/*
-	 * The kernel sends the requests of one sequential reader to several
-	 * worker threads at once, so they arrive a little out of order: a
-	 * read anywhere between the start of the current window and what was
-	 * read ahead continues the stream.  Only a read outside it starts
-	 * over (and never moves the read-ahead back over ranges already in
-	 * flight: that would fetch them twice).
-	 */
-	low = ino->ra_last_end > ino->ra_window + size ?
-	      ino->ra_last_end - ino->ra_window - size : 0;
-	if (off && ino->ra_last_end && off >= low && off <= ino->ra_end) {
-		/* In READs rather than bytes: a small rsize (UDP, NFSv2)
-		 * must not put hundreds of calls in flight. */
-		uint32_t first = RA_START, max = RA_MAX;
-
-		if (first > 4 * fs->nfs->rsize)
-			first = 4 * fs->nfs->rsize;
-		if (max > 16 * fs->nfs->rsize)
-			max = 16 * fs->nfs->rsize;
-		if (off + size > ino->ra_last_end) {
-			ino->ra_window = ino->ra_window ? ino->ra_window * 2
-							: first;
-			if (ino->ra_window > max)
-				ino->ra_window = max;
-		}
-	} else {
-		ino->ra_window = 0;
-		ino->ra_end = off + size;
-		ino->ra_last_end = 0;
-	}
-	if (off + size > ino->ra_last_end)
-		ino->ra_last_end = off + size;
-	start = ino->ra_end > off + size ? ino->ra_end : off + size;
-	end = ino->ra_last_end + ino->ra_window;
-	if (!known || !ino->df)
-		end = start;
-	if (end > file_size)
-		end = file_size;
+	readahead_next(&ino->ra, fs->nfs->rsize, off, size, file_size, &start,
+		       &end);
 	gen = ino->data_gen;
 	if (ino->wb)
 		seq = wback_seq(ino->wb);
@@ -622,8 +571,7 @@ static void ra_issue(const struct rpc_cred *cred, struct fs *fs,
 		start += len;
 		ino->ra_inflight++;
 	}
-	if (start > ino->ra_end)
-		ino->ra_end = start;
+	readahead_issued(&ino->ra, start);
 	pthread_mutex_unlock(&ino->lock);
 	for (unsigned k = 0; k < n; k++) {
 		STAT_INC(readahead_issued);
@@ -646,7 +594,7 @@ static bool ra_wait(struct inode *ino, uint64_t off, size_t size)
 	bool waited = false;
 
 	pthread_mutex_lock(&ino->lock);
-	if (ino->ra_inflight && off + size <= ino->ra_end) {
+	if (ino->ra_inflight && off + size <= ino->ra.end) {
 		pthread_cond_wait(&ino->ra_cond, &ino->lock);
 		waited = true;
 	}
@@ -670,109 +618,77 @@ static struct dfile *inode_dfile(struct fs *fs, struct inode *ino)
 	return ino->df;
 }
 
-void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
-	     struct fuse_file_info *fi)
+/*
+ * One READ of n bytes at off for fs_read.  gen and seq date the data cache
+ * and the write-back queue from before the call: a truncate or a write of
+ * ours that overtook this READ makes its reply stale, and then neither its
+ * data (old bytes) nor its attributes (an old size) may enter the caches.
+ * Returns 0 with the reply in *res and *reply, or a negative errno (the
+ * reply released).
+ */
+static int read_once(fuse_req_t req, struct inode *i, struct dfile *df,
+		     uint64_t off, size_t n, uint64_t gen, uint64_t seq,
+		     struct nfs3_read_res *res, struct rpc_reply *reply)
 {
 	struct fs *fs = fs_of(req);
-	struct open_file *h = of_of(fi);
-	struct inode *i = handle_inode(req, h, ino);
-	struct nfs3_read_args args;
-	struct nfs3_read_res res;
-	struct rpc_reply reply = { 0 };
-	uint64_t gen, seq = 0, file_size = UINT64_MAX;
-	struct dfile *df;
-	struct fattr3 a;
-	char *buf;
+	struct nfs3_read_args args = { i->fh, off, (uint32_t)n };
+	bool fresh;
 	int ret;
 
-	if (!i) {
-		fuse_reply_err(req, ESTALE);
-		return;
+	ret = fs_call(req, NFS3PROC_READ, &args, res, reply);
+	if (ret) {
+		rpc_reply_release(reply);
+		return ret;
 	}
-	if (lock_lost(fs, i)) {
-		fuse_reply_err(req, EIO);
-		return;
+	ret = nfs_stat_errno(res->status);
+	/* A server that returns more than we asked for is not believed. */
+	if (ret == 0 && (res->data_len > n || res->count != res->data_len)) {
+		nf_log(NF_LOG_WARNING, "READ reply with %u bytes for %zu asked",
+		       res->data_len, n);
+		ret = -EIO;
 	}
-	df = inode_dfile(fs, i);
-	/* The cached size bounds a read only while no write of ours is
-	 * outstanding (writes invalidate the cached attributes). */
-	if (inode_get_attr(i, &a))
-		file_size = a.size;
-	/* Before any reply: once the reader has its data it may close the
-	 * file, and the inode may go. */
-	ra_issue(&h->cred, fs, i, (uint64_t)off, size);
-	while (df) {
-		if (dcache_send(fs->dc, df, (uint64_t)off, size, file_size,
-				reply_iov, req) >= 0) {
-			STAT_INC(data_hits);
-			if (i->ra_window)
-				STAT_INC(readahead_used);
-			return;
-		}
-		if (!ra_wait(i, (uint64_t)off, size))
-			break;
-	}
-	STAT_INC(data_misses);
-	/* A READ must not overtake our own WRITEs of the same bytes. */
-	if (i->wb)
-		seq = wback_wait(i->wb);
 	pthread_mutex_lock(&i->lock);
-	gen = i->data_gen;
+	fresh = gen == i->data_gen && (!i->wb || wback_seq(i->wb) == seq);
+	if (fresh && ret == 0 && df)
+		dcache_fill(fs->dc, df, off, res->data, res->data_len);
 	pthread_mutex_unlock(&i->lock);
+	if (fresh)
+		fs_learn(fs, i, &res->file_attributes, "read");
+	else
+		STAT_INC(attr_uncacheable);
+	if (ret)
+		rpc_reply_release(reply);
+	return ret;
+}
 
-	/*
-	 * The kernel takes a short answer for the end of the file (and sets
-	 * its size by it), so the whole request is answered here: in READs
-	 * of at most rsize, and again after a short READ, until the file
-	 * ends.  The common case, one READ that covers it, goes to the
-	 * kernel straight from the reply buffer.
-	 */
-	buf = NULL;
-	for (size_t done = 0;;) {
-		size_t n = size - done;
+/*
+ * The kernel takes a short answer for the end of the file (and sets its
+ * size by it), so the whole request is answered here: in READs of at most
+ * rsize, and again after a short READ, until the file ends.  The common
+ * case, one READ that covers it, goes to the kernel straight from the
+ * reply buffer.
+ */
+static void reply_from_server(fuse_req_t req, struct inode *i,
+			      struct dfile *df, uint64_t off, size_t size,
+			      uint64_t gen, uint64_t seq)
+{
+	uint32_t rsize = fs_of(req)->nfs->rsize;
+	struct rpc_reply reply = { 0 };
+	struct nfs3_read_res res;
+	char *buf = NULL;
+	size_t done = 0;
+	int ret;
 
-		if (n > fs->nfs->rsize)
-			n = fs->nfs->rsize;
-		args.file = i->fh;
-		args.offset = (uint64_t)off + done;
-		args.count = (uint32_t)n;
-		ret = fs_call(req, NFS3PROC_READ, &args, &res, &reply);
-		if (ret == 0) {
-			bool stale;
+	for (;;) {
+		size_t n = size - done < rsize ? size - done : rsize;
 
-			/* The kernel reads ahead while the reader goes on:
-			 * attributes from before a truncate or a write of
-			 * ours that overtook this READ would bring an old
-			 * size back into the cache. */
-			pthread_mutex_lock(&i->lock);
-			stale = gen != i->data_gen ||
-				(i->wb && wback_seq(i->wb) != seq);
-			pthread_mutex_unlock(&i->lock);
-			if (stale)
-				STAT_INC(attr_uncacheable);
-			else
-				fs_learn(fs, i, &res.file_attributes, "read");
-			ret = nfs_stat_errno(res.status);
-		}
-		/* A server that returns more than we asked for is not
-		 * believed. */
-		if (ret == 0 && (res.data_len > n || res.count != res.data_len)) {
-			nf_log(NF_LOG_WARNING, "READ reply with %u bytes for "
-			       "%zu asked", res.data_len, n);
-			ret = -EIO;
-		}
+		ret = read_once(req, i, df, off + done, n, gen, seq, &res,
+				&reply);
 		if (ret) {
-			rpc_reply_release(&reply);
 			free(buf);
 			fuse_reply_err(req, -ret);
 			return;
 		}
-		pthread_mutex_lock(&i->lock);
-		if (gen == i->data_gen && df &&
-		    (!i->wb || wback_seq(i->wb) == seq))
-			dcache_fill(fs->dc, df, args.offset, res.data,
-				    res.data_len);
-		pthread_mutex_unlock(&i->lock);
 		if (done == 0 && (res.data_len == size || res.eof ||
 				  res.data_len == 0)) {
 			fuse_reply_buf(req, (const char *)res.data,
@@ -796,22 +712,64 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	}
 }
 
+void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+	     struct fuse_file_info *fi)
+{
+	struct fs *fs = fs_of(req);
+	struct open_file *h = of_of(fi);
+	uint64_t gen, seq = 0, file_size = UINT64_MAX;
+	struct dfile *df;
+	struct fattr3 a;
+	struct inode *i;
+	int err;
+
+	i = io_inode(req, h, ino, &err);
+	if (!i) {
+		fuse_reply_err(req, err);
+		return;
+	}
+	df = inode_dfile(fs, i);
+	/* The cached size bounds a read only while no write of ours is
+	 * outstanding (writes invalidate the cached attributes). */
+	if (inode_get_attr(i, &a))
+		file_size = a.size;
+	/* Before any reply: once the reader has its data it may close the
+	 * file, and the inode may go. */
+	ra_issue(&h->cred, fs, i, (uint64_t)off, size);
+	while (df) {
+		if (dcache_send(fs->dc, df, (uint64_t)off, size, file_size,
+				reply_iov, req) >= 0) {
+			STAT_INC(data_hits);
+			if (i->ra.window)
+				STAT_INC(readahead_used);
+			return;
+		}
+		if (!ra_wait(i, (uint64_t)off, size))
+			break;
+	}
+	STAT_INC(data_misses);
+	/* A READ must not overtake our own WRITEs of the same bytes. */
+	if (i->wb)
+		seq = wback_wait(i->wb);
+	pthread_mutex_lock(&i->lock);
+	gen = i->data_gen;
+	pthread_mutex_unlock(&i->lock);
+	reply_from_server(req, i, df, (uint64_t)off, size, gen, seq);
+}
+
 void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 	      off_t off, struct fuse_file_info *fi)
 {
 	struct fs *fs = fs_of(req);
 	struct open_file *h = of_of(fi);
-	struct inode *i = handle_inode(req, h, ino);
 	struct rpc_cred cred;
 	struct dfile *df;
+	struct inode *i;
 	int ret;
 
+	i = io_inode(req, h, ino, &ret);
 	if (!i) {
-		fuse_reply_err(req, ESTALE);
-		return;
-	}
-	if (lock_lost(fs, i)) {
-		fuse_reply_err(req, EIO);
+		fuse_reply_err(req, ret);
 		return;
 	}
 	if (size > fs->nfs->wsize) {

@@ -341,24 +341,6 @@ void fs_silly_release(fuse_req_t req, struct inode *ino)
 	free(name);
 }
 
-/* LOOKUP name in dir, for the handle and attributes only. */
-static int lookup_fh(fuse_req_t req, struct inode *dir, const char *name,
-		     struct nfs_fh3 *fh, struct post_op_attr *a)
-{
-	struct nfs3_lookup_args args = { .what = { &dir->fh, name } };
-	struct nfs3_lookup_res res;
-	int ret = fs_call(req, NFS3PROC_LOOKUP, &args, &res, NULL);
-
-	if (ret)
-		return ret;
-	fs_learn(fs_of(req), dir, &res.dir_attributes, "lookup");
-	if (res.status != NFS3_OK)
-		return nfs_stat_errno(res.status);
-	*fh = res.object;
-	*a = res.obj_attributes;
-	return 0;
-}
-
 /*
  * Is name in dir a file we hold open, whose last name it is?  Returns its
  * inode with a hold (inode_find_fh) or NULL; a directory, a file with
@@ -373,7 +355,7 @@ static struct inode *open_behind(fuse_req_t req, struct inode *dir,
 	struct inode *ino;
 	bool open;
 
-	if (!fs_files_open() || lookup_fh(req, dir, name, &fh, &a))
+	if (!fs_files_open() || fs_lookup_fh(req, dir, name, &fh, &a))
 		return NULL;
 	ino = inode_find_fh(fs->inodes, &fh);
 	if (!ino)
@@ -607,7 +589,7 @@ static int rmdir_silly(fuse_req_t req, struct inode *dir, const char *name)
 	struct nfs_fh3 victim;
 	int ret;
 
-	if (lookup_fh(req, dir, name, &victim, &a))
+	if (fs_lookup_fh(req, dir, name, &victim, &a))
 		return -ENOTEMPTY;
 	memset(&scan, 0, sizeof(scan));
 	scan.dir = &victim;

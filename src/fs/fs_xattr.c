@@ -40,6 +40,9 @@
 #define XATTR_ACL_DEFAULT "system.posix_acl_default"
 
 enum acl_kind { ACL_NONE = -1, ACL_ACCESS = 0, ACL_DEFAULT = 1 };
+_Static_assert(ACL_ACCESS == (int)ACLCACHE_ACCESS &&
+		       ACL_DEFAULT == (int)ACLCACHE_DEFAULT,
+	       "one numbering for the two ACLs");
 
 static enum acl_kind acl_kind(const char *name)
 {
@@ -94,28 +97,19 @@ static int get_acls(fuse_req_t req, struct inode *i, bool dir,
 	return nfs_stat_errno(res->status);
 }
 
-/*
- * The ACL cache.  As the Linux client does, an ACL read is kept with the
- * attributes: `ls -l` asks for both ACLs of every file (for its "+"), and
- * without it each would be a GETACL.  A hit needs attributes still
- * believed and a ctime unchanged since the GETACL.
- */
+/* The ACL cache (cache/aclcache.h): a hit needs attributes still believed
+ * and a ctime unchanged since the GETACL. */
 static bool acl_cache_get(struct inode *i, enum acl_kind kind, void **val,
 			  size_t *len)
 {
 	struct fattr3 a;
-	bool hit = false;
+	bool hit;
 
 	if (!inode_get_attr(i, &a))
 		return false;
 	pthread_mutex_lock(&i->lock);
-	if (i->acl_valid && nfstime_eq(&i->acl_ctime, &a.ctime)) {
-		*len = i->acl_len[kind];
-		*val = NULL;
-		hit = !*len || (*val = malloc(*len)) != NULL;
-		if (*val)
-			memcpy(*val, i->acl_xattr[kind], *len);
-	}
+	hit = aclcache_get(&i->acl, &a.ctime, (enum aclcache_kind)kind, val,
+			   len);
 	pthread_mutex_unlock(&i->lock);
 	return hit;
 }
@@ -144,13 +138,7 @@ static void acl_cache_put(struct inode *i, const struct nfsacl_getacl_res *res,
 		n[k] = (size_t)need;
 	}
 	pthread_mutex_lock(&i->lock);
-	for (int k = 0; k < 2; k++) {
-		free(i->acl_xattr[k]);
-		i->acl_xattr[k] = v[k];
-		i->acl_len[k] = n[k];
-	}
-	i->acl_ctime = res->attr.attr.ctime;
-	i->acl_valid = true;
+	aclcache_put(&i->acl, &res->attr.attr.ctime, v, n);
 	pthread_mutex_unlock(&i->lock);
 	return;
 fail:
@@ -190,7 +178,7 @@ static bool acl_list_cached(struct inode *i, bool dir, char *names,
 static void acl_cache_drop(struct inode *i)
 {
 	pthread_mutex_lock(&i->lock);
-	i->acl_valid = false;
+	aclcache_drop(&i->acl);
 	pthread_mutex_unlock(&i->lock);
 }
 
