@@ -53,6 +53,7 @@ int mnt_mount(const struct rpc_addr *server, uint16_t port,
 	struct mnt_mnt_res res;
 	struct oneshot_peer peer;
 	size_t room = *nflavors;
+	bool noconn = false;
 	int ret;
 
 	*nflavors = 0;
@@ -63,13 +64,17 @@ int mnt_mount(const struct rpc_addr *server, uint16_t port,
 	ret = mnt_peer(server, port, version, proto, resvport, &peer);
 	if (ret)
 		return ret;
+	peer.noconn = &noconn;
 	/* The results are copied into res: no reply buffer to keep. */
 	ret = oneshot_call(&peer, MNTPROC_MNT, cred, mnt_enc_dirpath_args,
 			   &args, version == MNT_V3 ? mnt_dec_mnt3_res
 						    : mnt_dec_mnt1_res,
 			   &res, NULL, NULL);
-	if (ret)
+	if (ret) {
+		if (noconn && mntstat)
+			*mntstat = MNT_STAT_NOCONN;
 		return ret;
+	}
 	if (mntstat)
 		*mntstat = res.status;
 	if (res.status != MNT3_OK)
@@ -102,6 +107,14 @@ int mnt_umount(const struct rpc_addr *server, uint16_t port,
 
 const char *mnt_strerror(int err, uint32_t mntstat)
 {
+	static __thread char buf[160];
+
+	if (mntstat == MNT_STAT_NOCONN) {
+		/* A local or network failure, never the server's word. */
+		snprintf(buf, sizeof(buf), "cannot connect to the server's "
+			 "MOUNT service: %s", strerror(-err));
+		return buf;
+	}
 	if (mntstat != MNT_STAT_NONE)
 		return mnt_stat_str(mntstat);
 	switch (err) {

@@ -53,6 +53,9 @@
 
 /* *mntstat when no mount status was received. */
 #define MNT_STAT_NONE UINT32_MAX
+/* No connection to the MOUNT service could be made (the error is local
+ * or the network's, e.g. a refused bind()): no call went out. */
+#define MNT_STAT_NOCONN (UINT32_MAX - 1)
 
 /*
  * MNT path with MOUNT version (3 or 1) over proto (IPPROTO_TCP; UDP when
@@ -91,7 +94,7 @@ int mnt_umount(const struct rpc_addr *server, uint16_t port,
  * Text for a failure of mnt_mount(): mnt_stat_str(mntstat) when a status
  * was received, else a lower-case description of err ("connection
  * refused", "MOUNT service not available (...)", ...).
- * Never NULL; static storage.
+ * Never NULL; static (for MNT_STAT_NOCONN, thread-local) storage.
  */
 const char *mnt_strerror(int err, uint32_t mntstat);
 

@@ -29,8 +29,11 @@ int oneshot_call(const struct oneshot_peer *peer, uint32_t proc,
 		 rpc_addr_host(&peer->addr, host, sizeof(host)));
 	ret = rpc_clnt_create(&peer->addr.u.sa, peer->addr.len, peer->prog,
 			      peer->vers, &opts, &c);
-	if (ret)
+	if (ret) {
+		if (peer->noconn)
+			*peer->noconn = true;
 		return ret;
+	}
 	ret = rpc_clnt_call(c, proc, cred, enc, args, dec, res, reply, NULL);
 	if (stats && rpc_clnt_get_stats(c, proc, stats))
 		memset(stats, 0, sizeof(*stats)); /* proc beyond nprocs */

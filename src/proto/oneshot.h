@@ -28,6 +28,9 @@ struct oneshot_peer {
 	uint32_t vers;
 	const char *const *proc_names;
 	unsigned nprocs;
+	/* May be NULL: set to true when no connection could be made (a
+	 * local bind or connect failure: nothing was sent). */
+	bool *noconn;
 };
 
 /*

@@ -137,6 +137,10 @@ int rpc_clnt_call_async(struct rpc_clnt *c, uint32_t proc,
 			const struct rpc_cred *cred, xdr_enc_fn enc,
 			const void *args, rpc_done_fn done, void *ctx);
 
+/* Did the kernel refuse this process a reserved source port?  Clients
+ * asked for one (resvport) then connect from ordinary ports. */
+bool rpc_resvport_refused(void);
+
 /* Replies received that matched no outstanding call (late replies to
  * abandoned or timed-out calls, duplicates). */
 uint64_t rpc_clnt_dropped_replies(struct rpc_clnt *c);

@@ -177,7 +177,8 @@ struct rpc_clnt {
 	uint8_t *rbuf;            /* [T] RPC_RBUF_SIZE bytes for small reads */
 };
 
-/* Binds fd to a free reserved port (tcp.c): 0 or a negative errno. */
+/* Binds fd to a free reserved port (tcp.c): 0 or a negative errno;
+ * -EACCES when the process may not (rpc_resvport_refused()). */
 int rpc_bind_resvport(int fd, int family);
 /* Transport thread: the connection is up (c->fd connected): note the
  * local address and queue every outstanding call again. */

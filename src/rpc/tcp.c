@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/tcp.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -46,6 +47,21 @@ static socklen_t any_addr(int family, struct sockaddr_storage *ss)
 	return sizeof(struct sockaddr_in6);
 }
 
+/*
+ * Binding a reserved port takes CAP_NET_BIND_SERVICE over the network
+ * namespace, not uid 0: root of a user namespace (a rootless container)
+ * has uid 0 and not that right.  Once the kernel refuses, every client of
+ * the process connects from ordinary ports; that is said once, at info
+ * level, since most servers accept them and one that does not refuses
+ * with an error of its own.
+ */
+static atomic_bool resv_refused;
+
+bool rpc_resvport_refused(void)
+{
+	return atomic_load(&resv_refused);
+}
+
 /* A reserved port, from a random starting point downwards. */
 int rpc_bind_resvport(int fd, int family)
 {
@@ -54,12 +70,21 @@ int rpc_bind_resvport(int fd, int family)
 	socklen_t len = any_addr(family, &ss);
 	int start = (int)(clock_mono_us() % (uint64_t)span);
 
+	if (atomic_load(&resv_refused))
+		return -EACCES;
 	for (int i = 0; i < span; i++) {
 		int port = RPC_RESVPORT_MIN + (start + span - i) % span;
 
 		set_port(&ss, port);
 		if (bind(fd, (struct sockaddr *)&ss, len) == 0)
 			return 0;
+		if (errno == EACCES || errno == EPERM) {
+			if (!atomic_exchange(&resv_refused, true))
+				nf_log(NF_LOG_INFO, "no privilege to bind a "
+				       "reserved port (%s): connecting from "
+				       "ordinary ports", strerror(errno));
+			return -EACCES;
+		}
 		if (errno != EADDRINUSE)
 			return -errno;
 	}
@@ -120,7 +145,9 @@ static int tcp_connect_start(struct rpc_clnt *c)
 		}
 		if (!bound && c->opts.resvport && tries < RPC_RESVPORT_TRIES) {
 			ret = rpc_bind_resvport(fd, c->addr.ss_family);
-			if (ret == -EADDRINUSE) {
+			if (ret == -EACCES) {
+				ret = 0; /* no privilege: an ordinary port */
+			} else if (ret == -EADDRINUSE) {
 				/* Every reserved port is taken: fall back to
 				 * an ordinary one (most servers accept it;
 				 * one that does not says so clearly). */

@@ -53,8 +53,11 @@ static int udp_connect_start(struct rpc_clnt *c)
 		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
 		c->locallen = 0;
 	}
-	if (c->locallen == 0 && c->opts.resvport)
+	if (c->locallen == 0 && c->opts.resvport) {
 		ret = rpc_bind_resvport(fd, c->addr.ss_family);
+		if (ret == -EACCES)
+			ret = 0; /* no privilege: an ordinary port (tcp.c) */
+	}
 	/* connect(): the kernel then delivers only the server's datagrams
 	 * and reports its ICMP errors to us. */
 	if (ret == 0 &&
