@@ -27,30 +27,21 @@
 
 #include "../base/clock.h"
 #include "../base/log.h"
+#include "../base/safedir.h"
 #include "../base/trace.h"
 
 /* ---- the socket file ---- */
 
-/* Make dir ours and private: create it 0700, or accept an existing one
- * only if it is a directory we own (then tighten its mode). */
+/* Make dir ours and private (safedir.h): a directory of that name that
+ * another user made first is refused, whatever its mode. */
 static int prepare_dir(const char *dir)
 {
-	struct stat st;
+	char why[CTL_PATH_MAX + 160];
+	int ret = safedir_make(dir, safedir_last(dir), why, sizeof(why));
 
-	if (mkdir(dir, 0700) == 0)
-		return 0;
-	if (errno != EEXIST)
-		return -errno;
-	if (lstat(dir, &st) < 0)
-		return -errno;
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
-		nf_log(NF_LOG_ERR, "ctl: %s is not a directory of uid %u",
-		       dir, (unsigned)geteuid());
-		return -EPERM;
-	}
-	if ((st.st_mode & 077) && chmod(dir, 0700) < 0)
-		return -errno;
-	return 0;
+	if (ret)
+		nf_log(NF_LOG_ERR, "ctl: %s", why);
+	return ret;
 }
 
 static void fill_addr(struct sockaddr_un *sun, const char *path)

@@ -4,15 +4,19 @@
 #include <errno.h>
 #include <glib.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../base/userns.h"
+
 int ctl_sock_dir(char *buf, size_t len)
 {
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	uint32_t uid = geteuid();
 	struct stat st;
 	char run_user[64];
 	int n;
@@ -25,12 +29,17 @@ int ctl_sock_dir(char *buf, size_t len)
 	if (!xdg && geteuid() != 0 && stat(run_user, &st) == 0 &&
 	    S_ISDIR(st.st_mode) && st.st_uid == geteuid())
 		xdg = run_user;
+
+	/* The machine's id: root of a user namespace is an ordinary user
+	 * outside, with no say over /run, and shares /tmp/nfsfuse-UID with
+	 * that user's processes outside (the same owner either way). */
+	userns_uid_out(uid, &uid);
 	if (xdg && xdg[0] == '/' && stat(xdg, &st) == 0 && S_ISDIR(st.st_mode))
 		n = snprintf(buf, len, "%s/nfsfuse", xdg);
-	else if (geteuid() == 0)
+	else if (uid == 0)
 		n = snprintf(buf, len, "/run/nfsfuse");
 	else
-		n = snprintf(buf, len, "/tmp/nfsfuse-%u", (unsigned)geteuid());
+		n = snprintf(buf, len, "/tmp/nfsfuse-%u", (unsigned)uid);
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
 	return 0;

@@ -9,6 +9,10 @@
  *                                        when it is ours, for non-root),
  *              /run/nfsfuse              else for root,
  *              /tmp/nfsfuse-<uid>        else;
+ *   where root and <uid> are the effective uid as the initial user
+ *   namespace knows it (userns.h): inside `unshare -Ur` as uid 1000, the
+ *   directory is /tmp/nfsfuse-1000, which the namespace sees owned by its
+ *   uid 0, the same user.
  *   file       hex SHA-1 of the canonical (realpath) mount point + ".sock".
  *
  * The directory is 0700 and the socket 0600: only the owner (and root)

@@ -25,27 +25,27 @@
 #include <arpa/inet.h>
 
 #include "../base/log.h"
+#include "../base/safedir.h"
 #include "lock_int.h"
 
-static int mkdir_p(const char *path)
+/*
+ * The directories of the state directory's path that are nfsfuse's own:
+ * with -o statedir= the last one (the user chose where it lives); by
+ * default (.../nfsfuse/NAME, /tmp/nfsfuse-UID/NAME) the last two, which
+ * safedir_make() refuses when another user made them first.
+ */
+static size_t own_part(const struct lockmgr *lm)
 {
-	char *p = strdup(path);
-	int ret = 0;
+	const char *p = lm->statedir;
+	size_t at = safedir_last(p);
 
-	if (!p)
-		return -ENOMEM;
-	for (char *s = p + 1; *s && ret == 0; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0700) < 0 && errno != EEXIST)
-			ret = -errno;
-		*s = '/';
-	}
-	if (ret == 0 && mkdir(p, 0700) < 0 && errno != EEXIST)
-		ret = -errno;
-	free(p);
-	return ret;
+	if (lm->cfg.statedir)
+		return at;
+	while (at > 1 && p[at - 1] == '/')
+		at--;
+	while (at > 0 && p[at - 1] != '/')
+		at--;
+	return at;
 }
 
 static int write_file(struct lockmgr *lm, const char *name, const char *text,
@@ -61,7 +61,12 @@ static int write_file(struct lockmgr *lm, const char *name, const char *text,
 
 	snprintf(path, sizeof(path), "%s/%s", lm->statedir, name);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	/* Never through a link someone left in our place (O_NOFOLLOW), and
+	 * never into a file that was there before us (O_EXCL). */
+	if (unlink(tmp) < 0 && errno != ENOENT)
+		return -errno;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
 	if (fd < 0)
 		return -errno;
 	if (write(fd, text, len) != (ssize_t)len)
@@ -81,11 +86,17 @@ static char *read_file(struct lockmgr *lm, const char *name)
 	char path[4200], *buf;
 	FILE *f;
 	size_t n;
+	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", lm->statedir, name);
-	f = fopen(path, "re");
-	if (!f)
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
 		return NULL;
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return NULL;
+	}
 	buf = calloc(1, 65536);
 	if (buf) {
 		n = fread(buf, 1, 65535, f);
@@ -97,18 +108,18 @@ static char *read_file(struct lockmgr *lm, const char *name)
 
 int lk_statedir_open(struct lockmgr *lm, char *err, size_t errlen)
 {
-	char path[4200], num[32], *old;
+	char path[4200], num[32], why[4400], *old;
 	long state = 0;
 	int ret;
 
-	ret = mkdir_p(lm->statedir);
+	ret = safedir_make(lm->statedir, own_part(lm), why, sizeof(why));
 	if (ret) {
-		snprintf(err, errlen, "state directory %s: %s", lm->statedir,
-			 strerror(-ret));
+		snprintf(err, errlen, "state directory: %s", why);
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/lock", lm->statedir);
-	lm->statedir_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	lm->statedir_fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+			       0600);
 	if (lm->statedir_fd < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
