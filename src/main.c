@@ -25,6 +25,7 @@
 #include "fs/fs_quota.h"
 #include "lock/lock.h"
 #include "base/log.h"
+#include "base/userns.h"
 #include "options.h"
 #include "proto/mount_client.h"
 #include "proto/nfs.h"
@@ -35,19 +36,43 @@
 #define NFSFUSE_VERSION "unknown"
 #endif
 
+/* s with ',' and '\\' escaped by a backslash, as libfuse reads an option
+ * list (and fusermount3 after it): a comma in a name stays in the name. */
+static char *escape_opt(const char *s)
+{
+	char *out = malloc(2 * strlen(s) + 1), *q = out;
+
+	if (!out)
+		return NULL;
+	for (; *s; s++) {
+		if (*s == ',' || *s == '\\')
+			*q++ = '\\';
+		*q++ = *s;
+	}
+	*q = '\0';
+	return out;
+}
+
 static int add_fsname(struct fuse_args *fa, const struct nfsfuse_opts *o)
 {
+	char *host = escape_opt(o->host), *path = escape_opt(o->export_path);
 	char *opt;
-	int ret;
+	int ret = -1;
 
 	/* /proc/mounts then says "server:/export /mnt fuse.nfsfuse", as a
-	 * kernel NFS mount would name its source. */
-	if (asprintf(&opt, "fsname=%s:%s,subtype=nfsfuse", o->host,
-		     o->export_path) < 0)
-		return -1;
-	ret = fuse_opt_add_arg(fa, "-o") || fuse_opt_add_arg(fa, opt);
-	free(opt);
-	return ret ? -1 : 0;
+	 * kernel NFS mount would name its source.  Escaped: a comma in an
+	 * export path (or a %2C in a URL) must not become an option. */
+	if (host && path && asprintf(&opt, "fsname=%s:%s,subtype=nfsfuse",
+				     host, path) >= 0) {
+		ret = fuse_opt_add_arg(fa, "-o") || fuse_opt_add_arg(fa, opt)
+			? -1 : 0;
+		free(opt);
+	}
+	free(host);
+	free(path);
+	if (ret)
+		fprintf(stderr, "nfsfuse: out of memory\n");
+	return ret;
 }
 
 /* The kernel checks permissions before every call, from the mode bits (and
@@ -232,6 +257,13 @@ int main(int argc, char **argv)
 		ret = list_exports(&o);
 		goto out_opts;
 	}
+	if (userns_load_error())
+		nf_log(NF_LOG_WARNING, "cannot read this process's user "
+		       "namespace maps (%s): ids go to the server as they are",
+		       strerror(-userns_load_error()));
+	else if (userns_active())
+		nf_log(NF_LOG_INFO, "in a user namespace: ids are translated "
+		       "to the machine's for the server");
 	if (check_mountpoint(o.mountpoint) || add_fsname(&fa, &o) ||
 	    add_default_permissions(&fa))
 		goto out_opts;
