@@ -62,6 +62,8 @@ static const struct opt_def opt_table[] = {
 	{ "rdirplus", OPT_FLAG, O(rdirplus), 0, 0, true, NULL },
 	{ "nordirplus", OPT_FLAG, O(rdirplus), 0, 0, false, NULL },
 	{ "hostname", OPT_STR, O(hostname), 1, 255, false, NULL },
+	{ "uid", OPT_UINT, O(uid), 0, OPTS_ID_NONE - 1, false, NULL },
+	{ "gid", OPT_UINT, O(gid), 0, OPTS_ID_NONE - 1, false, NULL },
 	{ "proto", OPT_CHOICE, O(proto_udp), 0, 0, false, proto_choices },
 	{ "mountproto", OPT_CHOICE, O(mountproto), 0, 0, false,
 	  proto_choices },
@@ -555,6 +557,8 @@ static void opts_defaults(struct nfsfuse_opts *o)
 	o->retrans = UINT_MAX;
 	o->mountproto = UINT_MAX;
 	o->resvport = geteuid() == 0;
+	o->uid = OPTS_ID_NONE;
+	o->gid = OPTS_ID_NONE;
 	o->acregmin = 3;
 	o->acregmax = 60;
 	o->acdirmin = 30;
@@ -696,7 +700,7 @@ void opts_usage(const char *progname)
 	       "     vers=2|3 proto=tcp|udp port=N mountport=N mountvers=N\n"
 	       "     mountproto=tcp|udp\n"
 	       "     rsize=N wsize=N timeo=DS retrans=N hard|soft|softerr\n"
-	       "     resvport|noresvport hostname=NAME\n"
+	       "     resvport|noresvport hostname=NAME uid=N gid=N\n"
 	       "     acregmin=S acregmax=S acdirmin=S acdirmax=S actimeo=S\n"
 	       "     noac cto|nocto rdirplus|nordirplus dircomplete|nodircomplete\n"
 	       "     lookupcache=all|positive|none cache_size=N[kmg]\n"

@@ -14,6 +14,9 @@
 
 struct fuse_args;
 
+/* uid=/gid= not given (4294967295 is no id). */
+#define OPTS_ID_NONE 4294967295u
+
 enum lookupcache_mode { LOOKUPCACHE_ALL, LOOKUPCACHE_POSITIVE, LOOKUPCACHE_NONE };
 /* local_lock=: which kinds of lock stay local (nfs(5)); index of the word. */
 enum local_lock_mode { LOCAL_LOCK_NONE, LOCAL_LOCK_FLOCK, LOCAL_LOCK_POSIX,
@@ -44,6 +47,9 @@ struct nfsfuse_opts {
 	bool softerr;       /* soft, and a timeout is ETIMEDOUT rather than EIO */
 	bool resvport;
 	char *hostname;     /* AUTH_SYS machine name; owned; NULL: gethostname */
+	/* uid=, gid=: every call carries this AUTH_SYS uid / gid (as the
+	 * server knows it, not translated); OPTS_ID_NONE: the caller's */
+	unsigned uid, gid;
 
 	/* caching (seconds) */
 	unsigned acregmin, acregmax, acdirmin, acdirmax;

@@ -11,6 +11,7 @@
 
 #include "../xdr/nfs2.h"
 #include "base/log.h"
+#include "base/userns.h"
 #include "proto/mount_client.h"
 #include "proto/nfsacl_client.h"
 #include "proto/pmap_client.h"
@@ -120,15 +121,19 @@ static int do_mount(struct session *s, char *err, size_t errlen)
 		size_t n;
 
 		/* The server answered: say what it does export. */
-		if (mntstat != MNT_STAT_NONE &&
+		if (mntstat != MNT_STAT_NONE && mntstat != MNT_STAT_NOCONN &&
 		    mnt_export_list(&s->addr, (uint16_t)o->mountport,
 				    mount_proto(o), &list, &n) == 0) {
 			mnt_export_list_str(list, n, ex, sizeof(ex));
 			mnt_export_list_free(list, n);
 		}
-		set_err(err, errlen, "mount failed: %s%s%s%s",
+		set_err(err, errlen, "mount failed: %s%s%s%s%s",
 			mnt_strerror(ret, mntstat), *ex ? " (exports: " : "",
-			ex, *ex ? ")" : "");
+			ex, *ex ? ")" : "",
+			ret == -EACCES && mntstat == MNT_STAT_NONE &&
+			rpc_resvport_refused() ? "; this process may not bind "
+			"a reserved source port, which the server may require"
+			: "");
 		return ret;
 	}
 	s->mounted = true;
@@ -365,6 +370,7 @@ int session_open(struct session *s, const struct nfsfuse_opts *o, char *err,
 	s->cred.machinename = s->machinename;
 	s->cred.uid = getuid();
 	s->cred.gid = getgid();
+	userns_cred_wire(&s->cred, o->uid, o->gid);
 
 	n = session_resolve(o->host, addrs, SESSION_MAX_ADDRS, err, errlen);
 	/* Each address of the name in getaddrinfo()'s order (RFC 6724:

@@ -132,3 +132,17 @@ void userns_cred_out(struct rpc_cred *c)
 			n++;
 	c->ngids = n;
 }
+
+void userns_cred_wire(struct rpc_cred *c, uint32_t fixed_uid,
+		      uint32_t fixed_gid)
+{
+	userns_cred_out(c);
+	if (c->flavor != RPC_AUTH_SYS)
+		return;
+	if (fixed_uid != USERNS_ID_NONE)
+		c->uid = fixed_uid;
+	if (fixed_gid != USERNS_ID_NONE)
+		c->gid = fixed_gid;
+	if (fixed_uid != USERNS_ID_NONE || fixed_gid != USERNS_ID_NONE)
+		c->ngids = 0;
+}

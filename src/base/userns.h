@@ -43,4 +43,13 @@ uint32_t userns_gid_in(uint32_t gid);
  * nothing it could prove). */
 void userns_cred_out(struct rpc_cred *c);
 
+/* USERNS_ID_NONE: no fixed id. */
+#define USERNS_ID_NONE 4294967295u
+/* The credential the server sees: userns_cred_out(), then a fixed uid
+ * and gid (-o uid=, gid=: ids of the server, not translated) replace the
+ * caller's; with either, no supplementary groups go out (they are the
+ * caller's, not the fixed identity's). */
+void userns_cred_wire(struct rpc_cred *c, uint32_t fixed_uid,
+		      uint32_t fixed_gid);
+
 #endif

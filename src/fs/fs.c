@@ -22,6 +22,7 @@
 #include "../base/log.h"
 #include "../base/stats.h"
 #include "../base/trace.h"
+#include "../base/userns.h"
 
 struct fs *fs_of(fuse_req_t req)
 {
@@ -48,6 +49,7 @@ void fs_req_cred(fuse_req_t req, struct rpc_cred *cred)
 	for (int i = 0; i < n; i++)
 		cred->gids[i] = groups[i];
 	cred->ngids = n > 0 ? (uint32_t)n : 0;
+	userns_cred_wire(cred, fs_of(req)->opts->uid, fs_of(req)->opts->gid);
 }
 
 struct inode *fs_inode(fuse_req_t req, fuse_ino_t ino)
@@ -111,8 +113,8 @@ void fs_fattr_to_stat(const struct fattr3 *a, struct stat *st)
 	st->st_ino = a->fileid;
 	st->st_mode = ftype_to_mode(a->type) | (a->mode & 07777);
 	st->st_nlink = a->nlink;
-	st->st_uid = a->uid;
-	st->st_gid = a->gid;
+	st->st_uid = userns_uid_in(a->uid);
+	st->st_gid = userns_gid_in(a->gid);
 	st->st_size = (off_t)a->size;
 	st->st_blocks = (blkcnt_t)((a->used + 511) / 512);
 	st->st_blksize = 4096;
@@ -562,18 +564,22 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 	}
 	memset(&args, 0, sizeof(args));
 	args.object = i->fh;
+	/* An owner the server knows by no id of ours cannot be asked for. */
+	if (((to_set & FUSE_SET_ATTR_UID) &&
+	     !userns_uid_out(attr->st_uid, &args.new_attributes.uid)) ||
+	    ((to_set & FUSE_SET_ATTR_GID) &&
+	     !userns_gid_out(attr->st_gid, &args.new_attributes.gid))) {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
 	if (to_set & FUSE_SET_ATTR_MODE) {
 		args.new_attributes.set_mode = true;
 		args.new_attributes.mode = attr->st_mode & 07777;
 	}
-	if (to_set & FUSE_SET_ATTR_UID) {
+	if (to_set & FUSE_SET_ATTR_UID)
 		args.new_attributes.set_uid = true;
-		args.new_attributes.uid = attr->st_uid;
-	}
-	if (to_set & FUSE_SET_ATTR_GID) {
+	if (to_set & FUSE_SET_ATTR_GID)
 		args.new_attributes.set_gid = true;
-		args.new_attributes.gid = attr->st_gid;
-	}
 	if (to_set & FUSE_SET_ATTR_SIZE) {
 		args.new_attributes.set_size = true;
 		args.new_attributes.size = (uint64_t)attr->st_size;

@@ -13,6 +13,7 @@
 #include "../base/log.h"
 #include "../proto/quota.h"
 #include "../base/trace.h"
+#include "../base/userns.h"
 
 /* Cached statfs answers kept at most; past that the expired ones go, and
  * if none has expired, all of them (a burst of new uids, not a leak). */
@@ -207,6 +208,7 @@ int fs_quota_ctl(struct fs_quota *q, int argc, char **argv,
 	struct quota_report r;
 	struct rpc_cred cred;
 	char buf[sizeof(r.where) + 512];
+	uint32_t id;
 	int ret;
 
 	if (!peer) {
@@ -250,7 +252,17 @@ int fs_quota_ctl(struct fs_quota *q, int argc, char **argv,
 	for (unsigned i = 0; i < peer->ngroups && i < RPC_AUTH_SYS_MAXGIDS;
 	     i++)
 		cred.gids[cred.ngids++] = peer->groups[i];
-	ret = fs_quota_get(q, &cred, r.type, r.id, &r.q);
+	userns_cred_out(&cred);
+	/* The server knows the id by its outside number; the report keeps
+	 * the number asked for. */
+	if (!(r.type == RQUOTA_GRPQUOTA ? userns_gid_out(r.id, &id)
+					: userns_uid_out(r.id, &id))) {
+		ctl_printf(out, "quota: %s %u has no id outside this user "
+			   "namespace", r.type == RQUOTA_GRPQUOTA ? "group"
+			   : "user", r.id);
+		return -EINVAL;
+	}
+	ret = fs_quota_get(q, &cred, r.type, id, &r.q);
 	TRACE("quota: %s %u on %s: %s",
 	      r.type == RQUOTA_GRPQUOTA ? "group" : "user", r.id, q->where,
 	      rquota_strerror(ret));

@@ -31,6 +31,7 @@
 #include <arpa/inet.h>
 
 #include "../base/log.h"
+#include "../base/userns.h"
 #include "../base/trace.h"
 #include "lock_int.h"
 
@@ -195,6 +196,7 @@ static void cred_for_call(struct lockmgr *lm, const struct rpc_cred *in,
 		out->flavor = RPC_AUTH_SYS;
 		out->uid = geteuid();
 		out->gid = getegid();
+		userns_cred_out(out);
 	}
 	if (out->flavor == RPC_AUTH_SYS)
 		out->machinename = lm->caller_name;
@@ -1039,6 +1041,7 @@ static bool own_home(const char *home)
 static char *default_statedir(const char *name)
 {
 	const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	uint32_t uid = geteuid();
 	struct passwd *pw;
 	char *p = NULL;
 	int n;
@@ -1047,15 +1050,16 @@ static char *default_statedir(const char *name)
 		pw = getpwuid(geteuid());
 		home = pw ? pw->pw_dir : NULL;
 	}
+	/* Root of a user namespace is an ordinary user of the machine. */
+	userns_uid_out(uid, &uid);
 	if (xdg && *xdg == '/')
 		n = asprintf(&p, "%s/nfsfuse/%s", xdg, name);
 	else if (own_home(home))
 		n = asprintf(&p, "%s/.local/state/nfsfuse/%s", home, name);
-	else if (geteuid() == 0)
+	else if (uid == 0)
 		n = asprintf(&p, "/var/lib/nfsfuse/%s", name);
 	else
-		n = asprintf(&p, "/tmp/nfsfuse-%u/%s", (unsigned)geteuid(),
-			     name);
+		n = asprintf(&p, "/tmp/nfsfuse-%u/%s", (unsigned)uid, name);
 	return n < 0 ? NULL : p;
 }
 
