@@ -352,3 +352,23 @@ void nfsacl_from_mode(uint32_t mode, uint32_t uid, uint32_t gid,
 	out[2] = (struct nfsacl_entry){ NFSACL_CLASS_OBJ, 0, (mode >> 3) & 7 };
 	out[3] = (struct nfsacl_entry){ NFSACL_OTHER_OBJ, 0, mode & 7 };
 }
+
+int nfsacl_xattr_map_ids(void *value, size_t size, nfsacl_id_map_fn map,
+			 void *ctx)
+{
+	uint8_t *p = value;
+
+	if (size < 4 || (size - 4) % 8 ||
+	    get_le32(p) != NFSACL_XATTR_VERSION)
+		return -EINVAL;
+	for (size_t at = 4; at < size; at += 8) {
+		uint32_t tag = get_le16(p + at), id = get_le32(p + at + 4);
+
+		if (tag != NFSACL_USER && tag != NFSACL_GROUP)
+			continue;
+		if (!map(ctx, tag == NFSACL_GROUP, &id))
+			return -EINVAL;
+		put_le32(p + at + 4, id);
+	}
+	return 0;
+}

@@ -182,6 +182,17 @@ int nfsacl_from_xattr(const void *value, size_t size, uint32_t flag,
 		      uint32_t uid, uint32_t gid, struct nfsacl_entry **out,
 		      uint32_t *n);
 
+/*
+ * Rewrite in place the ids of the named entries (USER, GROUP) of an xattr
+ * value: map(ctx, group, &id) changes *id, or returns false when the id
+ * has no counterpart; then this returns -EINVAL (the value partly
+ * rewritten).  -EINVAL also for a malformed value.  For ids translated
+ * between a user namespace and the server.
+ */
+typedef bool (*nfsacl_id_map_fn)(void *ctx, bool group, uint32_t *id);
+int nfsacl_xattr_map_ids(void *value, size_t size, nfsacl_id_map_fn map,
+			 void *ctx);
+
 /* The minimal ACL of a mode, in wire form (four entries, as above). */
 void nfsacl_from_mode(uint32_t mode, uint32_t uid, uint32_t gid,
 		      struct nfsacl_entry out[4]);

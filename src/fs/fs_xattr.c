@@ -33,6 +33,7 @@
 
 #include "fs.h"
 #include "../base/log.h"
+#include "../base/userns.h"
 #include "../proto/nfsacl_client.h"
 #include "../base/stats.h"
 
@@ -51,6 +52,28 @@ static enum acl_kind acl_kind(const char *name)
 	if (!strcmp(name, XATTR_ACL_DEFAULT))
 		return ACL_DEFAULT;
 	return ACL_NONE;
+}
+
+/* Ids of named ACL entries between a user namespace and the server
+ * (userns.h): in, an id without mapping shows as the overflow id; out,
+ * it cannot be set (EINVAL, nothing sent). */
+static bool id_in(void *ctx, bool group, uint32_t *id)
+{
+	(void)ctx;
+	*id = group ? userns_gid_in(*id) : userns_uid_in(*id);
+	return true;
+}
+
+static bool id_out(void *ctx, bool group, uint32_t *id)
+{
+	(void)ctx;
+	return group ? userns_gid_out(*id, id) : userns_uid_out(*id, id);
+}
+
+static void ids_in(void *value, size_t size)
+{
+	if (value && size && userns_active())
+		nfsacl_xattr_map_ids(value, size, id_in, NULL);
 }
 
 static void on_interrupt(fuse_req_t req, void *data)
@@ -136,6 +159,7 @@ static void acl_cache_put(struct inode *i, const struct nfsacl_getacl_res *res,
 					     (size_t)need) != need)
 			goto fail;
 		n[k] = (size_t)need;
+		ids_in(v[k], n[k]);
 	}
 	pthread_mutex_lock(&i->lock);
 	aclcache_put(&i->acl, &res->attr.attr.ctime, v, n);
@@ -259,6 +283,7 @@ void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 			nfsacl_to_xattr(kind == ACL_ACCESS ? &res.acl
 							    : &res.dfacl,
 					kind == ACL_ACCESS, buf, (size_t)need);
+			ids_in(buf, (size_t)need);
 		}
 	}
 	rpc_reply_release(&reply);
@@ -312,6 +337,7 @@ static int set_acl(fuse_req_t req, struct inode *i, enum acl_kind kind,
 {
 	struct fs *fs = fs_of(req);
 	struct nfsacl_entry *acc = NULL, *def = NULL, *mine = NULL;
+	char *val = NULL;
 	struct nfsacl_setacl_args args;
 	struct nfsacl_getacl_res cur;
 	struct nfsacl_setacl_res res;
@@ -328,9 +354,24 @@ static int set_acl(fuse_req_t req, struct inode *i, enum acl_kind kind,
 		return ret;
 	if (kind == ACL_DEFAULT && !dir)
 		return value && size > 4 ? -EACCES : 0;
+	if (value && userns_active()) {
+		/* The server's ids, checked before anything is sent. */
+		val = malloc(size ? size : 1);
+		if (!val)
+			return -ENOMEM;
+		memcpy(val, value, size);
+		ret = nfsacl_xattr_map_ids(val, size, id_out, NULL);
+		if (ret) {
+			free(val);
+			return ret;
+		}
+		value = val;
+	}
 	ret = get_acls(req, i, dir, &cur, &reply);
-	if (ret)
+	if (ret) {
+		free(val);
 		return ret;
+	}
 	if (!cur.attr.present && (ret = node_attr(req, i, &cur.attr.attr)))
 		goto out;
 	a = cur.attr.attr;
@@ -397,6 +438,7 @@ out:
 	free(acc);
 	free(def);
 	free(mine);
+	free(val);
 	return ret;
 }
 

@@ -291,6 +291,46 @@ static void test_to_xattr(void **state)
 	free(buf);
 }
 
+/* A namespace whose uid 0.. are 1000.., gid 0.. are 2000.. (10 each). */
+static bool to_server(void *ctx, bool group, uint32_t *id)
+{
+	(void)ctx;
+	if (*id >= 10)
+		return false;
+	*id += group ? 2000 : 1000;
+	return true;
+}
+
+static void test_xattr_map_ids(void **state)
+{
+	uint8_t acl[] = {
+		LE32(2),
+		XE(0x01, 6, UNDEF), XE(0x02, 4, 3), XE(0x04, 4, UNDEF),
+		XE(0x08, 4, 5), XE(0x10, 4, UNDEF), XE(0x20, 4, UNDEF),
+	};
+	static const uint8_t want[] = {
+		LE32(2),
+		XE(0x01, 6, UNDEF), XE(0x02, 4, 1003), XE(0x04, 4, UNDEF),
+		XE(0x08, 4, 2005), XE(0x10, 4, UNDEF), XE(0x20, 4, UNDEF),
+	};
+	uint8_t unmapped[] = { LE32(2), XE(0x02, 4, UNDEF) };
+	uint8_t bad_version[] = { LE32(1), XE(0x02, 4, 3) };
+
+	(void)state;
+	assert_int_equal(nfsacl_xattr_map_ids(acl, sizeof(acl), to_server,
+					      NULL), 0);
+	assert_memory_equal(acl, want, sizeof(want));
+	/* (uid_t)-1 is what the kernel writes for an id of no namespace */
+	assert_int_equal(nfsacl_xattr_map_ids(unmapped, sizeof(unmapped),
+					      to_server, NULL), -EINVAL);
+	assert_int_equal(nfsacl_xattr_map_ids(bad_version,
+					      sizeof(bad_version), to_server,
+					      NULL), -EINVAL);
+	assert_int_equal(nfsacl_xattr_map_ids(acl, sizeof(acl) - 1, to_server,
+					      NULL), -EINVAL);
+	assert_int_equal(nfsacl_xattr_map_ids(acl, 4, to_server, NULL), 0);
+}
+
 /* Build a wire list from entries (for the conversion tests). */
 static struct nfsacl_wire_list wire_of(const uint32_t (*ents)[3], uint32_t n,
 				       uint8_t *store)
@@ -494,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_from_xattr),
 		cmocka_unit_test(test_from_xattr_bad),
 		cmocka_unit_test(test_from_mode),
+		cmocka_unit_test(test_xattr_map_ids),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
