@@ -37,16 +37,16 @@ umount_nfsfuse "$MNT"
 expect_fail_with "expected a number" "$NFSFUSE" "$SERVER:$EXPORT" "$MNT" -o uid=4294967295
 
 # ---- no option injection through fsname
-mkdir "$S/a,default_permissions"
-echo in >"$S/a,default_permissions/x"
+mkdir "$S/a,allow_other"
+echo in >"$S/a,allow_other/x"
 MNT=$(new_mountpoint)
-NFSFUSE_MOUNT_SRC="nfs://$SERVER$EXPORT/$T/a%2Cdefault_permissions" mount_nfsfuse "$MNT"
+NFSFUSE_MOUNT_SRC="nfs://$SERVER$EXPORT/$T/a%2Callow_other" mount_nfsfuse "$MNT"
 line=$(awk -v m="$MNT" '$5 == m' /proc/self/mountinfo)
 note "mountinfo: $line"
 src=$(awk -v m="$MNT" '$5 == m { for (i = 7; $i != "-"; i++); print $(i + 2) }' /proc/self/mountinfo)
 sopts=$(awk -v m="$MNT" '$5 == m { for (i = 7; $i != "-"; i++); print $(i + 3) }' /proc/self/mountinfo)
-assert_eq "$SERVER:$EXPORT/$T/a,default_permissions" "$src" "mount source keeps the comma"
-[[ ,$sopts, != *,default_permissions,* ]] || fail "default_permissions reached the mount: $sopts"
+assert_eq "$SERVER:$EXPORT/$T/a,allow_other" "$src" "mount source keeps the comma"
+[[ ,$sopts, != *,allow_other,* ]] || fail "allow_other reached the mount: $sopts"
 assert_eq in "$(cat "$MNT/x")" "the directory with a comma is mounted"
 umount_nfsfuse "$MNT"
 
