@@ -69,6 +69,11 @@ double acache_remaining(const struct attr_state *s, int64_t mono_now)
 	return left > 0 ? (double)left / NS_PER_SEC : 0.0;
 }
 
+void acache_expire(struct attr_state *s)
+{
+	s->timeo = 0;
+}
+
 void acache_invalidate(struct attr_state *s)
 {
 	s->valid = false;

@@ -88,6 +88,9 @@ double acache_remaining(const struct attr_state *s, int64_t mono_now);
 
 /* Forget the attributes (the next use asks the server). */
 void acache_invalidate(struct attr_state *s);
+/* Stop believing them but keep them, so that the answer of the next ask
+ * is still compared with them (a change of data is still seen as one). */
+void acache_expire(struct attr_state *s);
 
 /* wcc: were the cached attributes exactly those the server had before
  * our change?  Then the change was ours alone. */

@@ -20,6 +20,7 @@ struct inode_table {
 	GHashTable *by_fh;   /* struct nfs_fh3 * (inside the inode) → inode */
 	uint64_t next_id;
 	struct inode *root;
+	unsigned nmultilink;          /* atomic: inodes with multilink set */
 };
 
 static guint fh_hash(gconstpointer p)
@@ -54,6 +55,8 @@ static struct inode *inode_new(const struct nfs_fh3 *fh, uint64_t id)
 
 static void inode_free(struct inode_table *t, struct inode *ino)
 {
+	if (ino->multilink)
+		__atomic_sub_fetch(&t->nmultilink, 1, __ATOMIC_RELAXED);
 	dfile_free(t->dc, ino->df);
 	wback_free(ino->wb);
 	free(ino->silly_name);
@@ -179,6 +182,11 @@ void inode_forget(struct inode_table *t, uint64_t id, uint64_t n)
 	pthread_mutex_unlock(&t->lock);
 }
 
+bool inode_multilinked(struct inode_table *t)
+{
+	return __atomic_load_n(&t->nmultilink, __ATOMIC_RELAXED) > 0;
+}
+
 unsigned inode_count(struct inode_table *t)
 {
 	unsigned n;
@@ -227,6 +235,7 @@ enum acache_change inode_set_attr(struct inode_table *t, struct inode *ino,
 	struct acache_params p;
 	enum acache_change change;
 	int64_t skew;
+	bool multi;
 
 	pthread_mutex_lock(&t->lock);
 	p = t->params;
@@ -236,6 +245,14 @@ enum acache_change inode_set_attr(struct inode_table *t, struct inode *ino,
 	pthread_mutex_lock(&ino->lock);
 	change = acache_update(&ino->as, a, &p, clock_mono_ns(),
 			       clock_real_ns(), &skew);
+	multi = a->type != NF3DIR && a->nlink > 1;
+	if (multi != ino->multilink) {
+		ino->multilink = multi;
+		if (multi)
+			__atomic_add_fetch(&t->nmultilink, 1, __ATOMIC_RELAXED);
+		else
+			__atomic_sub_fetch(&t->nmultilink, 1, __ATOMIC_RELAXED);
+	}
 	pthread_mutex_unlock(&ino->lock);
 
 	pthread_mutex_lock(&t->lock);
@@ -276,6 +293,13 @@ void inode_invalidate_attr(struct inode *ino)
 {
 	pthread_mutex_lock(&ino->lock);
 	acache_invalidate(&ino->as);
+	pthread_mutex_unlock(&ino->lock);
+}
+
+void inode_expire_attr(struct inode *ino)
+{
+	pthread_mutex_lock(&ino->lock);
+	acache_expire(&ino->as);
 	pthread_mutex_unlock(&ino->lock);
 }
 

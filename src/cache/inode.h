@@ -65,6 +65,9 @@ struct inode {
 	bool wbatch;            /* writes sent since the last flush */
 	struct fattr3 wb_before; /* attributes before that batch */
 	bool wb_before_valid;
+	/* The cached attributes show a non-directory with more than one
+	 * name (counted in the table: inode_multilinked). */
+	bool multilink;
 	char name[64];          /* last name seen, for the trace only */
 	pthread_cond_t ra_cond; /* signalled when a read-ahead READ ends */
 	unsigned ra_inflight;   /* read-ahead READs on the wire */
@@ -119,6 +122,14 @@ void inode_dir_add_name(struct inode *dir, const char *name);
 void inode_dir_incomplete(struct inode *dir);
 bool inode_dir_lacks(struct inode *dir, const char *name);
 
+/*
+ * Does any inode's cached attributes show a file with more than one name?
+ * Only then can removing a name leave another name's cached link count
+ * wrong, and only then must a REMOVE or RENAME learn which file the name
+ * was (the kernel names only the directory and the name).
+ */
+bool inode_multilinked(struct inode_table *t);
+
 /* Number of inodes held, root included (for statistics and tests). */
 unsigned inode_count(struct inode_table *t);
 
@@ -140,6 +151,8 @@ bool inode_get_attr(struct inode *ino, struct fattr3 *a);
  * seconds that remain (for the kernel's timeouts). */
 bool inode_fresh_attr(struct inode *ino, struct fattr3 *a, double *left);
 void inode_invalidate_attr(struct inode *ino);
+/* Ask the server at the next use, and compare its answer with these. */
+void inode_expire_attr(struct inode *ino);
 /* wcc: are the cached attributes those the server had before our call? */
 bool inode_wcc_matches(struct inode *ino, const struct wcc_attr *pre);
 

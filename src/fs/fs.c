@@ -127,6 +127,25 @@ void fs_fattr_to_stat(const struct fattr3 *a, struct stat *st)
 	st->st_ctim.tv_nsec = a->ctime.nseconds;
 }
 
+void fs_inode_stat(struct inode *ino, const struct fattr3 *a, struct stat *st)
+{
+	fs_fattr_to_stat(a, st);
+	/* The .nfs name an unlinked open file was moved to is an artefact
+	 * of this client: its descriptors see the file without it, as on a
+	 * local disk (0 links once every name the user knew is gone). */
+	pthread_mutex_lock(&ino->lock);
+	if (ino->silly_name && st->st_nlink > 0)
+		st->st_nlink--;
+	pthread_mutex_unlock(&ino->lock);
+}
+
+void fs_name_lost(struct fs *fs, struct inode *ino)
+{
+	inode_expire_attr(ino);
+	if (fs->se)
+		fuse_lowlevel_notify_inval_inode(fs->se, ino->id, -1, 0);
+}
+
 double fs_attr_timeout(struct inode *ino)
 {
 	struct fattr3 a;
@@ -294,7 +313,7 @@ int fs_make_entry(fuse_req_t req, struct inode *dir,
 	}
 	memset(e, 0, sizeof(*e));
 	e->ino = ino->id;
-	fs_fattr_to_stat(&attr, &e->attr);
+	fs_inode_stat(ino, &attr, &e->attr);
 	e->attr_timeout = fs_attr_timeout(ino);
 	/* A name is believed as long as its directory is: a change to the
 	 * directory is what would show the name gone or replaced. */
@@ -513,7 +532,7 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 	}
 	if (inode_fresh_attr(i, &a, &left)) {
 		STAT_INC(attr_hits);
-		fs_fattr_to_stat(&a, &st);
+		fs_inode_stat(i, &a, &st);
 		fuse_reply_attr(req, &st, left);
 		return;
 	}
@@ -531,7 +550,7 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	fs_fattr_to_stat(&a, &st);
+	fs_inode_stat(i, &a, &st);
 	fuse_reply_attr(req, &st, fs_attr_timeout(i));
 }
 
@@ -624,7 +643,7 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	fs_fattr_to_stat(&a, &st);
+	fs_inode_stat(i, &a, &st);
 	fuse_reply_attr(req, &st, fs_attr_timeout(i));
 }
 

@@ -53,6 +53,12 @@ int fs_call_as(fuse_req_t req, const struct rpc_cred *cred,
 	       struct rpc_reply *reply);
 
 void fs_fattr_to_stat(const struct fattr3 *a, struct stat *st);
+/* The same for the kernel's view of ino: a silly-renamed file's hidden
+ * name is not counted among its links. */
+void fs_inode_stat(struct inode *ino, const struct fattr3 *a, struct stat *st);
+/* ino lost a name (REMOVE, RENAME over it): its link count and ctime
+ * moved on the server, so neither our attributes nor the kernel's hold. */
+void fs_name_lost(struct fs *fs, struct inode *ino);
 /* Seconds the kernel may keep ino's attributes (what our cache has left). */
 double fs_attr_timeout(struct inode *ino);
 /*

@@ -360,7 +360,7 @@ static void reply_create_open(fuse_req_t req, struct inode *dir,
 			if (ret == 0 && !inode_get_attr(ino, &now))
 				ret = fs_getattr_rpc(req, ino, &now);
 			if (ret == 0)
-				fs_fattr_to_stat(&now, &e.attr);
+				fs_inode_stat(ino, &now, &e.attr);
 		}
 	}
 	h = ret ? NULL : handle_new(req, ino);

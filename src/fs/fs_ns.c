@@ -342,20 +342,26 @@ void fs_silly_release(fuse_req_t req, struct inode *ino)
 }
 
 /*
- * Is name in dir a file we hold open, whose last name it is?  Returns its
- * inode with a hold (inode_find_fh) or NULL; a directory, a file with
- * other links, or one nobody opened here is removed as usual.
+ * The file behind name in dir, which is about to lose that name (REMOVE,
+ * or RENAME over it).  The kernel names only the directory and the name,
+ * so only a LOOKUP tells, and it is asked only when the answer matters:
+ * a file open here whose last name it is must be moved aside (silly
+ * rename), and a file with other names keeps them with one link fewer,
+ * which its cached attributes must not hide.  Returns the inode with a
+ * hold (inode_find_fh) or NULL (not ours to care about); *open_last says
+ * it is open here and this is its last name.
  */
-static struct inode *open_behind(fuse_req_t req, struct inode *dir,
-				 const char *name)
+static struct inode *name_victim(fuse_req_t req, struct inode *dir,
+				 const char *name, bool *open_last)
 {
 	struct fs *fs = fs_of(req);
 	struct post_op_attr a;
 	struct nfs_fh3 fh;
 	struct inode *ino;
-	bool open;
 
-	if (!fs_files_open() || fs_lookup_fh(req, dir, name, &fh, &a))
+	*open_last = false;
+	if ((!fs_files_open() && !inode_multilinked(fs->inodes)) ||
+	    fs_lookup_fh(req, dir, name, &fh, &a))
 		return NULL;
 	ino = inode_find_fh(fs->inodes, &fh);
 	if (!ino)
@@ -363,13 +369,10 @@ static struct inode *open_behind(fuse_req_t req, struct inode *dir,
 	if (a.present)
 		fs_learn(fs, ino, &a, "lookup");
 	pthread_mutex_lock(&ino->lock);
-	open = ino->nopen > 0 &&
-	       (!a.present || (a.attr.type != NF3DIR && a.attr.nlink <= 1));
+	*open_last = ino->nopen > 0 &&
+		     (!a.present ||
+		      (a.attr.type != NF3DIR && a.attr.nlink <= 1));
 	pthread_mutex_unlock(&ino->lock);
-	if (!open) {
-		inode_forget(fs->inodes, ino->id, 1);
-		return NULL;
-	}
 	return ino;
 }
 
@@ -443,16 +446,21 @@ void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 	struct inode *ino;
 	int ret;
 
+	bool open_last;
+
 	if (check_name(req, dir, name))
 		return;
-	ino = open_behind(req, dir, name);
-	if (ino) {
+	ino = name_victim(req, dir, name, &open_last);
+	if (ino && open_last)
 		ret = silly_rename(req, dir, name, ino, silly);
+	else
+		ret = remove_fh(req, &dir->fh, name);
+	if (ino) {
+		if (ret == 0)
+			fs_name_lost(fs_of(req), ino);
 		inode_forget(fs_of(req)->inodes, ino->id, 1);
-		fuse_reply_err(req, -ret);
-		return;
 	}
-	fuse_reply_err(req, -remove_fh(req, &dir->fh, name));
+	fuse_reply_err(req, -ret);
 }
 
 /* ---- rmdir of a directory that holds only our silly names ---- */
@@ -687,6 +695,7 @@ void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct inode *to = fs_inode(req, newparent);
 	char silly[SILLY_NAME_LEN + 1];
 	struct inode *target;
+	bool open_last;
 	int ret;
 
 	/* NFSv3 RENAME replies atomically or not at all; it has no way to
@@ -699,16 +708,21 @@ void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 		return;
 	/* A target open here would lose its last name: move it aside
 	 * first, as unlink would. */
-	target = open_behind(req, to, newname);
-	if (target && (ret = silly_rename(req, to, newname, target, silly))) {
+	target = name_victim(req, to, newname, &open_last);
+	if (target && open_last &&
+	    (ret = silly_rename(req, to, newname, target, silly))) {
 		inode_forget(fs_of(req)->inodes, target->id, 1);
 		fuse_reply_err(req, -ret);
 		return;
 	}
 	ret = rename_fh(req, &from->fh, name, &to->fh, newname);
 	if (target) {
-		if (ret)
+		if (ret && open_last)
 			silly_undo(req, to, newname, target, silly);
+		/* Lost a name either way: newname, or its last one to the
+		 * silly rename (and then its descriptors show 0 links). */
+		if (ret == 0)
+			fs_name_lost(fs_of(req), target);
 		inode_forget(fs_of(req)->inodes, target->id, 1);
 	}
 	fuse_reply_err(req, -ret);
@@ -746,7 +760,8 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 		fuse_reply_err(req, -nfs_stat_errno(res.status));
 		return;
 	}
-	/* The link count changed: attributes without it would be stale. */
+	/* The link count changed: the reply's attributes say so (with our
+	 * writes in flight none are believed anyway). */
 	ret = fs_make_entry(req, dir, &i->fh, &res.file_attributes, newname, &e);
 	if (ret) {
 		fuse_reply_err(req, -ret);
