@@ -23,6 +23,7 @@
 #include "fs/fs.h"
 #include "fs/fs_ctl.h"
 #include "fs/fs_quota.h"
+#include "fs/killpriv.h"
 #include "lock/lock.h"
 #include "base/log.h"
 #include "base/userns.h"
@@ -130,6 +131,9 @@ static int run_session(struct fs *fs, struct fuse_args *fa,
 		free(canon);
 		goto out_ctl;
 	}
+	if (killpriv_attach(se))
+		nf_log(NF_LOG_WARNING, "cannot take over /dev/fuse I/O: a "
+		       "non-owner's write to a setuid file will fail");
 	if (!canon || bdi_of_mount(canon, fs->bdi, sizeof(fs->bdi)))
 		nf_log(NF_LOG_DEBUG, "%s: backing device not found: kernel "
 		       "read-ahead stays as it is", o->mountpoint);

@@ -19,6 +19,7 @@
 #include "../cache/wback.h"
 #include "fs_quota.h"
 #include "../base/clock.h"
+#include "killpriv.h"
 #include "../base/log.h"
 #include "../base/stats.h"
 #include "../base/trace.h"
@@ -441,6 +442,12 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
 	/* The kernel drops its pages of a file whose mtime or size moved in
 	 * attributes we return: the same rule our own cache follows. */
 	conn->want |= FUSE_CAP_AUTO_INVAL_DATA & conn->capable;
+	/* The server clears setuid/setgid at WRITE, SETATTR of the size
+	 * or owner (killpriv.h); the kernel must not try as the caller. */
+	if (conn->capable & FUSE_CAP_HANDLE_KILLPRIV) {
+		conn->want |= FUSE_CAP_HANDLE_KILLPRIV;
+		killpriv_want(true);
+	}
 	fs_lock_init_conn(fs, conn);
 }
 
@@ -576,6 +583,15 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 	struct stat st;
 	int ret;
 
+	/* What is left of the kernel's request to clear setuid/setgid once
+	 * the server is the one to do it (killpriv.h): nothing to set. */
+	if (!(to_set & (FUSE_SET_ATTR_MODE | FUSE_SET_ATTR_UID |
+			FUSE_SET_ATTR_GID | FUSE_SET_ATTR_SIZE |
+			FUSE_SET_ATTR_ATIME | FUSE_SET_ATTR_ATIME_NOW |
+			FUSE_SET_ATTR_MTIME | FUSE_SET_ATTR_MTIME_NOW))) {
+		fs_getattr(req, ino, fi);
+		return;
+	}
 	(void)fi;
 	if (!i) {
 		fuse_reply_err(req, ESTALE);

@@ -850,6 +850,11 @@ int fs_writes_settle(fuse_req_t req, struct inode *ino)
 		ino->as.valid = true;
 		pthread_mutex_unlock(&ino->lock);
 		inode_set_attr(fs->inodes, ino, &pa.attr);
+		/* The kernel follows size and mtime of its own writes, not
+		 * a mode the server changed (setuid/setgid cleared on a
+		 * write by someone else than the owner). */
+		if (((before.mode ^ after.mode) & 07777) && fs->se)
+			fuse_lowlevel_notify_inval_inode(fs->se, ino->id, -1, 0);
 	} else if (chain != WBACK_NONE) {
 		STAT_INC(wcc_lost);
 		STAT_INC(purge_wcc);

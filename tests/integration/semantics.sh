@@ -36,4 +36,64 @@ with_timeout python3 "$OPS" "$A/$T/shared" "$B/$T/shared" >"$NFSFUSE_TMP/shared.
 diff -u "$NFSFUSE_TMP/local.out" "$NFSFUSE_TMP/shared.out" >&2 ||
 	fail "link counts seen by a second mount differ from the local disk's"
 
+# --- setuid/setgid cleared by a non-owner's write ----------------------
+# Root's files, written by another user through an allow_other mount: the
+# kernel must not turn the write into a chmod as that user (which the
+# server refuses: not the owner), and the server clears the bits.
+need_root
+TEST_USER=nfsfuse-sem
+ensure_test_user
+C=$(new_mountpoint)
+mount_nfsfuse "$C" -o hostname=semC,allow_other
+mkdir "$A/$T/suid"
+mkdir "$EXPORT_DIR/$T/suid.local"
+# nonowner OP FILE: as the test user, write to FILE or truncate it.
+nonowner() {
+	as_user timeout 30 python3 -c '
+import os, sys
+op, path = sys.argv[1:3]
+if op == "write":
+    fd = os.open(path, os.O_WRONLY)
+    os.write(fd, b"written by a non-owner\n")
+    os.close(fd)
+else:
+    os.truncate(path, 3)' "$1" "$2" 2>&1
+}
+for op in write truncate; do
+	for m in 6777 4666 2777 2767; do
+		f=$EXPORT_DIR/$T/suid/$op$m l=$EXPORT_DIR/$T/suid.local/$op$m
+		echo "some bytes to cut" >"$f"
+		echo "some bytes to cut" >"$l"
+		chmod "$m" "$f" "$l"
+		assert_eq "$m" "$(stat_of %a "$C/$T/suid/$op$m")" "set-up of mode $m, seen through the mount"
+		out=$(nonowner $op "$l") || fail "the oracle: a non-owner's $op of a local mode $m file failed: $out"
+		want=$(stat_of %a "$l")
+		out=$(nonowner $op "$C/$T/suid/$op$m") ||
+			fail "a non-owner's $op of a mode $m file failed: $out"
+		assert_eq "$(cat "$l")" "$(cat "$f")" "the $op of mode $m reached the server"
+		# nfs-ganesha clears the bits at WRITE, not at SETATTR of the
+		# size (nor does the kernel's NFS client ask it to): after a
+		# truncate the mount shows what the server kept.
+		[[ $op == truncate ]] && want=$(stat_of %a "$f")
+		assert_eq "$want" "$(stat_of %a "$f")" "mode after a non-owner's $op of mode $m, on the server"
+		assert_eq "$want" "$(stat_of %a "$C/$T/suid/$op$m")" "mode after a non-owner's $op of mode $m, through the mount"
+	done
+done
+# The bits were cleared, not kept: the oracle agrees with the rule.
+assert_eq 777 "$(stat_of %a "$EXPORT_DIR/$T/suid/write6777")" "setuid and setgid cleared by a write"
+# A chmod by a non-owner is still refused: the kernel's request to clear
+# the bits is not taken for one.
+expect_fail_with "Operation not permitted" as_user chmod 0777 "$C/$T/suid/truncate2767"
+# The owner giving the file away clears them too, as on a local disk.
+for m in 6777 6755; do
+	f=$EXPORT_DIR/$T/suid/chown$m l=$EXPORT_DIR/$T/suid.local/chown$m
+	: >"$f"
+	: >"$l"
+	chmod "$m" "$f" "$l"
+	stat "$C/$T/suid/chown$m" >/dev/null
+	chown "$TEST_UID" "$l" "$C/$T/suid/chown$m"
+	assert_eq "$(stat_of %a "$l")" "$(stat_of %a "$f")" "mode after chown of mode $m, on the server"
+	assert_eq "$(stat_of %a "$l")" "$(stat_of %a "$C/$T/suid/chown$m")" "mode after chown of mode $m, through the mount"
+done
+
 echo PASS
