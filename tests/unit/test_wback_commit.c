@@ -1,0 +1,584 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Write-behind (src/cache/wback.c) against a fake NFS call layer: a small
+ * in-memory server that keeps the file's bytes, size and times, answers
+ * WRITE with wcc data (pre-op attributes or not, as the test asks), holds
+ * replies until the test releases them (in any order), and answers COMMIT
+ * with the verifier of the moment; a "restart" forgets what was not
+ * committed and changes the verifier.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "../../src/base/stats.h"
+#include "../../src/cache/attr.h"
+#include "../../src/cache/wback.h"
+
+#define FILE_MAX (4u << 20)
+#define MAX_CALLS 64
+
+struct held_call {
+	struct nfs3_write_args args;
+	struct nfs3_write_res *res;
+	nfs_done_fn done;
+	void *ctx;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool hold;                  /* keep WRITE replies until released */
+	bool send_pre;              /* WRITE replies carry pre-op attributes */
+	uint32_t fail_status;       /* answer WRITEs with this status */
+	int restart_every_commit;   /* restart before this many COMMITs */
+	struct held_call held[MAX_CALLS];
+	unsigned nheld;
+	uint8_t verf[NFS3_WRITEVERFSIZE];
+	uint8_t data[FILE_MAX];     /* what the server has, stable or not */
+	uint8_t stable[FILE_MAX];   /* what survives a restart */
+	struct fattr3 attr;         /* size, mtime, ctime move per change */
+	size_t uncommitted_max;     /* most unstable bytes the server held */
+	size_t uncommitted;
+	char log[256];              /* 'W' unstable, 'S' FILE_SYNC, 'C' commit */
+	unsigned nlog;
+} srv = { .lock = PTHREAD_MUTEX_INITIALIZER,
+	  .cond = PTHREAD_COND_INITIALIZER };
+
+static void srv_reset(void)
+{
+	pthread_mutex_lock(&srv.lock);
+	srv.hold = false;
+	srv.send_pre = false;
+	srv.fail_status = NFS3_OK;
+	srv.restart_every_commit = 0;
+	srv.nheld = 0;
+	memset(srv.verf, 0xa1, sizeof(srv.verf));
+	memset(srv.data, 0, sizeof(srv.data));
+	memset(srv.stable, 0, sizeof(srv.stable));
+	memset(&srv.attr, 0, sizeof(srv.attr));
+	srv.attr.type = NF3REG;
+	srv.attr.fileid = 42;
+	srv.attr.mtime.seconds = srv.attr.ctime.seconds = 1000;
+	srv.uncommitted = srv.uncommitted_max = 0;
+	memset(srv.log, 0, sizeof(srv.log));
+	srv.nlog = 0;
+	pthread_mutex_unlock(&srv.lock);
+}
+
+static void srv_log(char c)
+{
+	if (srv.nlog + 1 < sizeof(srv.log))
+		srv.log[srv.nlog++] = c;
+}
+
+/* A change on the server: every change moves mtime and ctime. */
+static void srv_touch(void)
+{
+	srv.attr.mtime.nseconds++;
+	srv.attr.ctime.nseconds++;
+}
+
+static struct wcc_attr wcc_of(const struct fattr3 *a)
+{
+	struct wcc_attr w = { a->size, a->mtime, a->ctime };
+
+	return w;
+}
+
+/* Apply one WRITE to the server (lock held) and fill its reply. */
+static void srv_apply(const struct nfs3_write_args *a,
+		      struct nfs3_write_res *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (srv.fail_status != NFS3_OK) {
+		r->status = srv.fail_status;
+		r->file_wcc.after.present = true;
+		r->file_wcc.after.attr = srv.attr;
+		return;
+	}
+	assert_true(a->offset + a->count <= FILE_MAX);
+	r->file_wcc.before.present = srv.send_pre;
+	r->file_wcc.before.attr = wcc_of(&srv.attr);
+	memcpy(srv.data + a->offset, a->data, a->count);
+	if (a->stable != UNSTABLE) {
+		memcpy(srv.stable + a->offset, a->data, a->count);
+	} else {
+		srv.uncommitted += a->count;
+		if (srv.uncommitted > srv.uncommitted_max)
+			srv.uncommitted_max = srv.uncommitted;
+	}
+	if (a->offset + a->count > srv.attr.size)
+		srv.attr.size = a->offset + a->count;
+	srv_touch();
+	r->file_wcc.after.present = true;
+	r->file_wcc.after.attr = srv.attr;
+	r->status = NFS3_OK;
+	r->count = a->count;
+	r->committed = a->stable == UNSTABLE ? UNSTABLE : FILE_SYNC;
+	memcpy(r->verf, srv.verf, sizeof(r->verf));
+}
+
+/* The server restarts: what was not committed is gone, and so is the
+ * verifier (lock held). */
+static void srv_restart(void)
+{
+	memcpy(srv.data, srv.stable, sizeof(srv.data));
+	srv.uncommitted = 0;
+	srv.verf[0]++;
+}
+
+/* ---- the fake call layer wback.c uses (src/proto/nfs.h) ---- */
+
+int nfs_stat_errno(uint32_t status)
+{
+	switch (status) {
+	case NFS3_OK: return 0;
+	case NFS3ERR_NOSPC: return -ENOSPC;
+	case NFS3ERR_DQUOT: return -EDQUOT;
+	default: return -EIO;
+	}
+}
+
+int nfs_call_async(struct nfs_client *c, enum nfs3_proc proc,
+		   const struct rpc_cred *cred, const void *args, void *res,
+		   nfs_done_fn done, void *ctx)
+{
+	const struct nfs3_write_args *a = args;
+	struct held_call *h;
+
+	(void)c;
+	(void)cred;
+	assert_int_equal(proc, NFS3PROC_WRITE);
+	pthread_mutex_lock(&srv.lock);
+	srv_log(a->stable == UNSTABLE ? 'W' : 'S');
+	assert_true(srv.nheld < MAX_CALLS);
+	/* Answered later, by the server thread or by the test: done must
+	 * not run under the caller's lock. */
+	h = &srv.held[srv.nheld++];
+	h->args = *a;
+	h->res = res;
+	h->done = done;
+	h->ctx = ctx;
+	pthread_cond_broadcast(&srv.cond);
+	pthread_mutex_unlock(&srv.lock);
+	return 0;
+}
+
+int nfs_call(struct nfs_client *c, enum nfs3_proc proc,
+	     const struct rpc_cred *cred, const void *args, void *res,
+	     struct rpc_reply *reply, volatile int *interrupted)
+{
+	struct nfs3_commit_res *r = res;
+
+	(void)c;
+	(void)cred;
+	(void)args;
+	(void)reply;
+	(void)interrupted;
+	assert_int_equal(proc, NFS3PROC_COMMIT);
+	pthread_mutex_lock(&srv.lock);
+	srv_log('C');
+	if (srv.restart_every_commit > 0) {
+		srv.restart_every_commit--;
+		srv_restart();
+	}
+	memset(r, 0, sizeof(*r));
+	r->status = NFS3_OK;
+	r->file_wcc.before.present = srv.send_pre;
+	r->file_wcc.before.attr = wcc_of(&srv.attr);
+	r->file_wcc.after.present = true;
+	r->file_wcc.after.attr = srv.attr;
+	memcpy(srv.stable, srv.data, sizeof(srv.stable));
+	srv.uncommitted = 0;
+	memcpy(r->verf, srv.verf, sizeof(r->verf));
+	pthread_mutex_unlock(&srv.lock);
+	return 0;
+}
+
+/* ---- driving the replies ---- */
+
+/* Apply and deliver the held call k, as the transport thread would;
+ * the lock is held and is dropped around the callback. */
+static void deliver_locked(unsigned k)
+{
+	struct held_call h = srv.held[k];
+
+	memmove(&srv.held[k], &srv.held[k + 1],
+		(srv.nheld - k - 1) * sizeof(srv.held[0]));
+	srv.nheld--;
+	srv_apply(&h.args, h.res);
+	pthread_mutex_unlock(&srv.lock);
+	h.done(h.ctx, 0, h.res, NULL);
+	pthread_mutex_lock(&srv.lock);
+}
+
+/* In hold mode, the test answers: the k-th reply still held. */
+static void srv_release(unsigned k)
+{
+	pthread_mutex_lock(&srv.lock);
+	assert_true(k < srv.nheld);
+	deliver_locked(k);
+	pthread_mutex_unlock(&srv.lock);
+}
+
+/* In hold mode: answer everything held, newest first (a server may
+ * answer in any order). */
+static void srv_pump(void)
+{
+	pthread_mutex_lock(&srv.lock);
+	while (srv.nheld)
+		deliver_locked(srv.nheld - 1);
+	pthread_mutex_unlock(&srv.lock);
+}
+
+/* Otherwise this thread answers each call in order, as soon as it is
+ * made. */
+static pthread_t srv_thread;
+static bool srv_stop;
+
+static void *srv_main(void *p)
+{
+	(void)p;
+	pthread_mutex_lock(&srv.lock);
+	while (!srv_stop) {
+		if (!srv.hold && srv.nheld)
+			deliver_locked(0);
+		else
+			pthread_cond_wait(&srv.cond, &srv.lock);
+	}
+	pthread_mutex_unlock(&srv.lock);
+	return NULL;
+}
+
+static void srv_set_hold(bool on)
+{
+	pthread_mutex_lock(&srv.lock);
+	srv.hold = on;
+	pthread_cond_broadcast(&srv.cond);
+	pthread_mutex_unlock(&srv.lock);
+}
+
+static int group_setup(void **state)
+{
+	(void)state;
+	return pthread_create(&srv_thread, NULL, srv_main, NULL);
+}
+
+static int group_teardown(void **state)
+{
+	(void)state;
+	pthread_mutex_lock(&srv.lock);
+	srv_stop = true;
+	pthread_cond_broadcast(&srv.cond);
+	pthread_mutex_unlock(&srv.lock);
+	return pthread_join(srv_thread, NULL);
+}
+
+/* Wait (bounded, generously) until n replies are held. */
+static void srv_wait_held(unsigned n)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 60;
+	pthread_mutex_lock(&srv.lock);
+	while (srv.nheld < n) {
+		int ret = pthread_cond_timedwait(&srv.cond, &srv.lock, &until);
+
+		if (ret == ETIMEDOUT) {
+			pthread_mutex_unlock(&srv.lock);
+			fail_msg("no %u WRITEs in flight after 60 s", n);
+		}
+	}
+	pthread_mutex_unlock(&srv.lock);
+}
+
+/* ---- helpers ---- */
+
+static struct nfs_client fake_nfs = { .wsize = 1u << 20 };
+static const struct rpc_cred cred = { .flavor = RPC_AUTH_SYS };
+static uint8_t pattern[FILE_MAX];
+
+static struct wback *new_wb(size_t max_held)
+{
+	struct nfs_fh3 fh = { .len = 4, .data = { 1, 2, 3, 4 } };
+	struct wback *wb = wback_new(&fake_nfs, &fh, max_held);
+
+	assert_non_null(wb);
+	return wb;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	srv_reset();
+	for (size_t i = 0; i < sizeof(pattern); i++)
+		pattern[i] = (uint8_t)(i * 131 + (i >> 9));
+	return 0;
+}
+
+/* Write [off, off+len) of the pattern, in pieces of `piece`. */
+static void write_range(struct wback *wb, uint64_t off, size_t len,
+			size_t piece)
+{
+	for (size_t done = 0; done < len; done += piece) {
+		size_t n = len - done < piece ? len - done : piece;
+
+		assert_int_equal(0, wback_write(wb, &cred, off + done,
+						pattern + off + done, n));
+	}
+}
+
+/* Flush with the server thread answering (hold mode ends). */
+static void flush_ok(struct wback *wb)
+{
+	srv_set_hold(false);
+	assert_int_equal(0, wback_flush(wb));
+}
+
+/* ---- the tests ---- */
+
+/* Large writes go out UNSTABLE at once and one COMMIT at flush makes
+ * them stable; nothing is held after. */
+static void test_unstable_then_commit(void **state)
+{
+	struct wback *wb = new_wb(64u << 20);
+
+	(void)state;
+	write_range(wb, 0, 3 * (256u << 10), 256u << 10);
+	assert_string_equal("WWW", srv.log);
+	assert_true(wback_busy(wb));
+	flush_ok(wb);
+	assert_string_equal("WWWC", srv.log);
+	assert_memory_equal(srv.stable, pattern, 3 * (256u << 10));
+	assert_false(wback_busy(wb));
+	wback_free(wb);
+}
+
+/* A small file written in one run goes out as one FILE_SYNC WRITE at
+ * flush, with no COMMIT. */
+static void test_small_file_sync(void **state)
+{
+	struct wback *wb = new_wb(64u << 20);
+
+	(void)state;
+	write_range(wb, 0, 5000, 1000);
+	assert_string_equal("", srv.log); /* held back */
+	flush_ok(wb);
+	assert_string_equal("S", srv.log);
+	assert_memory_equal(srv.stable, pattern, 5000);
+	wback_free(wb);
+}
+
+/* The server restarts between the WRITEs and the COMMIT: the COMMIT's
+ * verifier differs, every uncommitted byte is sent again and committed,
+ * and the server ends with all of them. */
+static void test_verifier_change_resends(void **state)
+{
+	struct wback *wb = new_wb(64u << 20);
+	uint64_t changes = STAT_GET(verifier_changes);
+
+	(void)state;
+	write_range(wb, 0, 1u << 20, 128u << 10);
+	wback_wait(wb);
+	pthread_mutex_lock(&srv.lock);
+	srv.restart_every_commit = 1;
+	pthread_mutex_unlock(&srv.lock);
+	assert_int_equal(0, wback_flush(wb));
+	/* 8 WRITEs, a COMMIT that saw the new verifier, the 8 again, and
+	 * the COMMIT that found them all. */
+	assert_string_equal("WWWWWWWWCWWWWWWWWC", srv.log);
+	assert_memory_equal(srv.stable, pattern, 1u << 20);
+	assert_int_equal(changes + 1, STAT_GET(verifier_changes));
+	wback_free(wb);
+}
+
+/* A server that restarts at every COMMIT is given up on: flush fails
+ * rather than resend forever. */
+static void test_verifier_change_gives_up(void **state)
+{
+	struct wback *wb = new_wb(64u << 20);
+
+	(void)state;
+	write_range(wb, 0, 512u << 10, 128u << 10);
+	wback_wait(wb);
+	pthread_mutex_lock(&srv.lock);
+	srv.restart_every_commit = 1000;
+	pthread_mutex_unlock(&srv.lock);
+	assert_int_equal(-EIO, wback_flush(wb));
+	assert_false(wback_busy(wb));
+	wback_free(wb);
+}
+
+struct writer {
+	struct wback *wb;
+	uint64_t off;
+	size_t len;
+	int ret;
+};
+
+static void *writer_main(void *p)
+{
+	struct writer *w = p;
+
+	w->ret = wback_write(w->wb, &cred, w->off, pattern + w->off, w->len);
+	return NULL;
+}
+
+/* The held bytes are bounded: a writer past the bound waits for the
+ * replies and COMMITs what was acknowledged before its WRITE goes out,
+ * so the server never holds more unstable bytes than the bound. */
+static void test_held_bytes_cap(void **state)
+{
+	const size_t cap = 512u << 10, piece = 256u << 10;
+	struct wback *wb = new_wb(cap);
+	struct writer w = { wb, 2 * piece, piece, 1 };
+	pthread_t t;
+
+	(void)state;
+	srv_set_hold(true);
+	write_range(wb, 0, 2 * piece, piece); /* exactly at the bound */
+	assert_int_equal(0, pthread_create(&t, NULL, writer_main, &w));
+	/* The third cannot go out while two are unanswered... */
+	srv_wait_held(2);
+	assert_string_equal("WW", srv.log);
+	/* ...and once they are answered, it commits them first. */
+	srv_release(1);
+	srv_release(0);
+	srv_wait_held(1);
+	assert_int_equal(0, pthread_join(t, NULL));
+	assert_int_equal(0, w.ret);
+	assert_string_equal("WWCW", srv.log);
+	assert_true(srv.uncommitted_max <= cap);
+	flush_ok(wb);
+	assert_memory_equal(srv.stable, pattern, 3 * piece);
+	wback_free(wb);
+}
+
+/* With pre-op attributes, replies that chain from the cached attributes
+ * prove the change ours alone, whatever order they came back in. */
+static void test_wcc_chain_ours(void **state)
+{
+	struct wback *wb = new_wb(64u << 20);
+	struct fattr3 before, after;
+
+	(void)state;
+	srv.send_pre = true;
+	srv_set_hold(true);
+	before = srv.attr;
+	write_range(wb, 0, 4 * (128u << 10), 128u << 10);
+	srv_wait_held(4);
+	/* answered out of order: 2, 0, 3, 1 (applied in that order too) */
+	srv_release(2);
+	srv_release(0);
+	srv_release(1);
+	srv_release(0);
+	flush_ok(wb);
+	memset(&after, 0, sizeof(after));
+	assert_int_equal(WBACK_OURS, wback_chain(wb, &before, &after));
+	assert_int_equal(srv.attr.size, after.size);
+	assert_true(nfstime_eq(&srv.attr.ctime, &after.ctime));
+	/* Forgotten once asked. */
+	assert_int_equal(WBACK_NONE, wback_chain(wb, &before, &after));
+	wback_free(wb);
+}
+
+/* Another client's change between two of our WRITEs breaks the chain;
+ * so do cached attributes that were not the server's before ours. */
+static void test_wcc_chain_foreign(void **state)
+{
+	struct wback *wb = new_wb(64u << 20);
+	struct fattr3 before, after, stale;
+
+	(void)state;
+	srv.send_pre = true;
+	before = srv.attr;
+	write_range(wb, 0, 128u << 10, 128u << 10);
+	wback_wait(wb);
+	pthread_mutex_lock(&srv.lock);
+	srv_touch(); /* someone else */
+	pthread_mutex_unlock(&srv.lock);
+	write_range(wb, 128u << 10, 128u << 10, 128u << 10);
+	flush_ok(wb);
+	assert_int_equal(WBACK_FOREIGN, wback_chain(wb, &before, &after));
+
+	stale = srv.attr;
+	stale.mtime.seconds--;
+	write_range(wb, 256u << 10, 128u << 10, 128u << 10);
+	flush_ok(wb);
+	assert_int_equal(WBACK_FOREIGN, wback_chain(wb, &stale, &after));
+	wback_free(wb);
+}
+
+/* Without pre-op attributes (nfs-ganesha): taken as ours when the end
+ * state is what our writes alone leave, not when the file grew past
+ * them. */
+static void test_wcc_no_pre(void **state)
+{
+	struct wback *wb = new_wb(64u << 20);
+	struct fattr3 before, after;
+
+	(void)state;
+	before = srv.attr;
+	write_range(wb, 0, 256u << 10, 128u << 10);
+	flush_ok(wb);
+	assert_int_equal(WBACK_OURS_ASSUMED, wback_chain(wb, &before, &after));
+	assert_int_equal(256u << 10, after.size);
+
+	before = srv.attr;
+	srv_set_hold(true);
+	write_range(wb, 0, 128u << 10, 128u << 10);
+	pthread_mutex_lock(&srv.lock);
+	srv.attr.size += 10; /* someone appended before our WRITE */
+	pthread_mutex_unlock(&srv.lock);
+	srv_pump();
+	flush_ok(wb);
+	assert_int_equal(WBACK_FOREIGN, wback_chain(wb, &before, &after));
+	wback_free(wb);
+}
+
+/* A failed WRITE is reported at the next flush (once) and fails later
+ * writes at once until then. */
+static void test_write_error_reported(void **state)
+{
+	struct wback *wb = new_wb(64u << 20);
+
+	(void)state;
+	srv.fail_status = NFS3ERR_NOSPC;
+	write_range(wb, 0, 128u << 10, 128u << 10);
+	wback_wait(wb);
+	assert_int_equal(-ENOSPC, wback_write(wb, &cred, 1u << 20,
+					      pattern, 100));
+	assert_int_equal(-ENOSPC, wback_flush(wb));
+	srv.fail_status = NFS3_OK;
+	assert_int_equal(0, wback_flush(wb));
+	write_range(wb, 0, 128u << 10, 128u << 10);
+	flush_ok(wb);
+	wback_free(wb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_unstable_then_commit, setup),
+		cmocka_unit_test_setup(test_small_file_sync, setup),
+		cmocka_unit_test_setup(test_verifier_change_resends, setup),
+		cmocka_unit_test_setup(test_verifier_change_gives_up, setup),
+		cmocka_unit_test_setup(test_held_bytes_cap, setup),
+		cmocka_unit_test_setup(test_wcc_chain_ours, setup),
+		cmocka_unit_test_setup(test_wcc_chain_foreign, setup),
+		cmocka_unit_test_setup(test_wcc_no_pre, setup),
+		cmocka_unit_test_setup(test_write_error_reported, setup),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
