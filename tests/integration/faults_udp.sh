@@ -24,8 +24,9 @@ MNT=$(new_mountpoint)
 start_proxy udp --proto udp --seed 5 --drop-calls 10 --drop-replies 10
 mount_nfsfuse "$MNT" -o "proto=udp,mountproto=udp,port=$PROXY_PORT,mountport=$MOUNT_PORT,timeo=1,nolock"
 PID=$(daemon_pid "$MNT")
-grep -q 'rsize=32768 wsize=32768' "$NFSFUSE_LOG" 2>/dev/null ||
-	stat "$MNT" >/dev/null # (daemonized: its log went to syslog)
+# Over UDP the transfer sizes are cut to what one datagram carries.
+opts=$("$NFSFUSECTL" list | grep -F -A4 -- "$MNT from") || fail "nfsfusectl list does not show $MNT"
+assert_contains "$opts" "rsize=32768,wsize=32768," "UDP transfer sizes"
 
 # The daemon's socket: UDP, connected to the proxy, one port throughout.
 sport=$(ss -Hunp "dport = :$PROXY_PORT" | awk -v p="pid=$PID," '$0 ~ p { n = split($4, a, ":"); print a[n] }')

@@ -339,6 +339,10 @@ counter() {
 		python3 -c 'import json,sys; print(json.load(sys.stdin)["cache"][sys.argv[1]])' "$2"
 }
 
+# counter_is MNT NAME VALUE: true when the counter is VALUE now (for
+# wait_until, which must read it again at each try).
+counter_is() { [[ $(counter "$1" "$2") == "$3" ]]; }
+
 # ------------------------------------------------------------------ users
 
 # ensure_test_user: create the ordinary user $TEST_USER (root only) and set

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Read-ahead, by its counters in nfsfusectl stats: a sequential reader
+# gets READs issued ahead of it and finds their data in the cache (used),
+# with nothing thrown away; a random reader (no kernel read-ahead either:
+# POSIX_FADV_RANDOM) gets no read-ahead, so none is wasted.
+. "$(dirname "$0")/lib.sh"
+ensure_server
+need_nfsfuse
+[[ -x ${NFSFUSECTL:-} ]] || skip "nfsfusectl is not built"
+need_cmd python3
+
+T=$(make_testdir readahead)
+S=$EXPORT_DIR/$T
+MNT=$(new_mountpoint)
+mount_nfsfuse "$MNT" -o rsize=65536
+head -c $((16 << 20)) /dev/urandom >"$S/seq"
+head -c $((16 << 20)) /dev/urandom >"$S/rnd"
+
+# --- sequential ------------------------------------------------------------
+i0=$(counter "$MNT" readahead_issued)
+u0=$(counter "$MNT" readahead_used)
+w0=$(counter "$MNT" readahead_wasted)
+with_timeout cmp "$MNT/$T/seq" "$S/seq" || fail "sequential read differs from the server's file"
+i1=$(counter "$MNT" readahead_issued)
+u1=$(counter "$MNT" readahead_used)
+w1=$(counter "$MNT" readahead_wasted)
+note "sequential 16 MiB: read-ahead issued $((i1 - i0)), used $((u1 - u0)), wasted $((w1 - w0))"
+(((i1 - i0) >= 8)) || fail "a sequential 16 MiB read issued $((i1 - i0)) read-ahead READs"
+(((u1 - u0) >= 8)) || fail "a sequential read found read-ahead data $((u1 - u0)) times"
+assert_eq 0 $((w1 - w0)) "read-ahead wasted on a sequential read"
+
+# --- random ----------------------------------------------------------------
+with_timeout python3 - "$MNT/$T/rnd" "$S/rnd" <<'PY' || fail "random reads"
+import os, random, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_RANDOM)
+ref = open(sys.argv[2], "rb").read()
+rnd = random.Random(11)
+for _ in range(64):
+    off = rnd.randrange(0, len(ref) - 4096) & ~4095
+    if os.pread(fd, 4096, off) != ref[off:off + 4096]:
+        sys.exit("wrong bytes at %d" % off)
+os.close(fd)
+PY
+i2=$(counter "$MNT" readahead_issued)
+w2=$(counter "$MNT" readahead_wasted)
+note "random 64 × 4 KiB: read-ahead issued $((i2 - i1)), wasted $((w2 - w1))"
+(((i2 - i1) <= 2)) || fail "random reads issued $((i2 - i1)) read-ahead READs"
+assert_eq 0 $((w2 - w1)) "read-ahead wasted on random reads"
+echo PASS
