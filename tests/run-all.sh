@@ -14,7 +14,9 @@
 #
 # The last line printed is "N passed, N failed, N skipped", summed over the
 # test runs (a step that fails outside meson counts as one failure); the
-# exit status is non-zero if anything failed.
+# exit status is non-zero if anything failed.  A skipped test is a failure
+# unless tests/allowed-skips lists it with the reason (CI has every
+# feature), and so is a run where every test skipped.
 #
 # Environment: NFSFUSE_KEEP_SERVER=1 leaves the server running at the end;
 # MESON_TEST_ARGS adds arguments to both meson test runs.
@@ -146,6 +148,24 @@ count_results() {
 	SKIPPED=$((SKIPPED + ${skip:-0}))
 }
 
+# check_skips LABEL DIR: in CI every feature is present, so a test that
+# skipped is a failure unless tests/allowed-skips names it, with the
+# reason; a run in which every test skipped fails as a whole.  Read from
+# the JSON log of the run that just ended in DIR.
+check_skips() {
+	local label=$1 dir=$2 out kind name rest
+	out=$(python3 "$ROOT/tests/skips.py" "$dir/meson-logs/testlog.json" \
+		"$ROOT/tests/allowed-skips") ||
+		{ step_failed "reading the test log of $dir ($label)"; return 0; }
+	while read -r kind name rest; do
+		case $kind in
+		allowed) echo "run-all: $name skipped ($label), allowed: $rest" ;;
+		unlisted) step_failed "$name skipped ($label) and is not in tests/allowed-skips: $rest" ;;
+		all) step_failed "every test of $label skipped ($name tests)" ;;
+		esac
+	done <<<"$out"
+}
+
 run_tests() { # label dir meson-test-args...
 	local label=$1 dir=$2 rc=0 log
 	shift 2
@@ -161,6 +181,7 @@ run_tests() { # label dir meson-test-args...
 		step_failed "meson test -C $dir (no summary, exit status $rc)"
 		return 0
 	fi
+	check_skips "$label" "$dir"
 	if [[ $rc -ne 0 ]] && ! grep -qE '^(Fail|Timeout|Unexpected Pass):[[:space:]]+[1-9]' "$log"; then
 		# meson failed although no test did (e.g. a test could not be built).
 		step_failed "meson test -C $dir (exit status $rc)"
