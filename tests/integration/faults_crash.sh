@@ -11,7 +11,9 @@
 #    after it; the restarted server has a new write verifier, so COMMIT
 #    finds that the UNSTABLE writes it acknowledged before the crash may
 #    be gone and they are sent again: the file arrives whole
-#    (verifier_changes counts it).
+#    (verifier_changes counts it).  The first 32 MiB are written and
+#    left uncommitted before the crash, so there is always something to
+#    send again.
 #
 # This restarts the shared test server twice: it is meant to run alone.
 . "$(dirname "$0")/lib.sh"
@@ -86,14 +88,37 @@ assert_alive "$PID" "$MNT"
 umount_nfsfuse "$MNT"
 
 # --- hard ---------------------------------------------------------------
+# The writer sends 32 MiB and stops, its file still open: below the
+# write-behind bound (64 MiB) nothing is COMMITted before close, so all of
+# it is acknowledged UNSTABLE and uncommitted when the server dies --
+# whatever the machine's speed.  It goes on writing during the outage.
 MNT=$(new_mountpoint)
 mount_nfsfuse "$MNT" -f -o timeo=10,retrans=1,nolock
 PID=$(daemon_pid "$MNT")
 stat "$MNT/$T" >/dev/null
-cp "$SRC" "$MNT/$T/hard" 2>"$NFSFUSE_TMP/cp.err" &
+c0=$(cache_stat "$MNT" commits)
+python3 - "$SRC" "$MNT/$T/hard" "$NFSFUSE_TMP/paused" "$NFSFUSE_TMP/go" \
+	2>"$NFSFUSE_TMP/cp.err" <<'PY' &
+import os, sys, time
+src, dst, paused, go = sys.argv[1:5]
+data = open(src, "rb").read()
+fd = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+first = 32 << 20
+for off in range(0, first, 1 << 20):
+    os.write(fd, data[off:off + (1 << 20)])
+open(paused, "w").close()
+while not os.path.exists(go):
+    time.sleep(0.05)
+for off in range(first, len(data), 1 << 20):
+    os.write(fd, data[off:off + (1 << 20)])
+os.close(fd)
+PY
 CP=$!
-wait_size "$EXPORT_DIR/$T/hard" $((64 << 20))
+wait_until 120 test -e "$NFSFUSE_TMP/paused" || fail "the writer did not send its first 32 MiB"
+wait_size "$EXPORT_DIR/$T/hard" $((32 << 20))
+assert_eq "$c0" "$(cache_stat "$MNT" commits)" "COMMITs before the crash (32 MiB must still be uncommitted)"
 kill_server
+touch "$NFSFUSE_TMP/go"
 sleep 3 # long enough for calls to time out and be retried
 start_server
 t0=$SECONDS
