@@ -55,7 +55,7 @@ lib() {
 	echo "$o"
 }
 xdr_srcs=(xdr/xdr.c xdr/rpc_msg.c xdr/nfs3_types.c xdr/nfs3.c xdr/pmap.c
-	xdr/mount.c xdr/nlm.c xdr/nsm.c xdr/rquota.c)
+	xdr/mount.c xdr/nlm.c xdr/nsm.c xdr/rquota.c xdr/nfsacl.c)
 have_nfs2=false
 if [ -f "$src/xdr/nfs2.h" ]; then
 	have_nfs2=true
@@ -81,6 +81,7 @@ harness fuzz_mount "${xdr_objs[@]}"
 harness fuzz_pmap "$(lib src/rpc/addr.c)" "${xdr_objs[@]}"
 harness fuzz_nlm "${xdr_objs[@]}"
 harness fuzz_nsm "${xdr_objs[@]}"
+harness fuzz_nfsacl "${xdr_objs[@]}"
 harness fuzz_rquota "$(lib src/proto/quota.c -I "$src/xdr")" "${xdr_objs[@]}"
 if $have_nfs2; then
 	harness fuzz_nfs2 "${xdr_objs[@]}"
