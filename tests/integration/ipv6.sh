@@ -96,10 +96,13 @@ nfs_over_ipv6() {
 }
 
 # ---- --list-exports by IPv6 literal, bracketed and bare
-out=$(with_timeout 30 "$NFSFUSE" --list-exports '[::1]')
+out=$(with_timeout 30 "$NFSFUSE" --list-exports '[::1]' 2>&1) ||
+	fail "--list-exports [::1] failed: $out"
 assert_contains "$out" "Export list for ::1:" "--list-exports [::1] header"
 assert_contains "$out" "$EXPORT " "--list-exports [::1] lists the export"
-assert_contains "$(with_timeout 30 "$NFSFUSE" --list-exports ::1)" "$EXPORT " "--list-exports ::1"
+out=$(with_timeout 30 "$NFSFUSE" --list-exports ::1 2>&1) ||
+	fail "--list-exports ::1 failed: $out"
+assert_contains "$out" "$EXPORT " "--list-exports ::1"
 
 # ---- mount by [::1]: rpcbind v4 GETADDR for tcp6 first, a tree copied
 T=$(make_testdir ipv6)
