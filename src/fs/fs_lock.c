@@ -50,9 +50,24 @@ static void on_interrupt(fuse_req_t req, void *data)
 	__atomic_store_n((volatile int *)data, 1, __ATOMIC_RELAXED);
 }
 
-static void fill_req(fuse_req_t req, struct inode *i, struct fuse_file_info *fi,
-		     bool flock, struct rpc_cred *cred, struct lock_req *r)
+/*
+ * What getlk, setlk and flock begin with: the inode, a lock manager, the
+ * request filled from the caller.  NULL when the request was answered.
+ */
+static struct inode *lock_begin(fuse_req_t req, fuse_ino_t ino,
+				struct fuse_file_info *fi, bool flock,
+				struct rpc_cred *cred, struct lock_req *r)
 {
+	struct inode *i = fs_inode(req, ino);
+
+	if (!i) {
+		fuse_reply_err(req, ESTALE);
+		return NULL;
+	}
+	if (!fs_of(req)->locks) {
+		fuse_reply_err(req, ENOSYS);
+		return NULL;
+	}
 	memset(r, 0, sizeof(*r));
 	fs_req_cred(req, cred);
 	r->fh = &i->fh;
@@ -61,6 +76,7 @@ static void fill_req(fuse_req_t req, struct inode *i, struct fuse_file_info *fi,
 	r->flock = flock;
 	r->pid = fuse_req_ctx(req)->pid;
 	r->cred = cred;
+	return i;
 }
 
 /* FUSE gives l_len >= 0 with 0 meaning "to end of file", as NLM does. */
@@ -73,27 +89,18 @@ static void range_of(const struct flock *l, struct lock_req *r)
 void fs_getlk(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 	      struct flock *lock)
 {
-	struct fs *fs = fs_of(req);
-	struct inode *i = fs_inode(req, ino);
 	struct lock_conflict c;
 	struct rpc_cred cred;
 	struct lock_req r;
 	int ret;
 
-	if (!i) {
-		fuse_reply_err(req, ESTALE);
+	if (!lock_begin(req, ino, fi, false, &cred, &r))
 		return;
-	}
-	if (!fs->locks) {
-		fuse_reply_err(req, ENOSYS);
-		return;
-	}
-	fill_req(req, i, fi, false, &cred, &r);
 	if (lock->l_pid > 0)
 		r.pid = lock->l_pid;
 	r.excl = lock->l_type == F_WRLCK;
 	range_of(lock, &r);
-	ret = lockmgr_test(fs->locks, &r, &c);
+	ret = lockmgr_test(fs_of(req)->locks, &r, &c);
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;
@@ -117,7 +124,7 @@ static int do_lock(fuse_req_t req, struct inode *i, struct lock_req *r,
 {
 	struct fs *fs = fs_of(req);
 	volatile int interrupted = 0;
-	const char *how = NULL;
+	enum lock_grant how;
 	int ret;
 
 	if (wait)
@@ -150,21 +157,14 @@ static int do_unlock(fuse_req_t req, struct inode *i, struct lock_req *r)
 void fs_setlk(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 	      struct flock *lock, int sleep)
 {
-	struct fs *fs = fs_of(req);
-	struct inode *i = fs_inode(req, ino);
 	struct rpc_cred cred;
 	struct lock_req r;
+	struct inode *i;
 	int ret;
 
-	if (!i) {
-		fuse_reply_err(req, ESTALE);
+	i = lock_begin(req, ino, fi, false, &cred, &r);
+	if (!i)
 		return;
-	}
-	if (!fs->locks) {
-		fuse_reply_err(req, ENOSYS);
-		return;
-	}
-	fill_req(req, i, fi, false, &cred, &r);
 	if (lock->l_pid > 0)
 		r.pid = lock->l_pid;
 	range_of(lock, &r);
@@ -180,21 +180,14 @@ void fs_setlk(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 void fs_flock(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 	      int op)
 {
-	struct fs *fs = fs_of(req);
-	struct inode *i = fs_inode(req, ino);
 	struct rpc_cred cred;
 	struct lock_req r;
+	struct inode *i;
 	int ret;
 
-	if (!i) {
-		fuse_reply_err(req, ESTALE);
+	i = lock_begin(req, ino, fi, true, &cred, &r);
+	if (!i)
 		return;
-	}
-	if (!fs->locks) {
-		fuse_reply_err(req, ENOSYS);
-		return;
-	}
-	fill_req(req, i, fi, true, &cred, &r);
 	r.start = 0;
 	r.len = 0;
 	switch (op & (LOCK_SH | LOCK_EX | LOCK_UN)) {

@@ -47,10 +47,12 @@
 #include "../base/log.h"
 #include "../proto/pmap_client.h"
 #include "../base/trace.h"
+#include "../rpc/record.h"
 #include "lock_int.h"
 
 #define LK_SM_PROG_BASE 0x4e465300u /* transient range 0x40000000.. */
 #define LK_MAX_CONNS 16
+#define LK_MAX_RECORD (64 * 1024) /* callbacks are small */
 
 bool lk_statd_priv_ok(struct lockmgr *lm, const uint8_t *priv);
 
@@ -476,68 +478,35 @@ static void dispatch(struct lockmgr *lm, const uint8_t *buf, size_t len,
 struct lk_tcp_conn {
 	int fd;
 	struct rpc_addr from;
-	uint8_t *buf;
-	size_t len;
+	struct rpc_record_reader rr;
 };
 
-/* Read what is there; serve each complete single- or multi-fragment
- * record.  Returns false when the connection is done. */
+/* Read what is there; serve each complete record.  Returns false when the
+ * connection is done (closed, or a record over the limit). */
 static bool tcp_readable(struct lockmgr *lm, struct lk_tcp_conn *c)
 {
 	uint8_t tmp[8192];
 	ssize_t n = recv(c->fd, tmp, sizeof(tmp), 0);
-	uint8_t *nb;
+	size_t off = 0;
 
 	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
 		return false;
-	if (n < 0)
-		return true;
-	if (c->len + (size_t)n > 256 * 1024)
-		return false;
-	nb = realloc(c->buf, c->len + (size_t)n);
-	if (!nb)
-		return false;
-	c->buf = nb;
-	memcpy(c->buf + c->len, tmp, (size_t)n);
-	c->len += (size_t)n;
-	for (;;) {
-		/* Gather fragments until the last one. */
-		size_t at = 0, rec = 0;
-		bool last = false;
-		uint8_t *msg;
+	while (n > 0 && off < (size_t)n) {
+		struct lk_reply_sink s = { .fd = c->fd, .tcp = true };
+		uint8_t *rec = NULL;
+		size_t used, len = 0;
+		int ret = rpc_record_feed(&c->rr, tmp + off, (size_t)n - off,
+					  &used, &rec, &len);
 
-		while (!last) {
-			uint32_t m, flen;
-
-			if (c->len - at < 4)
-				return true;
-			m = xdr_get_u32(c->buf + at);
-			last = m & 0x80000000u;
-			flen = m & 0x7fffffffu;
-			if (c->len - at - 4 < flen)
-				return true;
-			at += 4 + flen;
-			rec += flen;
-		}
-		msg = malloc(rec ? rec : 1);
-		if (!msg)
+		if (ret < 0)
 			return false;
-		for (size_t p = 0, q = 0; p < at;) {
-			uint32_t flen = xdr_get_u32(c->buf + p) & 0x7fffffffu;
-
-			memcpy(msg + q, c->buf + p + 4, flen);
-			q += flen;
-			p += 4 + flen;
+		off += used;
+		if (ret == 1) {
+			dispatch(lm, rec, len, &c->from, &s);
+			free(rec);
 		}
-		memmove(c->buf, c->buf + at, c->len - at);
-		c->len -= at;
-		{
-			struct lk_reply_sink s = { .fd = c->fd, .tcp = true };
-
-			dispatch(lm, msg, rec, &c->from, &s);
-		}
-		free(msg);
 	}
+	return true;
 }
 
 /* A peer's address as accepted or received: IPv4 or IPv6 only, and an
@@ -602,11 +571,14 @@ static void *listener_main(void *arg)
 					 SOCK_CLOEXEC | SOCK_NONBLOCK);
 
 			if (fd >= 0 && nconns < LK_MAX_CONNS &&
-			    peer_addr(&from, &ss, fl) == 0)
-				conns[nconns++] = (struct lk_tcp_conn){
+			    peer_addr(&from, &ss, fl) == 0) {
+				conns[nconns] = (struct lk_tcp_conn){
 					.fd = fd, .from = from };
-			else if (fd >= 0)
+				rpc_record_reader_init(&conns[nconns++].rr,
+						       LK_MAX_RECORD);
+			} else if (fd >= 0) {
 				close(fd);
+			}
 		}
 		if (pfd[2].revents & POLLIN)
 			udp_readable(lm, lm->nlm_udp_fd);
@@ -615,7 +587,7 @@ static void *listener_main(void *arg)
 		for (size_t i = 0, k = (size_t)fixed; i < nconns; k++) {
 			if (pfd[k].revents && !tcp_readable(lm, &conns[i])) {
 				close(conns[i].fd);
-				free(conns[i].buf);
+				rpc_record_reader_free(&conns[i].rr);
 				conns[i] = conns[--nconns];
 				/* pfd no longer lines up: next round */
 				break;
@@ -625,7 +597,7 @@ static void *listener_main(void *arg)
 	}
 	for (size_t i = 0; i < nconns; i++) {
 		close(conns[i].fd);
-		free(conns[i].buf);
+		rpc_record_reader_free(&conns[i].rr);
 	}
 	return NULL;
 }

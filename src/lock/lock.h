@@ -84,10 +84,16 @@ int lockmgr_test(struct lockmgr *lm, const struct lock_req *r,
  * NLM_LOCK.  With wait, blocks until granted (by callback, or by polling
  * where no callback can arrive) or until *interrupted becomes non-zero, in
  * which case a CANCEL goes to the server and the result is -EINTR.
- * *granted_by (may be NULL) says how: "immediate", "callback", "poll".
+ * *granted_by (may be NULL) says how.
  */
+enum lock_grant {
+	LOCK_GRANT_IMMEDIATE,  /* the first LOCK was granted */
+	LOCK_GRANT_CALLBACK,   /* the server's GRANTED reached the listener */
+	LOCK_GRANT_POLL,       /* a later LOCK of ours was granted */
+};
+const char *lockmgr_grant_name(enum lock_grant g);
 int lockmgr_lock(struct lockmgr *lm, const struct lock_req *r, bool wait,
-		 volatile int *interrupted, const char **granted_by);
+		 volatile int *interrupted, enum lock_grant *granted_by);
 
 /* NLM_UNLOCK of the range (POSIX semantics: may split a held lock). */
 int lockmgr_unlock(struct lockmgr *lm, const struct lock_req *r);

@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Internals of the lock manager, shared by its files:
- *   lock.c        tables of owners, held and waiting locks; the public API
+ *   lockmgr.c     start and stop
+ *   lock.c        the calls that answer at once: TEST, UNLOCK, questions
+ *   wait.c        LOCK and the wait of blocked locks
+ *   lock_table.c  the table of held locks, owners and their handles
+ *   nlm_calls.c   LOCK/CANCEL/UNLOCK calls and what their answers mean
  *   nlm_client.c  a small synchronous RPC client (TCP, bound to our
- *                 clientaddr) and the NLM calls made with it
+ *                 clientaddr)
+ *   lock_text.c   counters and tables as text
+ *   reclaim.c     reclaim after a server reboot
+ *   monitor.c     the monitor thread
  *   listener.c    the callback service thread and its rpcbind registration
  *   statmon.c     SM_MON / SM_STAT, reboot detection and reclaim
  *   statedir.c    our NSM state number and server list on stable storage
@@ -163,7 +170,50 @@ struct lockmgr {
 	struct lk_stats stats;
 };
 
+/* ---- lockmgr.c ---- */
+#define LK_GRACE_RETRY_MS 1000   /* after DENIED_GRACE_PERIOD */
+#define LK_CALL_MS 15000         /* one NLM call */
 double lk_now(void);
+void lk_sleep_ms(int ms);
+
+/* ---- lock_table.c (mu held where said) ---- */
+uint64_t lk_range_end(uint64_t start, uint64_t len);
+bool lk_fh_eq(const struct nfs_fh3 *a, const struct nfs_fh3 *b);
+void lk_make_oh(struct lockmgr *lm, uint64_t owner, bool flock, uint8_t *oh,
+		uint32_t *len);
+/* mu held.  The svid of an owner that already holds a lock, else pid. */
+int32_t lk_owner_svid(struct lockmgr *lm, uint64_t owner, bool flock,
+		      pid_t pid);
+void lk_fill_alock(struct lockmgr *lm, const struct lock_req *r,
+		   const uint8_t *oh, uint32_t oh_len, int32_t svid,
+		   struct nlm_lock *a);
+/* mu held.  A grant (lock) or an unlock of r's range, POSIX style. */
+void lk_held_apply(struct lockmgr *lm, const struct lock_req *r, int32_t svid,
+		   const uint8_t *oh, uint32_t oh_len, bool lock);
+/* mu held.  Does r's owner hold anything in r's range?  Its svid. */
+bool lk_owner_overlaps(struct lockmgr *lm, const struct lock_req *r,
+		       int32_t *svid);
+/* A grant into the table; the first one starts watching the server. */
+void lk_record_grant(struct lockmgr *lm, const struct lock_req *r,
+		     int32_t svid, const uint8_t *oh, uint32_t oh_len);
+
+/* ---- nlm_calls.c ---- */
+struct lk_call {
+	const struct nlm_lock *a;
+	bool excl, block, reclaim;
+	const struct rpc_cred *cred; /* NULL: the daemon's own */
+	const uint8_t *cookie;       /* NULL: a fresh one */
+	uint32_t cookie_len;
+};
+/* NLMPROC_LOCK, _CANCEL or _UNLOCK; *stat is the server's answer. */
+int lk_nlm_call(struct lockmgr *lm, uint32_t proc, const struct lk_call *c,
+		uint32_t *stat);
+void lk_next_cookie(struct lockmgr *lm, uint8_t c[8]);
+void lk_cred_for_call(struct lockmgr *lm, const struct rpc_cred *in,
+		      struct rpc_cred *out);
+/* -EINVAL for a range NLM v3 cannot carry. */
+int lk_check_range(struct lockmgr *lm, const struct lock_req *r);
+int lk_stat_errno(struct lockmgr *lm, uint32_t stat);
 /* The codecs of proc in the mount's NLM version (never NULL for the
  * procedures the lock manager calls). */
 const struct xdr_proc_codec *lk_codec(struct lockmgr *lm, uint32_t proc);
@@ -175,6 +225,9 @@ bool lk_granted(struct lockmgr *lm, const struct nlm_testargs *a);
 /* statmon: statd says mon_name changed state (rebooted). */
 void lk_server_rebooted(struct lockmgr *lm, int32_t state);
 void lk_mark_dirty(struct lockmgr *lm);
+
+/* ---- monitor.c ---- */
+void *lk_monitor_main(void *arg);
 
 /* ---- listener.c ---- */
 int lk_listener_start(struct lockmgr *lm, char *err, size_t errlen);

@@ -26,6 +26,7 @@
 
 #include "../base/log.h"
 #include "../proto/pmap_client.h"
+#include "../rpc/record.h"
 #include "lock_int.h"
 
 #define LK_MAX_REPLY (64u * 1024u)
@@ -186,46 +187,35 @@ static int recv_all(int fd, uint8_t *p, size_t n,
 	return 0;
 }
 
-/* One record (all its fragments) into a malloc'd buffer. */
+/* One record (all its fragments) into a malloc'd buffer, through the
+ * shared record reader; exactly the record's bytes are read, so a record
+ * that follows stays in the socket for the next call. */
 static int recv_record(int fd, uint8_t **out, size_t *outlen,
 		       const struct timespec *deadline)
 {
-	uint8_t *buf = NULL, mark[4];
-	size_t len = 0;
-	bool last = false;
+	struct rpc_record_reader rr;
 	int ret;
 
-	while (!last) {
-		uint32_t m, flen;
-		uint8_t *nb;
+	rpc_record_reader_init(&rr, LK_MAX_REPLY);
+	do {
+		uint8_t *dst, mark[4];
+		size_t want = rpc_record_direct(&rr, &dst), used;
 
-		ret = recv_all(fd, mark, 4, deadline);
-		if (ret)
-			goto fail;
-		m = xdr_get_u32(mark);
-		last = m & 0x80000000u;
-		flen = m & 0x7fffffffu;
-		if (len + flen > LK_MAX_REPLY) {
-			ret = -EIO;
-			goto fail;
+		if (want) {
+			ret = recv_all(fd, dst, want, deadline);
+			if (ret == 0)
+				ret = rpc_record_commit(&rr, want, out, outlen);
+		} else {
+			ret = recv_all(fd, mark, sizeof(mark), deadline);
+			if (ret == 0)
+				ret = rpc_record_feed(&rr, mark, sizeof(mark),
+						      &used, out, outlen);
 		}
-		nb = realloc(buf, len + flen + 1);
-		if (!nb) {
-			ret = -ENOMEM;
-			goto fail;
-		}
-		buf = nb;
-		ret = recv_all(fd, buf + len, flen, deadline);
-		if (ret)
-			goto fail;
-		len += flen;
-	}
-	*out = buf;
-	*outlen = len;
-	return 0;
-fail:
-	free(buf);
-	return ret;
+	} while (ret == 0);
+	rpc_record_reader_free(&rr);
+	if (ret == 1)
+		return 0;
+	return ret == -EMSGSIZE ? -EIO : ret;
 }
 
 static int encode_call(struct lk_conn *c, uint32_t xid, uint32_t proc,
