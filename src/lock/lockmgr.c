@@ -15,17 +15,15 @@
 #include <sys/stat.h>
 #include <arpa/inet.h>
 
+#include "../base/clock.h"
 #include "../base/log.h"
-#include "../base/userns.h"
 #include "../base/trace.h"
+#include "../base/userns.h"
 #include "lock_int.h"
 
 double lk_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)clock_mono_ns() / 1e9;
 }
 
 void lk_sleep_ms(int ms)
