@@ -184,10 +184,11 @@ lk_wait_granted() {
 	lk_bg "$NFSFUSE_TMP/holdB" hold "$mb/$f" 0 0 w "$rel"
 	wait_file_has "$NFSFUSE_TMP/holdB" locked || fail "B did not lock"
 	lk_bg "$NFSFUSE_TMP/waitA" wait "$ma/$f" 0 10 w "${rel}w"
-	wait_file_has "$NFSFUSE_TMP/waitA" waiting
-	sleep 1
+	# The daemon lists the lock as waiting once the request is in it
+	# (the helper's "waiting" is printed before it calls fcntl).
+	wait_until 30 grep -q '^waiting ino=' "$sa/status" ||
+		fail "A does not list its F_SETLKW as waiting: $(cat "$NFSFUSE_TMP/waitA")"
 	assert_eq waiting "$(cat "$NFSFUSE_TMP/waitA")" "A's F_SETLKW blocks while B holds the lock"
-	assert_contains "$(cat "$sa/status")" "waiting ino=" "A lists its waiting lock"
 	touch "$rel" "$rel.exit"
 	wait_file_has "$NFSFUSE_TMP/waitA" granted 10 || fail "A's F_SETLKW not granted: $(cat "$NFSFUSE_TMP/waitA")"
 	t_unlock=$(awk '/^unlocked/ { print $2 }' "$NFSFUSE_TMP/holdB")
