@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../xdr/pmap.h"
+
 int rpc_addr_set(struct rpc_addr *a, const struct sockaddr *sa,
 		 socklen_t len)
 {
@@ -127,45 +129,22 @@ int rpc_addr_to_uaddr(const struct rpc_addr *a, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
 }
 
-/* One decimal number 0..255 in s[0..len): no sign, no blanks. */
-static int uaddr_octet(const char *s, size_t len, unsigned *v)
-{
-	unsigned n = 0;
-
-	if (len == 0 || len > 3)
-		return -EINVAL;
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -EINVAL;
-		n = n * 10 + (unsigned)(s[i] - '0');
-	}
-	if (n > 255)
-		return -EINVAL;
-	*v = n;
-	return 0;
-}
-
 int rpc_addr_from_uaddr(struct rpc_addr *a, const char *uaddr, size_t len)
 {
 	char host[RPC_ADDR_HOSTLEN];
 	const char *lo_dot, *hi_dot;
-	unsigned hi, lo;
+	uint16_t port;
 	size_t hostlen;
 
 	memset(a, 0, sizeof(*a));
-	if (!uaddr || len == 0 || memchr(uaddr, '\0', len))
+	/* The codec checks the two port octets and that a host precedes
+	 * them: both dots exist once it has said yes. */
+	if (pmap_uaddr_port(uaddr, len, &port))
 		return -EINVAL;
 	lo_dot = memrchr(uaddr, '.', len);
-	if (!lo_dot)
-		return -EINVAL;
 	hi_dot = memrchr(uaddr, '.', (size_t)(lo_dot - uaddr));
-	if (!hi_dot)
-		return -EINVAL;
 	hostlen = (size_t)(hi_dot - uaddr);
-	if (hostlen == 0 || hostlen >= sizeof(host))
-		return -EINVAL;
-	if (uaddr_octet(hi_dot + 1, (size_t)(lo_dot - hi_dot - 1), &hi) ||
-	    uaddr_octet(lo_dot + 1, len - (size_t)(lo_dot - uaddr) - 1, &lo))
+	if (hostlen >= sizeof(host))
 		return -EINVAL;
 	memcpy(host, uaddr, hostlen);
 	host[hostlen] = '\0';
@@ -182,6 +161,6 @@ int rpc_addr_from_uaddr(struct rpc_addr *a, const char *uaddr, size_t len)
 		a->u.sin.sin_family = AF_INET;
 		a->len = sizeof(a->u.sin);
 	}
-	rpc_addr_set_port(a, (uint16_t)(hi << 8 | lo));
+	rpc_addr_set_port(a, port);
 	return 0;
 }
