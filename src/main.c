@@ -147,6 +147,7 @@ static int run_session(struct fs *fs, struct fuse_args *fa,
 	fuse_loop_cfg_set_max_threads(cfg, 16);
 	fuse_loop_cfg_set_idle_threads(cfg, 8);
 	ret = fuse_session_loop_mt(se, cfg) ? 1 : 0;
+	fs_lock_session_end(fs);
 	fuse_loop_cfg_destroy(cfg);
 out_unmount:
 	fuse_session_unmount(se);
@@ -159,14 +160,18 @@ out_session:
 }
 
 /* NLM locks, unless nolock: after session_open, so after daemon_start()
- * (the lock manager's threads would not survive the fork). */
+ * (the lock manager's threads would not survive the fork).  The NLM
+ * caller name is hostname= as given, else HOST.nfsfuse-UID: never the
+ * bare host name of the kernel's NFS client, and one per user, so that
+ * servers keep each owner's locks apart. */
 static int start_locks(struct fs *fs, const struct session *s,
 		       const struct nfsfuse_opts *o)
 {
+	char caller[sizeof(s->machinename) + 32];
 	struct lockmgr_config cfg = {
 		.server = s->addr,
 		.server_name = o->host,
-		.caller_name = s->machinename,
+		.caller_name = caller,
 		.clientaddr = o->clientaddr,
 		.statedir = o->statedir,
 		.callbacks = o->nlm_callback == 0,
@@ -177,6 +182,11 @@ static int start_locks(struct fs *fs, const struct session *s,
 
 	if (o->nolock)
 		return 0;
+	if (o->hostname)
+		snprintf(caller, sizeof(caller), "%s", s->machinename);
+	else
+		snprintf(caller, sizeof(caller), "%s.nfsfuse-%u",
+			 s->machinename, (unsigned)geteuid());
 	if (lockmgr_start(&cfg, &fs->locks, err, sizeof(err))) {
 		fprintf(stderr, "nfsfuse: locks: %s\n", err);
 		return -1;

@@ -139,6 +139,9 @@ void fs_setlk(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 	      struct flock *lock, int sleep);
 void fs_flock(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 	      int op);
+/* The FUSE session has ended: answer every waiting lock (EINTR) while
+ * its requests can still be answered. */
+void fs_lock_session_end(struct fs *fs);
 /* flush/release that first drop the closing owner's locks */
 void fs_lock_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
 void fs_lock_release(fuse_req_t req, fuse_ino_t ino,

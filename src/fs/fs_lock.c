@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 
@@ -42,12 +43,6 @@ void fs_lock_init_conn(struct fs *fs, struct fuse_conn_info *conn)
 		conn->want |= FUSE_CAP_FLOCK_LOCKS;
 	else
 		conn->want &= ~FUSE_CAP_FLOCK_LOCKS;
-}
-
-static void on_interrupt(fuse_req_t req, void *data)
-{
-	(void)req;
-	__atomic_store_n((volatile int *)data, 1, __ATOMIC_RELAXED);
 }
 
 /*
@@ -117,30 +112,79 @@ void fs_getlk(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 	fuse_reply_lock(req, lock);
 }
 
-/* Lock, waiting if asked; a FUSE interrupt (a signal to the caller) ends
- * the wait with a CANCEL and EINTR. */
+/* A lock that waits: the request, kept until the lock manager answers. */
+struct lock_waiting {
+	fuse_req_t req;
+	struct inode *i;
+	struct lockmgr *lm;
+	struct lock_wait *w;
+};
+
+/* Revalidate after a grant (a cache rule: see fs.h). */
+static void lock_granted(fuse_req_t req, struct inode *i)
+{
+	int e = fs_lock_acquired(req, i);
+
+	if (e)
+		nf_log(NF_LOG_WARNING, "revalidating node %llu after a lock "
+		       "grant: %s", (unsigned long long)i->id, strerror(-e));
+}
+
+/* From libfuse, with the request's lock held: a signal to the caller. */
+static void on_interrupt(fuse_req_t req, void *data)
+{
+	struct lock_waiting *lw = data;
+
+	(void)req;
+	lockmgr_wait_interrupt(lw->lm, lw->w);
+}
+
+/* From the lock manager's wait thread, once. */
+static void on_done(void *ctx, int result, enum lock_grant how)
+{
+	struct lock_waiting *lw = ctx;
+
+	(void)how;
+	/* Returns only once an on_interrupt() under way has returned, and
+	 * none comes after it: lw can go. */
+	fuse_req_interrupt_func(lw->req, NULL, NULL);
+	if (result == 0)
+		lock_granted(lw->req, lw->i);
+	fuse_reply_err(lw->req, -result);
+	free(lw);
+}
+
+/*
+ * Lock, waiting if asked.  A lock that waits holds no thread: the request
+ * is answered from on_done(), and a FUSE interrupt (a signal to the
+ * caller) ends the wait with a CANCEL and EINTR.  Returns 1 when the
+ * request will be answered so, else the result to answer now.
+ */
 static int do_lock(fuse_req_t req, struct inode *i, struct lock_req *r,
 		   bool wait)
 {
-	struct fs *fs = fs_of(req);
-	volatile int interrupted = 0;
-	enum lock_grant how;
+	struct lockmgr *lm = fs_of(req)->locks;
+	struct lock_waiting *lw = NULL;
 	int ret;
 
-	if (wait)
-		fuse_req_interrupt_func(req, on_interrupt,
-					(void *)&interrupted);
-	ret = lockmgr_lock(fs->locks, r, wait, &interrupted, &how);
-	if (wait)
-		fuse_req_interrupt_func(req, NULL, NULL);
-	if (ret == 0) {
-		int e = fs_lock_acquired(req, i);
-
-		if (e)
-			nf_log(NF_LOG_WARNING, "revalidating node %llu after "
-			       "a lock grant: %s", (unsigned long long)i->id,
-			       strerror(-e));
+	if (wait) {
+		lw = calloc(1, sizeof(*lw));
+		if (!lw)
+			return -ENOMEM;
+		lw->req = req;
+		lw->i = i;
+		lw->lm = lm;
 	}
+	ret = lockmgr_lock(lm, r, wait, on_done, lw, lw ? &lw->w : NULL,
+			   NULL);
+	if (ret == -EINPROGRESS) {
+		fuse_req_interrupt_func(req, on_interrupt, lw);
+		lockmgr_wait_arm(lm, lw->w);
+		return 1;
+	}
+	free(lw);
+	if (ret == 0)
+		lock_granted(req, i);
 	return ret;
 }
 
@@ -174,7 +218,8 @@ void fs_setlk(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 		r.excl = lock->l_type == F_WRLCK;
 		ret = do_lock(req, i, &r, sleep != 0);
 	}
-	fuse_reply_err(req, -ret);
+	if (ret <= 0)
+		fuse_reply_err(req, -ret);
 }
 
 void fs_flock(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
@@ -202,7 +247,8 @@ void fs_flock(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 	default:
 		ret = -EINVAL;
 	}
-	fuse_reply_err(req, -ret);
+	if (ret <= 0)
+		fuse_reply_err(req, -ret);
 }
 
 /* Close: FUSE names the owner whose POSIX locks go (flush) and the file
@@ -239,6 +285,11 @@ void fs_lock_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	release_owner(req, ino, fi->lock_owner, false);
 	fs_flush(req, ino, fi);
+}
+
+void fs_lock_session_end(struct fs *fs)
+{
+	lockmgr_end_waits(fs->locks);
 }
 
 void fs_lock_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)

@@ -18,9 +18,11 @@
  * in the version of our calls (v4; v3 from an NFSv2 mount) over the
  * transport of the original call, and connects to that port at the address
  * our calls came from.  The NLM sockets are of the server's address
- * family: an IPv6 server calls an IPv6 listener back (dual-stack, so an
- * IPv4 call from the same server reaches it too).  So (below, "our
- * version" is that one):
+ * family, bound to that address (clientaddr=, else the local end of the
+ * route to the server), never the wildcard; an IPv6 socket is dual-stack,
+ * which matters only for a clientaddr= of the IPv4-mapped form.  Which
+ * version is taken is read from the exact registrations (portmap DUMP).
+ * So (below, "our version" is that one):
  *   - our version not registered locally: we listen on an ephemeral port
  *     and register it, and unregister at exit: portmap v2 SET ("tcp",
  *     "udp") for an IPv4 listener; for an IPv6 one rpcbind v4 SET ("tcp6",
@@ -30,7 +32,7 @@
  *     with clientaddr= we listen on that same port at our own address,
  *     when that address is free there (the other owner bound another).
  *   - otherwise, or with nlm_callback=no, or without rpcbind: no
- *     callbacks; blocked locks are polled (lock.c).  lockmgr_mode() says
+ *     callbacks; blocked locks are polled (wait.c).  lockmgr_mode() says
  *     which.
  */
 #include <errno.h>
@@ -52,6 +54,7 @@
 
 #define LK_SM_PROG_BASE 0x4e465300u /* transient range 0x40000000.. */
 #define LK_MAX_CONNS 16
+#define LK_IDLE_S 5.0       /* a connection with nothing to say goes */
 #define LK_MAX_RECORD (64 * 1024) /* callbacks are small */
 
 bool lk_statd_priv_ok(struct lockmgr *lm, const uint8_t *priv);
@@ -175,26 +178,77 @@ static int bind_sock(int type, const struct rpc_addr *addr, uint16_t *bound)
 	return fd;
 }
 
-/* Where the NLM listener binds: clientaddr=, else the wildcard of the
- * server's family, at port. */
-static struct rpc_addr nlm_listen_addr(struct lockmgr *lm, uint16_t port)
+/*
+ * The address to listen on, at port: clientaddr=, or else the local
+ * address of the route to the server, in the server's family -- the
+ * address our calls come from, where the server calls back.  Never the
+ * wildcard: nothing but the server has anything to say to this socket.
+ */
+static int listen_addr(struct lockmgr *lm, uint16_t port, struct rpc_addr *out)
 {
-	struct rpc_addr a;
+	struct rpc_addr to = lm->cfg.server;
+	struct sockaddr_storage me;
+	socklen_t sl = sizeof(me);
+	int fd, ret = 0;
 
-	if (lm->src.len)
-		a = lm->src;
+	if (lm->src.len) {
+		*out = lm->src;
+		rpc_addr_set_port(out, port);
+		return 0;
+	}
+	fd = socket(rpc_addr_family(&to), SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	rpc_addr_set_port(&to, PMAP_PORT); /* any port: nothing is sent */
+	if (connect(fd, &to.u.sa, to.len) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&me, &sl) < 0)
+		ret = -errno;
+	else if (rpc_addr_set(out, (struct sockaddr *)&me, sl))
+		ret = -EAFNOSUPPORT;
 	else
-		rpc_addr_parse(&a, rpc_addr_family(&lm->cfg.server) == AF_INET6
-					   ? "::" : "0.0.0.0", 0);
-	rpc_addr_set_port(&a, port);
-	return a;
+		rpc_addr_set_port(out, port);
+	close(fd);
+	return ret;
+}
+
+/*
+ * The port registered for exactly (prog, vers, proto), from the local
+ * portmap v2 DUMP (an IPv6 listener registers there too: register_prog).
+ * Not GETPORT or GETADDR: rpcbind answers them with another version's
+ * port when the one asked for is not registered, and NLM v4 of a local
+ * server would make our NLM v3 look taken.
+ */
+static int registered_port(uint32_t prog, uint32_t vers, int proto,
+			   uint16_t *port)
+{
+	struct pmap_mapping *maps;
+	struct rpc_addr rpcb;
+	size_t n;
+	uint32_t prot = proto == IPPROTO_TCP ? PMAP_PROT_TCP : PMAP_PROT_UDP;
+	int ret;
+
+	local_rpcbind(&rpcb, AF_INET);
+	ret = pmap_clnt_dump(&rpcb, &maps, &n);
+	if (ret)
+		return ret;
+	ret = -EPROTONOSUPPORT;
+	for (size_t i = 0; i < n; i++)
+		if (maps[i].prog == prog && maps[i].vers == vers &&
+		    maps[i].prot == prot && maps[i].port &&
+		    maps[i].port <= 65535) {
+			*port = (uint16_t)maps[i].port;
+			ret = 0;
+			break;
+		}
+	free(maps);
+	return ret;
 }
 
 /* Decide how NLM callbacks can reach us; fills lm->mode. */
 static void setup_nlm_callbacks(struct lockmgr *lm)
 {
 	int family = rpc_addr_family(&lm->cfg.server);
-	struct rpc_addr rpcb, at;
+	struct rpc_addr at;
 	char addr[RPC_ADDR_HOSTLEN];
 	uint16_t port_tcp = 0, port_udp = 0;
 	uint32_t v = lm->nlm_vers;
@@ -206,13 +260,16 @@ static void setup_nlm_callbacks(struct lockmgr *lm)
 			 "poll (nlm_callback=no)");
 		return;
 	}
-	/* Asked in the server's family: GETADDR for "tcp6" finds an IPv6
-	 * registration. */
-	local_rpcbind(&rpcb, family);
-	ret = pmap_clnt_getport(&rpcb, NLM_PROGRAM, v, IPPROTO_TCP, &port_tcp);
+	ret = listen_addr(lm, 0, &at);
+	if (ret) {
+		snprintf(lm->mode, sizeof(lm->mode), "poll (no route to the "
+			 "server: %s)", strerror(-ret));
+		return;
+	}
+	rpc_addr_host(&at, addr, sizeof(addr));
+	ret = registered_port(NLM_PROGRAM, v, IPPROTO_TCP, &port_tcp);
 	if (ret == -EPROTONOSUPPORT) {
 		/* Free: ours to register. */
-		at = nlm_listen_addr(lm, 0);
 		fd = bind_sock(SOCK_STREAM, &at, &lm->nlm_port_tcp);
 		if (fd < 0)
 			goto fail;
@@ -235,8 +292,8 @@ static void setup_nlm_callbacks(struct lockmgr *lm)
 		lm->nlm_registered = true;
 		lm->callbacks_on = true;
 		snprintf(lm->mode, sizeof(lm->mode),
-			 "callback (NLM v%u registered with rpcbind, port %u)",
-			 v, lm->nlm_port_tcp);
+			 "callback (NLM v%u registered with rpcbind, port %u "
+			 "at %s)", v, lm->nlm_port_tcp, addr);
 		return;
 	}
 	if (ret) {
@@ -251,7 +308,7 @@ static void setup_nlm_callbacks(struct lockmgr *lm)
 			 "%u; no clientaddr=)", v, port_tcp);
 		return;
 	}
-	at = nlm_listen_addr(lm, port_tcp);
+	listen_addr(lm, port_tcp, &at); /* clientaddr=: cannot fail */
 	fd = bind_sock(SOCK_STREAM, &at, NULL);
 	if (fd < 0) {
 		snprintf(lm->mode, sizeof(lm->mode),
@@ -261,9 +318,8 @@ static void setup_nlm_callbacks(struct lockmgr *lm)
 	}
 	lm->nlm_tcp_fd = fd;
 	lm->nlm_port_tcp = port_tcp;
-	if (pmap_clnt_getport(&rpcb, NLM_PROGRAM, v, IPPROTO_UDP,
-			      &port_udp) == 0) {
-		at = nlm_listen_addr(lm, port_udp);
+	if (registered_port(NLM_PROGRAM, v, IPPROTO_UDP, &port_udp) == 0) {
+		listen_addr(lm, port_udp, &at);
 		fd = bind_sock(SOCK_DGRAM, &at, NULL);
 		if (fd >= 0) {
 			lm->nlm_udp_fd = fd;
@@ -421,6 +477,10 @@ static void serve_nlm(struct lockmgr *lm, const struct rpc_call_hdr *h,
 	ours = rpc_addr_same_host(from, &lm->cfg.server);
 	if (ours)
 		ok = lk_granted(lm, &a);
+	if (!ours)
+		LK_INC(lm, callbacks_refused_address);
+	else if (!ok)
+		LK_INC(lm, callbacks_refused_match);
 	if (!ok)
 		LK_INC(lm, callbacks_rejected);
 	TRACE("lock callback %s v%u from %s svid=%d %llu+%llu -> %s",
@@ -479,6 +539,7 @@ struct lk_tcp_conn {
 	int fd;
 	struct rpc_addr from;
 	struct rpc_record_reader rr;
+	double last;             /* lk_now() of its last bytes */
 };
 
 /* Read what is there; serve each complete record.  Returns false when the
@@ -491,6 +552,7 @@ static bool tcp_readable(struct lockmgr *lm, struct lk_tcp_conn *c)
 
 	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
 		return false;
+	c->last = lk_now();
 	while (n > 0 && off < (size_t)n) {
 		struct lk_reply_sink s = { .fd = c->fd, .tcp = true };
 		uint8_t *rec = NULL;
@@ -520,6 +582,50 @@ static int peer_addr(struct rpc_addr *a, const struct sockaddr_storage *ss,
 	return 0;
 }
 
+static void conn_close(struct lk_tcp_conn *conns, size_t *n, size_t i)
+{
+	close(conns[i].fd);
+	rpc_record_reader_free(&conns[i].rr);
+	conns[i] = conns[--*n];
+}
+
+/*
+ * Take every pending connection.  When all slots are taken, the one idle
+ * longest makes room: a callback comes in right after its connect, so
+ * connections opened to fill the slots cannot keep it out.
+ */
+static void accept_all(struct lockmgr *lm, struct lk_tcp_conn *conns,
+		       size_t *n)
+{
+	for (;;) {
+		struct sockaddr_storage ss;
+		struct rpc_addr from;
+		socklen_t fl = sizeof(ss);
+		int fd = accept4(lm->nlm_tcp_fd, (struct sockaddr *)&ss, &fl,
+				 SOCK_CLOEXEC | SOCK_NONBLOCK);
+
+		if (fd < 0)
+			return;
+		if (peer_addr(&from, &ss, fl)) {
+			close(fd);
+			continue;
+		}
+		if (*n == LK_MAX_CONNS) {
+			size_t idlest = 0;
+
+			for (size_t i = 1; i < *n; i++)
+				if (conns[i].last < conns[idlest].last)
+					idlest = i;
+			conn_close(conns, n, idlest);
+			LK_INC(lm, listener_evicted);
+		}
+		conns[*n] = (struct lk_tcp_conn){ .fd = fd, .from = from,
+						  .last = lk_now() };
+		rpc_record_reader_init(&conns[*n].rr, LK_MAX_RECORD);
+		(*n)++;
+	}
+}
+
 static void udp_readable(struct lockmgr *lm, int fd)
 {
 	uint8_t buf[9000];
@@ -546,54 +652,43 @@ static void *listener_main(void *arg)
 	for (;;) {
 		struct pollfd pfd[4 + LK_MAX_CONNS];
 		nfds_t n = 0;
-		int fixed;
+		size_t fixed, ready;
+		double now;
 
 		pfd[n++] = (struct pollfd){ lm->wake_pipe[0], POLLIN, 0 };
 		pfd[n++] = (struct pollfd){ lm->nlm_tcp_fd, POLLIN, 0 };
 		pfd[n++] = (struct pollfd){ lm->nlm_udp_fd, POLLIN, 0 };
 		pfd[n++] = (struct pollfd){ lm->sm_fd, POLLIN, 0 };
-		fixed = (int)n;
+		fixed = n;
 		for (size_t i = 0; i < nconns; i++)
 			pfd[n++] = (struct pollfd){ conns[i].fd, POLLIN, 0 };
-		if (poll(pfd, n, -1) < 0) {
+		/* Wake up now and then to close idle connections. */
+		if (poll(pfd, n, nconns ? 1000 : -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
 		if (pfd[0].revents)
 			break;
-		if (pfd[1].revents & POLLIN) {
-			struct sockaddr_storage ss;
-			struct rpc_addr from;
-			socklen_t fl = sizeof(ss);
-			int fd = accept4(lm->nlm_tcp_fd,
-					 (struct sockaddr *)&ss, &fl,
-					 SOCK_CLOEXEC | SOCK_NONBLOCK);
-
-			if (fd >= 0 && nconns < LK_MAX_CONNS &&
-			    peer_addr(&from, &ss, fl) == 0) {
-				conns[nconns] = (struct lk_tcp_conn){
-					.fd = fd, .from = from };
-				rpc_record_reader_init(&conns[nconns++].rr,
-						       LK_MAX_RECORD);
-			} else if (fd >= 0) {
-				close(fd);
+		/* Connections first: the slots an accept frees are then not
+		 * those of connections with bytes waiting. */
+		ready = nconns;
+		for (size_t i = ready; i-- > 0;)
+			if (pfd[fixed + i].revents &&
+			    !tcp_readable(lm, &conns[i]))
+				conn_close(conns, &nconns, i);
+		now = lk_now();
+		for (size_t i = nconns; i-- > 0;)
+			if (now - conns[i].last > LK_IDLE_S) {
+				conn_close(conns, &nconns, i);
+				LK_INC(lm, listener_idle_closed);
 			}
-		}
+		if (pfd[1].revents & POLLIN)
+			accept_all(lm, conns, &nconns);
 		if (pfd[2].revents & POLLIN)
 			udp_readable(lm, lm->nlm_udp_fd);
 		if (pfd[3].revents & POLLIN)
 			udp_readable(lm, lm->sm_fd);
-		for (size_t i = 0, k = (size_t)fixed; i < nconns; k++) {
-			if (pfd[k].revents && !tcp_readable(lm, &conns[i])) {
-				close(conns[i].fd);
-				rpc_record_reader_free(&conns[i].rr);
-				conns[i] = conns[--nconns];
-				/* pfd no longer lines up: next round */
-				break;
-			}
-			i++;
-		}
 	}
 	for (size_t i = 0; i < nconns; i++) {
 		close(conns[i].fd);

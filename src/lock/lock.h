@@ -4,11 +4,13 @@
  * v4 on NFSv3 mounts, NLM v3 with its 32-bit ranges on NFSv2 mounts),
  * the callback listener (NLM_GRANTED, NLM_GRANTED_MSG, the statd callback),
  * STATMON (SM_MON with the local statd, or SM_STAT polling of the server),
- * reclaim after a server reboot, and the client's own NSM state and list of
- * servers on stable storage.
+ * reclaim after a server reboot, the client's own NSM state on stable
+ * storage, and the journal that lets the next start release exactly the
+ * locks of a daemon that died.
  *
  * Threads: FUSE workers call lockmgr_test/lock/unlock/release_owner; a
- * worker blocked in a waiting lock sleeps on its own condition.  The
+ * lock that must wait is handed to the wait thread, which answers it
+ * later through a callback (no worker sleeps in a wait).  The
  * listener thread answers callbacks; the monitor thread polls blocked locks
  * (when no callback can arrive), watches the server's state number when no
  * statd monitors it, reclaims after a reboot and writes the status file.
@@ -80,20 +82,37 @@ struct lock_conflict {
 int lockmgr_test(struct lockmgr *lm, const struct lock_req *r,
 		 struct lock_conflict *c);
 
-/*
- * NLM_LOCK.  With wait, blocks until granted (by callback, or by polling
- * where no callback can arrive) or until *interrupted becomes non-zero, in
- * which case a CANCEL goes to the server and the result is -EINTR.
- * *granted_by (may be NULL) says how.
- */
+/* How a lock was granted. */
 enum lock_grant {
 	LOCK_GRANT_IMMEDIATE,  /* the first LOCK was granted */
 	LOCK_GRANT_CALLBACK,   /* the server's GRANTED reached the listener */
 	LOCK_GRANT_POLL,       /* a later LOCK of ours was granted */
 };
 const char *lockmgr_grant_name(enum lock_grant g);
+
+/* The answer to a lock that waited: result 0 (granted, how says by what)
+ * or a negative errno (-EINTR after an interrupt). */
+typedef void (*lock_done_fn)(void *ctx, int result, enum lock_grant how);
+struct lock_wait;
+
+/*
+ * NLM_LOCK.  Without wait, or when the server answers at once: the result
+ * (0, -EAGAIN, ...), *granted_by (may be NULL) set on a grant.  When the
+ * lock must wait: -EINPROGRESS and *wp.  No thread of the caller waits:
+ * after lockmgr_wait_arm(*wp) the lock manager calls done(ctx, ...)
+ * exactly once, on its wait thread, when the lock is granted (by the
+ * server's callback, or by asking again where no callback comes) or
+ * after lockmgr_wait_interrupt(*wp) (a CANCEL goes to the server and the
+ * result is -EINTR).  *wp is valid until done() returns.
+ */
 int lockmgr_lock(struct lockmgr *lm, const struct lock_req *r, bool wait,
-		 volatile int *interrupted, enum lock_grant *granted_by);
+		 lock_done_fn done, void *ctx, struct lock_wait **wp,
+		 enum lock_grant *granted_by);
+void lockmgr_wait_arm(struct lockmgr *lm, struct lock_wait *w);
+void lockmgr_wait_interrupt(struct lockmgr *lm, struct lock_wait *w);
+/* The session ends: every waiting lock is cancelled and answered with
+ * -EINTR; returns when each done() has returned. */
+void lockmgr_end_waits(struct lockmgr *lm);
 
 /* NLM_UNLOCK of the range (POSIX semantics: may split a held lock). */
 int lockmgr_unlock(struct lockmgr *lm, const struct lock_req *r);

@@ -12,10 +12,12 @@
  *   reclaim.c     reclaim after a server reboot
  *   monitor.c     the monitor thread
  *   listener.c    the callback service thread and its rpcbind registration
- *   statmon.c     SM_MON / SM_STAT, reboot detection and reclaim
- *   statedir.c    our NSM state number and server list on stable storage
+ *   statmon.c     SM_MON / SM_STAT, reboot detection
+ *   statedir.c    our NSM state number and status file on stable storage
+ *   journal.c     our locks on stable storage; release of a dead run's
  *
- * Lock order: lockmgr.mu before nothing else; lk_conn.mu is taken only
+ * Lock order: lockmgr.journal_mu before lockmgr.mu; lockmgr.mu before
+ * nothing else; lk_conn.mu is taken only
  * without lockmgr.mu, and no RPC is made while holding lockmgr.mu.
  */
 #ifndef NFSFUSE_LOCK_INT_H
@@ -60,9 +62,9 @@ int lk_conn_call(struct lk_conn *c, uint32_t proc, const struct rpc_cred *cred,
 int lk_conn_send(struct lk_conn *c, uint32_t proc, const struct rpc_cred *cred,
 		 xdr_enc_fn enc, const void *args);
 
-/* ---- lock.c: tables ---- */
+/* ---- the tables (lock_table.c, wait.c) ---- */
 
-#define LK_OH_MAX 96
+#define LK_OH_MAX 160
 
 /* One held range of one owner on one file (the server's view, mirrored). */
 struct lk_held {
@@ -80,19 +82,35 @@ struct lk_held {
 	struct rpc_cred cred;    /* machinename not kept */
 };
 
-/* A blocked lock waiting for GRANTED (or for its next poll). */
+/* A lock that waits for GRANTED (or for its next LOCK); owns copies of
+ * everything it needs.  Flags are read and written with lockmgr.mu. */
 struct lk_waiter {
 	struct lk_waiter *next;
-	const struct nfs_fh3 *fh;
-	const uint8_t *oh;
+	struct nfs_fh3 fh;
+	uint8_t oh[LK_OH_MAX];
 	uint32_t oh_len;
 	int32_t svid;
-	bool excl;
+	bool excl, flock;
 	uint64_t start, len;
-	uint64_t ino;
-	pthread_cond_t cv;
-	bool granted;            /* set by the listener; lockmgr.mu */
-	double since;            /* monotonic seconds */
+	uint64_t ino, owner;
+	struct rpc_cred cred;    /* machinename not kept */
+	bool has_cred;
+	uint8_t cookie[8];       /* of every LOCK of this wait */
+	bool cb;                 /* LOCK(block=true): the server calls back */
+	bool blocked;            /* the server said BLOCKED or DENIED */
+	bool queued;             /* it said BLOCKED: CANCEL when ended */
+	bool armed;              /* the caller can take done() now */
+	bool busy;               /* the wait thread is sending its LOCK */
+	bool finishing;          /* the wait thread is answering it */
+	bool granted;            /* by the listener */
+	bool interrupted;
+	int result;              /* -EINPROGRESS while it waits */
+	enum lock_grant how;
+	int delay_ms;            /* poll backoff */
+	double next_send;        /* monotonic seconds */
+	double since;
+	lock_done_fn done;
+	void *ctx;
 };
 
 #define LOCK_COUNTERS(X)                                                    \
@@ -106,13 +124,17 @@ struct lk_waiter {
 	X(cancels)               /* CANCEL after an interrupt */            \
 	X(unlocks)                                                          \
 	X(callbacks)             /* GRANTED/GRANTED_MSG received */         \
-	X(callbacks_rejected)    /* for no waiter, or from a stranger */    \
+	X(callbacks_rejected)    /* all refusals below, and statd's */      \
+	X(callbacks_refused_address) /* GRANTED not from the server */      \
+	X(callbacks_refused_match)   /* GRANTED for no lock of ours */  \
+	X(listener_idle_closed)  /* connections idle too long */            \
+	X(listener_evicted)      /* the idlest, closed for a new one */     \
 	X(statd_callbacks)       /* reboot notices from statd */            \
 	X(server_reboots)                                                   \
 	X(reclaims)                                                         \
 	X(locks_lost)                                                       \
 	X(grace_retries)         /* DENIED_GRACE_PERIOD, retried */         \
-	X(notify_sent)           /* SM_NOTIFY/FREE_ALL at start */
+	X(recovered)             /* UNLOCK/CANCEL of a dead run's locks */
 
 struct lk_stats {
 #define X(n) atomic_uint_fast64_t n;
@@ -131,10 +153,16 @@ struct lockmgr {
 	struct lockmgr_config cfg;  /* strings below are owned copies */
 	char *server_name, *caller_name, *statedir;
 	struct rpc_addr src;        /* clientaddr, or unset (len 0) */
+	uint64_t oh_secret;         /* in every owner handle: lock_table.c */
 
 	pthread_mutex_t mu;
 	struct lk_held *held;       /* mu */
 	struct lk_waiter *waiting;  /* mu */
+	size_t nwaiting;            /* mu */
+	pthread_cond_t wait_cv;     /* the wait thread's; with mu */
+	bool waits_ending;          /* mu: answer every waiter now */
+	pthread_t wait_thread;
+	bool wait_running;
 	uint64_t *lost_inos;        /* mu; inodes whose lock was lost */
 	size_t nlost;
 	uint64_t cookie;            /* mu */
@@ -150,6 +178,9 @@ struct lockmgr {
 	struct lk_conn nlm;         /* to the server's NLM of nlm_vers */
 	int32_t nsm_state;          /* ours, from the state directory */
 	int statedir_fd;            /* the held lock on the directory */
+	int journal_fd;             /* ours, flock()ed; -1: none */
+	char *journal_path;
+	pthread_mutex_t journal_mu; /* one rewrite at a time */
 
 	/* listener */
 	char mode[128];             /* written before the threads start */
@@ -208,6 +239,9 @@ struct lk_call {
 /* NLMPROC_LOCK, _CANCEL or _UNLOCK; *stat is the server's answer. */
 int lk_nlm_call(struct lockmgr *lm, uint32_t proc, const struct lk_call *c,
 		uint32_t *stat);
+/* The same on another connection (a server of an earlier run). */
+int lk_nlm_call_on(struct lockmgr *lm, struct lk_conn *conn, uint32_t vers,
+		   uint32_t proc, const struct lk_call *c, uint32_t *stat);
 void lk_next_cookie(struct lockmgr *lm, uint8_t c[8]);
 void lk_cred_for_call(struct lockmgr *lm, const struct rpc_cred *in,
 		      struct rpc_cred *out);
@@ -229,6 +263,9 @@ void lk_mark_dirty(struct lockmgr *lm);
 /* ---- monitor.c ---- */
 void *lk_monitor_main(void *arg);
 
+/* ---- wait.c ---- */
+void *lk_wait_main(void *arg);
+
 /* ---- listener.c ---- */
 int lk_listener_start(struct lockmgr *lm, char *err, size_t errlen);
 void lk_listener_stop(struct lockmgr *lm);
@@ -240,19 +277,18 @@ void lk_unmonitor_server(struct lockmgr *lm);
 /* Monitor thread body pieces. */
 void lk_check_server_state(struct lockmgr *lm);
 void lk_reclaim_all(struct lockmgr *lm);
-/* At start: SM_NOTIFY (and NLM FREE_ALL) to each server on the list. */
-void lk_notify_servers(struct lockmgr *lm);
+
+/* ---- journal.c ---- */
+/* Undo what dead daemons' journals in the state directory list. */
+void lk_journal_recover(struct lockmgr *lm);
+int lk_journal_open(struct lockmgr *lm);
+/* Rewrite ours from the tables (mu not held). */
+void lk_journal_write(struct lockmgr *lm);
+void lk_journal_close(struct lockmgr *lm);
 
 /* ---- statedir.c ---- */
 int lk_statedir_open(struct lockmgr *lm, char *err, size_t errlen);
 void lk_statedir_close(struct lockmgr *lm);
-/* Remember a server we hold locks on (idempotent). */
-void lk_statedir_add_server(struct lockmgr *lm);
-/* The listed servers: fills up to max addresses; returns the count. */
-size_t lk_statedir_servers(struct lockmgr *lm, char names[][256],
-			   size_t max);
-void lk_statedir_set_servers(struct lockmgr *lm, char names[][256],
-			     size_t n);
 void lk_statedir_write_status(struct lockmgr *lm);
 
 #endif

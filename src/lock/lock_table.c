@@ -5,8 +5,12 @@
  * unlock may split one).  It is what we reclaim after a server reboot,
  * what close releases, and what `nfsfusectl locks` lists.
  *
- * Owners: the NLM owner handle is "<fuse owner in hex>:<p|f>@<caller_name>"
- * ('f' for flock(2), whose owners are distinct from POSIX ones); the svid
+ * Owners: the NLM owner handle is
+ * "<fuse owner in hex>:<p|f>:<secret in hex>@<caller_name>" ('f' for
+ * flock(2), whose owners are distinct from POSIX ones).  The secret is
+ * random, drawn at each start: the server echoes the handle in its
+ * GRANTED, and a GRANTED without it is not the server's (listener.c).
+ * The svid
  * is the pid of the owner's first request (reported by other clients'
  * F_GETLK as l_pid).
  */
@@ -40,8 +44,9 @@ bool lk_fh_eq(const struct nfs_fh3 *a, const struct nfs_fh3 *b)
 void lk_make_oh(struct lockmgr *lm, uint64_t owner, bool flock,
 		    uint8_t *oh, uint32_t *len)
 {
-	int n = snprintf((char *)oh, LK_OH_MAX, "%016" PRIx64 ":%c@%s", owner,
-			 flock ? 'f' : 'p', lm->caller_name);
+	int n = snprintf((char *)oh, LK_OH_MAX, "%016" PRIx64 ":%c:%016" PRIx64
+			 "@%s", owner, flock ? 'f' : 'p', lm->oh_secret,
+			 lm->caller_name);
 
 	*len = n < 0 ? 0 : (n >= LK_OH_MAX ? LK_OH_MAX - 1 : (uint32_t)n);
 }
@@ -168,6 +173,9 @@ void lk_record_grant(struct lockmgr *lm, const struct lock_req *r,
 	first = !lm->monitored;
 	lm->monitored = true;
 	pthread_mutex_unlock(&lm->mu);
+	/* Before the caller learns of it: a crash from here on is undone by
+	 * the next start. */
+	lk_journal_write(lm);
 	if (first)
 		lk_monitor_server(lm);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <arpa/inet.h>
 
@@ -86,6 +87,8 @@ int lockmgr_start(const struct lockmgr_config *cfg, struct lockmgr **out,
 	}
 	lm->cfg = *cfg;
 	lm->statedir_fd = -1;
+	lm->journal_fd = -1;
+	pthread_mutex_init(&lm->journal_mu, NULL);
 	lm->nlm_tcp_fd = lm->nlm_udp_fd = lm->sm_fd = -1;
 	lm->wake_pipe[0] = lm->wake_pipe[1] = -1;
 	lm->server_name = strdup(cfg->server_name);
@@ -94,6 +97,11 @@ int lockmgr_start(const struct lockmgr_config *cfg, struct lockmgr **out,
 				     : default_statedir(cfg->caller_name);
 	if (!lm->server_name || !lm->caller_name || !lm->statedir) {
 		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	if (getrandom(&lm->oh_secret, sizeof(lm->oh_secret), 0) !=
+	    (ssize_t)sizeof(lm->oh_secret)) {
+		snprintf(err, errlen, "getrandom: %s", strerror(errno));
 		goto fail;
 	}
 	if (cfg->clientaddr && rpc_addr_parse(&lm->src, cfg->clientaddr, 0)) {
@@ -113,6 +121,7 @@ int lockmgr_start(const struct lockmgr_config *cfg, struct lockmgr **out,
 	}
 	pthread_mutex_init(&lm->mu, NULL);
 	pthread_cond_init(&lm->wake, NULL);
+	pthread_cond_init(&lm->wait_cv, NULL);
 	/* NFSv2 goes with NLM v3 (v1 lacks FREE_ALL), NFSv3 with NLM v4. */
 	lm->nlm_vers = cfg->nfs_vers == 2 ? NLM_V3 : NLM_V4;
 	{
@@ -123,7 +132,12 @@ int lockmgr_start(const struct lockmgr_config *cfg, struct lockmgr **out,
 	}
 	if (lk_statedir_open(lm, err, errlen))
 		goto fail_conn;
-	lk_notify_servers(lm);
+	/* Before ours exists: every journal without a daemon is dead. */
+	lk_journal_recover(lm);
+	if (lk_journal_open(lm))
+		nf_log(NF_LOG_WARNING, "locks: no journal in %s: the locks "
+		       "of this mount stay on the server if it dies",
+		       lm->statedir);
 	if (lk_listener_start(lm, err, errlen))
 		goto fail_statedir;
 	if (pthread_create(&lm->monitor, NULL, lk_monitor_main, lm)) {
@@ -131,18 +145,31 @@ int lockmgr_start(const struct lockmgr_config *cfg, struct lockmgr **out,
 		goto fail_listener;
 	}
 	lm->monitor_running = true;
+	if (pthread_create(&lm->wait_thread, NULL, lk_wait_main, lm)) {
+		snprintf(err, errlen, "cannot start the lock wait thread");
+		goto fail_monitor;
+	}
+	lm->wait_running = true;
 	lk_statedir_write_status(lm);
 	nf_log(NF_LOG_INFO, "locks: NLM v%u, caller_name %s, NSM state %d, "
 	       "%s", lm->nlm_vers, lm->caller_name, lm->nsm_state, lm->mode);
 	*out = lm;
 	return 0;
+fail_monitor:
+	pthread_mutex_lock(&lm->mu);
+	lm->stopping = true;
+	pthread_cond_broadcast(&lm->wake);
+	pthread_mutex_unlock(&lm->mu);
+	pthread_join(lm->monitor, NULL);
 fail_listener:
 	lk_listener_stop(lm);
 fail_statedir:
+	lk_journal_close(lm);
 	lk_statedir_close(lm);
 fail_conn:
 	lk_conn_close(&lm->nlm);
 	pthread_cond_destroy(&lm->wake);
+	pthread_cond_destroy(&lm->wait_cv);
 	pthread_mutex_destroy(&lm->mu);
 fail:
 	free(lm->server_name);
@@ -159,11 +186,13 @@ void lockmgr_stop(struct lockmgr *lm)
 
 	if (!lm)
 		return;
+	/* Normally done already, before the session went away. */
+	lockmgr_end_waits(lm);
+	if (lm->wait_running)
+		pthread_join(lm->wait_thread, NULL);
 	pthread_mutex_lock(&lm->mu);
 	lm->stopping = true;
 	pthread_cond_broadcast(&lm->wake);
-	for (struct lk_waiter *w = lm->waiting; w; w = w->next)
-		pthread_cond_signal(&w->cv);
 	pthread_mutex_unlock(&lm->mu);
 	if (lm->monitor_running)
 		pthread_join(lm->monitor, NULL);
@@ -192,12 +221,13 @@ void lockmgr_stop(struct lockmgr *lm)
 	if (had_locks)
 		lk_unmonitor_server(lm);
 	lk_listener_stop(lm);
-	lk_statedir_set_servers(lm, NULL, 0);
+	lk_journal_close(lm);
 	lk_statedir_write_status(lm);
 	lk_statedir_close(lm);
 	lk_conn_close(&lm->nlm);
 	free(lm->lost_inos);
 	pthread_cond_destroy(&lm->wake);
+	pthread_cond_destroy(&lm->wait_cv);
 	pthread_mutex_destroy(&lm->mu);
 	free(lm->server_name);
 	free(lm->caller_name);

@@ -51,6 +51,7 @@ void *lk_monitor_main(void *arg)
 			pthread_mutex_lock(&lm->mu);
 			lm->status_dirty = false;
 			pthread_mutex_unlock(&lm->mu);
+			lk_journal_write(lm);
 			lk_statedir_write_status(lm);
 		}
 		pthread_mutex_lock(&lm->mu);

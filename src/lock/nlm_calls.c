@@ -81,6 +81,12 @@ void lk_next_cookie(struct lockmgr *lm, uint8_t c[8])
 int lk_nlm_call(struct lockmgr *lm, uint32_t proc, const struct lk_call *c,
 		uint32_t *stat)
 {
+	return lk_nlm_call_on(lm, &lm->nlm, lm->nlm_vers, proc, c, stat);
+}
+
+int lk_nlm_call_on(struct lockmgr *lm, struct lk_conn *conn, uint32_t vers,
+		   uint32_t proc, const struct lk_call *c, uint32_t *stat)
+{
 	union {
 		struct nlm_lockargs lock;
 		struct nlm_cancargs canc;
@@ -125,8 +131,9 @@ int lk_nlm_call(struct lockmgr *lm, uint32_t proc, const struct lk_call *c,
 	default:
 		return -EINVAL;
 	}
-	ret = lk_conn_call(&lm->nlm, proc, &cred, lk_codec(lm, proc)->enc_args,
-			   &args, nlm_dec_res, &res, &reply, LK_CALL_MS);
+	ret = lk_conn_call(conn, proc, &cred,
+			   nlm_proc_codec(vers, proc)->enc_args, &args,
+			   nlm_dec_res, &res, &reply, LK_CALL_MS);
 	if (ret)
 		return ret;
 	*stat = res.stat;

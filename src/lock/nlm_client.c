@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A small synchronous RPC client for the lock manager's calls: NLM to the
- * server, SM_MON/SM_STAT to a statd, SM_NOTIFY, PMAP SET/UNSET.
+ * server, SM_MON/SM_STAT to a statd, PMAP SET/UNSET.
  *
  * Why not src/rpc/: the server identifies an NLM client by the address its
  * calls come from (nfs-ganesha keys NSM clients by address unless

@@ -5,10 +5,8 @@
  *
  *   lock     held with flock() while the daemon runs: one daemon per dir
  *   state    our NSM state number (odd), raised by 2 at every start
- *   servers  one server address per line: servers we hold locks on.  At
- *            start each is told (SM_NOTIFY) that we rebooted, so that the
- *            locks of a crashed earlier run are freed; then the list is
- *            emptied.  A clean unmount releases its locks and empties it.
+ *   journal-PID-N  each running daemon's locks, for recovery after it
+ *            dies (journal.c)
  *   status   lock mode, counters and the lock table, rewritten as they
  *            change (for `nfsfusectl` and tests)
  *
@@ -177,53 +175,6 @@ void lk_statedir_close(struct lockmgr *lm)
 	if (lm->statedir_fd >= 0)
 		close(lm->statedir_fd);
 	lm->statedir_fd = -1;
-}
-
-size_t lk_statedir_servers(struct lockmgr *lm, char names[][256], size_t max)
-{
-	char *text = read_file(lm, "servers"), *save = NULL, *line;
-	size_t n = 0;
-
-	if (!text)
-		return 0;
-	for (line = strtok_r(text, "\n", &save); line && n < max;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (!*line)
-			continue;
-		snprintf(names[n++], 256, "%s", line);
-	}
-	free(text);
-	return n;
-}
-
-void lk_statedir_set_servers(struct lockmgr *lm, char names[][256], size_t n)
-{
-	char buf[8192] = "";
-	size_t at = 0;
-	int ret;
-
-	for (size_t i = 0; i < n && at < sizeof(buf) - 260; i++)
-		at += (size_t)snprintf(buf + at, sizeof(buf) - at, "%s\n",
-				       names[i]);
-	ret = write_file(lm, "servers", buf, true);
-	if (ret)
-		nf_log(NF_LOG_WARNING, "%s/servers: %s", lm->statedir,
-		       strerror(-ret));
-}
-
-void lk_statedir_add_server(struct lockmgr *lm)
-{
-	char names[32][256], me[RPC_ADDR_HOSTLEN];
-	size_t n = lk_statedir_servers(lm, names, 32);
-
-	rpc_addr_host(&lm->cfg.server, me, sizeof(me));
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(names[i], me))
-			return;
-	if (n == 32)
-		n--;
-	snprintf(names[n++], 256, "%s", me);
-	lk_statedir_set_servers(lm, names, n);
 }
 
 void lk_statedir_write_status(struct lockmgr *lm)

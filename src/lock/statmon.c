@@ -6,9 +6,9 @@
  * Learning of a server reboot.  The server's statd keeps the host's NSM
  * state number, which a booting host bumps (sm-notify does, before statd
  * starts) and statd then reports.  From the first grant on, the monitor
- * thread (lock.c) asks the server's statd for that number (SM_STAT, once
+ * thread (monitor.c) asks the server's statd for that number (SM_STAT, once
  * a second while locks are held) and takes a change as a reboot: every
- * held lock is then reclaimed (lock.c, lk_reclaim_all).  This needs no
+ * held lock is then reclaimed (reclaim.c, lk_reclaim_all).  This needs no
  * local daemon, no callback and no privilege, and works from behind NAT.
  *
  * Why not the local statd (SM_MON, and its callback when the server's
@@ -22,15 +22,12 @@
  * the local statd is asked only when we registered our NLM version
  * ourselves (listener.c), with my_prog 100021, my_vers 4 (3 on an NFSv2
  * mount), my_proc 16: its callback then reaches our NLM port.  Even then it is an extra: SM_STAT polling
- * stays on, and a notice for a state already seen is ignored (lock.c,
+ * stays on, and a notice for a state already seen is ignored (monitor.c,
  * lk_server_rebooted).  The private callback program that the listener
  * registers is never named in SM_MON: nfs-utils statd refuses it.
  *
- * At start, every server on the state directory's list is told that we
- * rebooted: SM_NOTIFY to its statd, which tells its lock manager, and NLM
- * FREE_ALL straight to its lock manager for servers whose statd does not
- * pass the notice on.  Both come from our clientaddr, which is how a server
- * that keys clients by address knows us.
+ * We send no SM_NOTIFY at start: a restart frees exactly the locks of
+ * the run that died (journal.c), not the whole host's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -155,7 +152,6 @@ void lk_monitor_server(struct lockmgr *lm)
 {
 	char name[RPC_ADDR_HOSTLEN];
 
-	lk_statedir_add_server(lm);
 	server_text(lm, name, sizeof(name));
 	/* The monitor thread takes the baseline with its first SM_STAT, at
 	 * once (not here: a worker would wait out an unreachable statd). */
@@ -215,52 +211,4 @@ bool lk_statd_priv_ok(struct lockmgr *lm, const uint8_t *priv)
 {
 	return !memcmp(priv, lk_priv_magic, sizeof(lk_priv_magic)) &&
 	       !memcmp(priv + 8, &lm, sizeof(lm) < 8 ? sizeof(lm) : 8);
-}
-
-void lk_notify_servers(struct lockmgr *lm)
-{
-	char names[32][256], keep[32][256];
-	size_t n, nkeep = 0;
-
-	/* A mount sharing another's state directory did not restart the
-	 * host: nothing to announce. */
-	if (lm->statedir_fd < 0)
-		return;
-	n = lk_statedir_servers(lm, names, 32);
-
-	for (size_t i = 0; i < n; i++) {
-		struct rpc_addr sa;
-		struct nsm_stat_chge chg;
-		struct nlm_notify fa;
-		struct lk_conn c;
-		int r1, r2;
-
-		/* The servers file holds numeric IPv4 and IPv6 hosts. */
-		if (rpc_addr_parse(&sa, names[i], 0))
-			continue;
-		chg.mon_name = lm->caller_name;
-		chg.mon_name_len = (uint32_t)strlen(lm->caller_name);
-		chg.state = lm->nsm_state;
-		r1 = nsm_call(&sa, &lm->src, NSMPROC_NOTIFY, nsm_enc_stat_chge,
-			      &chg, NULL, NULL, NULL);
-		fa.name = lm->caller_name;
-		fa.name_len = chg.mon_name_len;
-		fa.state = lm->nsm_state;
-		/* FREE_ALL is in NLM v3 and v4, the same on the wire. */
-		sa = lk_nlm_peer(lm, &sa);
-		lk_conn_init(&c, &sa, &lm->src, NLM_PROGRAM, lm->nlm_vers,
-			     IPPROTO_TCP);
-		r2 = lk_conn_call(&c, NLMPROC_FREE_ALL, NULL, nlm_enc_notify,
-				  &fa, NULL, NULL, NULL, LK_NSM_MS);
-		lk_conn_close(&c);
-		LK_INC(lm, notify_sent);
-		nf_log(r1 && r2 ? NF_LOG_WARNING : NF_LOG_INFO,
-		       "locks: told %s that we restarted (state %d): "
-		       "SM_NOTIFY %s, FREE_ALL %s", names[i], lm->nsm_state,
-		       r1 ? strerror(-r1) : "ok", r2 ? strerror(-r2) : "ok");
-		if (r1 && r2)
-			snprintf(keep[nkeep++], 256, "%s", names[i]);
-	}
-	if (n)
-		lk_statedir_set_servers(lm, keep, nkeep);
 }

@@ -27,8 +27,8 @@ lk_exclusion_checks "$MA" "$MB" "$F" "$SA" "$R.1"
 # ---- waiting: A (callback mode) waits for B's lock
 cb0=$(status_get "$SA" granted_callback)
 lk_wait_granted "$MA" "$MB" "$F" "$SA" "$R.2"
-python3 -c "import sys; sys.exit(0 if $LK_WAIT_SECS < 1.0 else 1)" ||
-	fail "A's F_SETLKW returned $LK_WAIT_SECS s after the unlock (want < 1 s)"
+# By the server's callback, not by asking again (which would also grant
+# it, later): that is what the counter says, whatever the machine's speed.
 wait_until 5 counter_gt "$SA" granted_callback "$cb0" ||
 	fail "A's grant was not counted as by callback: $(grep -E 'granted|callbacks|polls' "$SA/status" | tr '\n' ' ')"
 wait_until 5 held_is "$SA" 1 || fail "A does not list the granted lock: $(cat "$SA/status")"
@@ -41,8 +41,7 @@ p0=$(status_get "$SB" granted_poll)
 lk_bg "$NFSFUSE_TMP/holdA2" hold "$MA/$F" 0 0 w "$R.3"
 wait_file_has "$NFSFUSE_TMP/holdA2" locked || fail "A did not lock"
 lk_bg "$NFSFUSE_TMP/waitB" wait "$MB/$F" 0 0 w "$R.3w"
-wait_file_has "$NFSFUSE_TMP/waitB" waiting
-sleep 1
+wait_waiting "$SB" posix || fail "B does not list its F_SETLKW as waiting: $(cat "$NFSFUSE_TMP/waitB")"
 assert_eq waiting "$(cat "$NFSFUSE_TMP/waitB")" "B's F_SETLKW blocks while A holds the lock"
 touch "$R.3" "$R.3.exit"
 wait_file_has "$NFSFUSE_TMP/waitB" granted 10 || fail "B's F_SETLKW not granted: $(cat "$NFSFUSE_TMP/waitB")"
@@ -57,8 +56,8 @@ lk_bg "$NFSFUSE_TMP/holdB4" hold "$MB/$F" 0 0 w "$R.4"
 wait_file_has "$NFSFUSE_TMP/holdB4" locked || fail "B did not lock"
 lk_bg "$NFSFUSE_TMP/waitA4" wait "$MA/$F" 0 0 w "$R.4w"
 WPID=$LK_PID
-wait_file_has "$NFSFUSE_TMP/waitA4" waiting
-sleep 1
+# The signal must reach a request the daemon holds waiting.
+wait_waiting "$SA" posix || fail "A does not list its F_SETLKW as waiting: $(cat "$NFSFUSE_TMP/waitA4")"
 kill -USR1 "$WPID"
 wait_file_has "$NFSFUSE_TMP/waitA4" error 5 || fail "the signal did not end F_SETLKW: $(cat "$NFSFUSE_TMP/waitA4")"
 assert_eq "error Interrupted system call" "$(tail -n 1 "$NFSFUSE_TMP/waitA4")" "F_SETLKW fails with EINTR"
@@ -78,7 +77,7 @@ assert_eq "Resource temporarily unavailable" "$(lk flock "$MB/$F" exnb "$R.5")" 
 assert_eq "Resource temporarily unavailable" "$(lk try "$MB/$F" 0 1 r)" "flock is a whole-file NLM lock (B's fcntl sees it)"
 assert_contains "$(cat "$SA/status")" "kind=flock" "A lists a flock lock"
 lk_bg "$NFSFUSE_TMP/flB" flock "$MB/$F" ex "$R.6"
-sleep 1
+wait_waiting "$SB" flock || fail "B does not list its flock as waiting: $(cat "$NFSFUSE_TMP/flB")"
 assert_eq "" "$(cat "$NFSFUSE_TMP/flB")" "B's blocking flock waits"
 touch "$R.5" # A closes the file: its flock goes with it
 wait_file_has "$NFSFUSE_TMP/flB" locked 10 || fail "B's flock not granted after A's close"
@@ -120,8 +119,7 @@ assert_match "$(status_get "$SA" mode)" '^poll \(nlm_callback=no\)' "callbacks d
 lk_bg "$NFSFUSE_TMP/holdB7" hold "$MB/$F" 0 0 w "$R.7"
 wait_file_has "$NFSFUSE_TMP/holdB7" locked || fail "B did not lock"
 lk_bg "$NFSFUSE_TMP/waitC" wait "$MC/$F" 0 0 w "$R.7w"
-wait_file_has "$NFSFUSE_TMP/waitC" waiting
-sleep 1
+wait_waiting "$SA" posix || fail "C does not list its F_SETLKW as waiting: $(cat "$NFSFUSE_TMP/waitC")"
 touch "$R.7" "$R.7.exit"
 wait_file_has "$NFSFUSE_TMP/waitC" granted 10 || fail "polling F_SETLKW not granted: $(cat "$NFSFUSE_TMP/waitC")"
 wait_until 5 counter_gt "$SA" granted_poll 0 || fail "grant not counted as by polling"

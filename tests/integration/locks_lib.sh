@@ -105,6 +105,13 @@ wait_file_has() { # FILE TEXT [SECS]
 	wait_until "${3:-10}" grep -q -- "$2" "$1"
 }
 
+# wait_waiting STATEDIR [KIND [SECS]]: until the daemon lists a lock of
+# KIND (posix or flock; any without) as waiting -- its request is then
+# in the daemon, not merely about to be made.
+wait_waiting() {
+	wait_until "${3:-30}" grep -q "^waiting ino=.*${2:+ kind=$2 }" "$1/status"
+}
+
 # A's address is new for every test run: nfs-ganesha keeps its callback
 # connection to a client address for the life of that client's state, and
 # its first GRANTED_MSG down the connection of a daemon that has since
@@ -184,10 +191,7 @@ lk_wait_granted() {
 	lk_bg "$NFSFUSE_TMP/holdB" hold "$mb/$f" 0 0 w "$rel"
 	wait_file_has "$NFSFUSE_TMP/holdB" locked || fail "B did not lock"
 	lk_bg "$NFSFUSE_TMP/waitA" wait "$ma/$f" 0 10 w "${rel}w"
-	# The daemon lists the lock as waiting once the request is in it
-	# (the helper's "waiting" is printed before it calls fcntl).
-	wait_until 30 grep -q '^waiting ino=' "$sa/status" ||
-		fail "A does not list its F_SETLKW as waiting: $(cat "$NFSFUSE_TMP/waitA")"
+	wait_waiting "$sa" posix || fail "A does not list its F_SETLKW as waiting: $(cat "$NFSFUSE_TMP/waitA")"
 	assert_eq waiting "$(cat "$NFSFUSE_TMP/waitA")" "A's F_SETLKW blocks while B holds the lock"
 	touch "$rel" "$rel.exit"
 	wait_file_has "$NFSFUSE_TMP/waitA" granted 10 || fail "A's F_SETLKW not granted: $(cat "$NFSFUSE_TMP/waitA")"
