@@ -154,11 +154,13 @@ out:
 	pthread_mutex_unlock(&lm->journal_mu);
 }
 
-/* Undo one dead run's journal (f); returns the calls made. */
-static unsigned undo(struct lockmgr *lm, FILE *f, const char *name)
+/* Undo one dead run's journal (f).  -errno when its server could not be
+ * reached: the journal is kept for the next start. */
+static int undo(struct lockmgr *lm, FILE *f, const char *name)
 {
 	char buf[2048], caller[2048] = "", addr[RPC_ADDR_HOSTLEN] = "";
-	unsigned vers = 0, port = 0, calls = 0;
+	unsigned vers = 0, port = 0;
+	int failed = 0;
 	struct lk_conn conn;
 	bool conn_open = false;
 
@@ -220,17 +222,21 @@ static unsigned undo(struct lockmgr *lm, FILE *f, const char *name)
 				     &(struct lk_call){ .a = &a,
 							.excl = excl != 0 },
 				     &stat);
-		calls++;
+		if (ret) {
+			failed = ret;
+			nf_log(NF_LOG_WARNING, "locks: %s on %s: %s; kept for "
+			       "the next start", name, addr, strerror(-ret));
+			break;
+		}
 		LK_INC(lm, recovered);
-		nf_log(ret ? NF_LOG_WARNING : NF_LOG_INFO,
-		       "locks: %s of a lock left by a dead daemon (%s, svid "
-		       "%d, %" PRIu64 "+%" PRIu64 ") on %s: %s",
-		       nlm_proc_names[proc], name, svid, start, len, addr,
-		       ret ? strerror(-ret) : (nlm_stat_name(stat) ?: "?"));
+		nf_log(NF_LOG_INFO, "locks: %s of a lock left by a dead "
+		       "daemon (%s, svid %d, %" PRIu64 "+%" PRIu64 ") on %s: "
+		       "%s", nlm_proc_names[proc], name, svid, start, len,
+		       addr, nlm_stat_name(stat) ?: "?");
 	}
 	if (conn_open)
 		lk_conn_close(&conn);
-	return calls;
+	return failed;
 }
 
 void lk_journal_recover(struct lockmgr *lm)
@@ -264,8 +270,8 @@ void lk_journal_recover(struct lockmgr *lm)
 			close(fd);
 			continue;
 		}
-		undo(lm, f, e->d_name);
-		unlink(path);
+		if (undo(lm, f, e->d_name) == 0)
+			unlink(path);
 		fclose(f);
 	}
 	closedir(d);
