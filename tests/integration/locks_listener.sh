@@ -107,12 +107,15 @@ if proto == 'tcp':
     s.bind((src, 0))
     s.settimeout(10)
     s.connect(('127.0.0.1', port))
-    s.sendall(struct.pack('>I', 0x80000000 | len(msg)) + msg)
+    try:
+        s.sendall(struct.pack('>I', 0x80000000 | len(msg)) + msg)
+    except OSError:
+        pass
     buf = b''
     while True:
         try:
             chunk = s.recv(4096)
-        except socket.timeout:
+        except OSError:  # a time-out, or the listener closed on us
             break
         if not chunk:
             break

@@ -70,13 +70,12 @@ mount_as "$UB" "$MB"
 mount_nfsfuse "$MC" -f -o "hostname=lockowner$$,statedir=$NFSFUSE_TMP/state-c,actimeo=0"
 R=$NFSFUSE_TMP/rel
 
-# Each user's caller name is the host's plus its uid, in a state directory
-# of its own.
-SA=$(state_of "$UA")/$(hostname).nfsfuse-$(id -u "$UA")
-SB=$(state_of "$UB")/$(hostname).nfsfuse-$(id -u "$UB")
-wait_until 10 test -s "$SA/status" || fail "no state directory $SA: $(ls -R "$(state_of "$UA")" 2>&1)"
-wait_until 10 test -s "$SB/status" || fail "no state directory $SB"
-assert_eq "$(hostname).nfsfuse-$(id -u "$UA")" "$(status_get "$SA" caller_name)" "A's NLM caller name"
+# Each user's state directory, under its own HOME.
+statedir_of() { local d; for d in "$(state_of "$1")"/*/; do [[ -s $d/status ]] && echo "${d%/}"; done; }
+wait_until 10 test -n "$(statedir_of "$UA")" || fail "no state directory for $UA: $(ls -R "$(state_of "$UA")" 2>&1)"
+wait_until 10 test -n "$(statedir_of "$UB")" || fail "no state directory for $UB"
+SA=$(statedir_of "$UA")
+SB=$(statedir_of "$UB")
 
 # A and B each hold a lock.
 as "$UA" python3 "$LK_PY" hold "$MA/$FA" 0 0 w "$R.a" >"$NFSFUSE_TMP/holdA" 2>&1 &
@@ -101,10 +100,14 @@ mount_as "$UB" "$MB2"
 # B's new run releases its dead run's lock...
 b_free() { [[ $(lk getlk "$MC/$FB" 0 0 w) == u* ]]; }
 wait_until 60 b_free || fail "B's dead run's lock is still held: $(lk getlk "$MC/$FB" 0 0 w)"
-wait_until 10 counter_gt "$SB" recovered 0 || fail "B's new run counts no recovered lock"
 # ...and nothing of A's.
 assert_eq "w 0 0" "$(lk getlk "$MC/$FA" 0 0 w)" "A's lock is still held after B's recovery"
 assert_eq "Resource temporarily unavailable" "$(lk try "$MC/$FA" 0 0 w)" "A's lock still excludes others"
+wait_until 10 counter_gt "$SB" recovered 0 || fail "B's new run counts no recovered lock"
 assert_eq 0 "$(status_get "$SA" recovered)" "A released nothing"
+# Each user's caller name is the host's plus its uid: never the kernel
+# client's bare host name, nor another user's.
+assert_eq "$(hostname).nfsfuse-$(id -u "$UA")" "$(status_get "$SA" caller_name)" "A's NLM caller name"
+assert_eq "$(hostname).nfsfuse-$(id -u "$UB")" "$(status_get "$SB" caller_name)" "B's NLM caller name"
 touch "$R.a" "$R.a.exit" "$R.b" "$R.b.exit"
 echo PASS
