@@ -188,9 +188,11 @@ wait_until 5 held_is "$SA" 1 || fail "A does not list the granted lock: $(cat "$
 touch "$R.2w"
 wait_until 10 held_is "$SA" 0 || fail "A's lock not released at close"
 
-# NSM over IPv6: the server is recorded by its IPv6 address, and its statd
-# is found with rpcbind v4 GETADDR for udp6.
-assert_eq "::1" "$(cat "$SA/servers")" "the statedir's servers file names the IPv6 server"
+# NSM over IPv6: the lock journal records the server by its IPv6 address
+# (the form recovery parses back), and its statd is found with rpcbind v4
+# GETADDR for udp6.
+wait_until 10 grep -q '^S ::1 ' "$SA"/journal-* ||
+	fail "A's lock journal does not name the IPv6 server: $(cat "$SA"/journal-* 2>/dev/null)"
 wait_until 10 grep -q 'rpcbind v4 GETADDR 100024 v1 udp6' "$LOG_A" ||
 	fail "SM_STAT to the server's statd was not sent over IPv6"
 
