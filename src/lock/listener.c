@@ -338,13 +338,13 @@ fail:
 /* The statd callback program: private, UDP, on loopback. */
 static void setup_statd_callback(struct lockmgr *lm)
 {
-	struct rpc_addr any, rpcb;
+	struct rpc_addr lo, rpcb;
 	int fd;
 
 	/* The local statd calls over IPv4 loopback (statmon.c), whatever
-	 * the server's family. */
-	rpc_addr_parse(&any, "0.0.0.0", 0);
-	fd = bind_sock(SOCK_DGRAM, &any, &lm->sm_port);
+	 * the server's family; no one else has anything to say here. */
+	rpc_addr_parse(&lo, "127.0.0.1", 0);
+	fd = bind_sock(SOCK_DGRAM, &lo, &lm->sm_port);
 	if (fd < 0)
 		return;
 	lm->sm_fd = fd;
