@@ -60,6 +60,10 @@ static int rpcb_getaddr(const struct rpc_addr *server, uint32_t rpcb_vers,
 	char host[RPC_ADDR_HOSTLEN];
 	int ret;
 
+	/* rpcbind answers GETADDR for the network id of the transport the
+	 * question came in on, whatever r_netid says: a UDP service is
+	 * asked about over UDP, or the answer is its TCP port. */
+	peer.proto = proto;
 	ret = oneshot_call(&peer, RPCBPROC_GETADDR, NULL, pmap_enc_rpcb_args,
 			   &args, pmap_dec_getaddr_res, &res, &reply, NULL);
 	if (ret == 0) {
