@@ -69,7 +69,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(ret == 0 || ret == -1);
 	FUZZ_CHECK(memchr(err, '\0', sizeof(err)) != NULL);
 	if (ret == 0) {
-		if (!o.show_help && !o.show_version)
+		/* Help, version and the option list need no server. */
+		if (!o.show_help && !o.show_version && !o.list_options)
 			check_opts(&o);
 	} else {
 		FUZZ_CHECK(err[0] != '\0');

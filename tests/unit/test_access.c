@@ -23,7 +23,8 @@ static struct access_key key(uint32_t uid, uint32_t gid, uint32_t n,
 			      .ngids = n };
 	struct access_key k;
 
-	memcpy(c.gids, gids, n * sizeof(*gids));
+	if (n)
+		memcpy(c.gids, gids, n * sizeof(*gids));
 	access_key_of(&k, &c);
 	return k;
 }
