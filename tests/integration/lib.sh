@@ -319,7 +319,9 @@ umount_nfsfuse() {
 	pids=$(nfsfuse_pids "$mnt")
 	_unmount "$mnt" || fail "cannot unmount $mnt: $(fusermount3 -u -- "$mnt" 2>&1)"
 	for p in $pids; do
-		wait_until 10 _pid_gone "$p" || fail "nfsfuse (pid $p) still running 10 s after unmounting $mnt"
+		# A daemon built with ASan checks for leaks as it exits, which
+		# takes seconds on a busy machine.
+		wait_until 30 _pid_gone "$p" || fail "nfsfuse (pid $p) still running 30 s after unmounting $mnt"
 	done
 	sed -i "\\|^$mnt\$|d" "$_REG/mounts" 2>/dev/null || true
 }
