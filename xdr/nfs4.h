@@ -1,0 +1,1271 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * NFS version 4.1 (RFC 8881) and 4.2 (RFC 7862): COMPOUND and CB_COMPOUND
+ * framing, the common types, the arguments and results of the operations
+ * a client sends, the attributes it reads and sets (fattr4), and the
+ * callbacks it answers on the backchannel.
+ *
+ * Building a COMPOUND: nfs4_compound_start() writes the tag and minor
+ * version into an encoder, then nfs4_compound_add() (or the typed
+ * nfs4_add_<op>() wrappers) appends one operation at a time with its
+ * arguments; the operation count is kept current after every add, so the
+ * message is complete whenever xdr_enc_error() is 0.  The operation numbers
+ * sent are remembered in the compound for the reply walk.
+ *
+ * Reading the reply: nfs4_dec_compound_res() reads the status and tag,
+ * then nfs4_compound_next() decodes one result at a time, checking that its
+ * operation number is the one expected.  The server stops at the first
+ * operation that fails; so does the walk: after a non-OK result the next
+ * call returns -ENODATA, as it does when the results run out early (the
+ * compound status then says why).  A result for NFS4OP_ILLEGAL (a server
+ * that does not know the operation, e.g. a 4.2 operation on a 4.1 server)
+ * is taken for the operation expected, with its status (NFS4ERR_OP_ILLEGAL)
+ * and nothing else.
+ *
+ * Every result structure begins with `uint32_t status`; decoders zero the
+ * structure first, so fields of an arm not sent read as 0/false/NULL.
+ * Decoders return 0 or -EBADMSG (malformed, an operation out of order,
+ * a count or length over the limits below); the NFS status is data.
+ *
+ * Ownership: file handles, stateids, verifiers, session ids and bitmaps
+ * are small and copied into the structures.  Strings (struct nfs4_str),
+ * READ data, READDIR entries, ACL entries, opaque owners and the raw
+ * bytes of a fattr4 point into the buffer being decoded and are valid
+ * only as long as that buffer (the RPC reply, or the callback request).
+ * Strings are NOT NUL-terminated.  On the encoding side every pointer is
+ * the caller's and is read only during the call.
+ */
+#ifndef NFSFUSE_XDR_NFS4_H
+#define NFSFUSE_XDR_NFS4_H
+
+#include <string.h>
+
+#include "xdr.h"
+#include "nfs3.h"
+
+#define NFS4_PROGRAM 100003u
+#define NFS4_VERSION 4u
+/* Procedures of the NFS program at version 4 and of the callback program. */
+#define NFS4_PROC_NULL 0u
+#define NFS4_PROC_COMPOUND 1u
+#define NFS4_CB_PROC_NULL 0u
+#define NFS4_CB_PROC_COMPOUND 1u
+
+#define NFS4_FHSIZE 128
+#define NFS4_VERIFIER_SIZE 8
+#define NFS4_OTHER_SIZE 12
+#define NFS4_SESSIONID_SIZE 16
+#define NFS4_OPAQUE_LIMIT 1024u
+/* Limits we accept from the wire (the RFC leaves these unbounded). */
+#define NFS4_MAXNAMLEN 255u   /* a component4 */
+#define NFS4_MAXPATHLEN 4096u /* a linktext4 */
+#define NFS4_MAXDATA (4u << 20)
+#define NFS4_MAXTAG 1024u
+#define NFS4_MAXOPS 64u       /* operations in one COMPOUND, either way */
+#define NFS4_MAXSTR NFS4_OPAQUE_LIMIT /* owner strings, ACL who, impl ids */
+#define NFS4_MAXSTATEIDS 1024u /* TEST_STATEID */
+#define NFS4_MAXSECINFO 16u   /* flavors kept from SECINFO_NO_NAME */
+#define NFS4_MAXACES 4096u    /* entries of one ACL */
+#define NFS4_MAXREFCALLS 256u /* referring calls in one CB_SEQUENCE */
+/* Attribute bitmaps: words we keep; longer ones must be zero past them. */
+#define NFS4_BITMAP_WORDS 3
+#define NFS4_BITMAP_WIRE_MAX 64u
+
+/* ---- operation numbers ---- */
+
+enum nfs4_op {
+	NFS4OP_ACCESS = 3,
+	NFS4OP_CLOSE = 4,
+	NFS4OP_COMMIT = 5,
+	NFS4OP_CREATE = 6,
+	NFS4OP_DELEGPURGE = 7,
+	NFS4OP_DELEGRETURN = 8,
+	NFS4OP_GETATTR = 9,
+	NFS4OP_GETFH = 10,
+	NFS4OP_LINK = 11,
+	NFS4OP_LOCK = 12,
+	NFS4OP_LOCKT = 13,
+	NFS4OP_LOCKU = 14,
+	NFS4OP_LOOKUP = 15,
+	NFS4OP_LOOKUPP = 16,
+	NFS4OP_NVERIFY = 17,
+	NFS4OP_OPEN = 18,
+	NFS4OP_OPENATTR = 19,
+	NFS4OP_OPEN_CONFIRM = 20,
+	NFS4OP_OPEN_DOWNGRADE = 21,
+	NFS4OP_PUTFH = 22,
+	NFS4OP_PUTPUBFH = 23,
+	NFS4OP_PUTROOTFH = 24,
+	NFS4OP_READ = 25,
+	NFS4OP_READDIR = 26,
+	NFS4OP_READLINK = 27,
+	NFS4OP_REMOVE = 28,
+	NFS4OP_RENAME = 29,
+	NFS4OP_RENEW = 30,
+	NFS4OP_RESTOREFH = 31,
+	NFS4OP_SAVEFH = 32,
+	NFS4OP_SECINFO = 33,
+	NFS4OP_SETATTR = 34,
+	NFS4OP_SETCLIENTID = 35,
+	NFS4OP_SETCLIENTID_CONFIRM = 36,
+	NFS4OP_VERIFY = 37,
+	NFS4OP_WRITE = 38,
+	NFS4OP_RELEASE_LOCKOWNER = 39,
+	NFS4OP_BACKCHANNEL_CTL = 40,
+	NFS4OP_BIND_CONN_TO_SESSION = 41,
+	NFS4OP_EXCHANGE_ID = 42,
+	NFS4OP_CREATE_SESSION = 43,
+	NFS4OP_DESTROY_SESSION = 44,
+	NFS4OP_FREE_STATEID = 45,
+	NFS4OP_GET_DIR_DELEGATION = 46,
+	NFS4OP_GETDEVICEINFO = 47,
+	NFS4OP_GETDEVICELIST = 48,
+	NFS4OP_LAYOUTCOMMIT = 49,
+	NFS4OP_LAYOUTGET = 50,
+	NFS4OP_LAYOUTRETURN = 51,
+	NFS4OP_SECINFO_NO_NAME = 52,
+	NFS4OP_SEQUENCE = 53,
+	NFS4OP_SET_SSV = 54,
+	NFS4OP_TEST_STATEID = 55,
+	NFS4OP_WANT_DELEGATION = 56,
+	NFS4OP_DESTROY_CLIENTID = 57,
+	NFS4OP_RECLAIM_COMPLETE = 58,
+	/* 4.2 */
+	NFS4OP_ALLOCATE = 59,
+	NFS4OP_COPY = 60,
+	NFS4OP_COPY_NOTIFY = 61,
+	NFS4OP_DEALLOCATE = 62,
+	NFS4OP_IO_ADVISE = 63,
+	NFS4OP_LAYOUTERROR = 64,
+	NFS4OP_LAYOUTSTATS = 65,
+	NFS4OP_OFFLOAD_CANCEL = 66,
+	NFS4OP_OFFLOAD_STATUS = 67,
+	NFS4OP_READ_PLUS = 68,
+	NFS4OP_SEEK = 69,
+	NFS4OP_WRITE_SAME = 70,
+	NFS4OP_CLONE = 71,
+	NFS4OP_ILLEGAL = 10044
+};
+
+enum nfs4_cb_op {
+	NFS4CBOP_GETATTR = 3,
+	NFS4CBOP_RECALL = 4,
+	NFS4CBOP_LAYOUTRECALL = 5,
+	NFS4CBOP_NOTIFY = 6,
+	NFS4CBOP_PUSH_DELEG = 7,
+	NFS4CBOP_RECALL_ANY = 8,
+	NFS4CBOP_RECALLABLE_OBJ_AVAIL = 9,
+	NFS4CBOP_RECALL_SLOT = 10,
+	NFS4CBOP_SEQUENCE = 11,
+	NFS4CBOP_WANTS_CANCELLED = 12,
+	NFS4CBOP_NOTIFY_LOCK = 13,
+	NFS4CBOP_NOTIFY_DEVICEID = 14,
+	NFS4CBOP_OFFLOAD = 15,
+	NFS4CBOP_ILLEGAL = 10044
+};
+
+/* "SEQUENCE", "CB_RECALL"; NULL for a number not in the protocol. */
+const char *nfs4_op_name(uint32_t op);
+const char *nfs4_cb_op_name(uint32_t op);
+
+/* ---- status codes ---- */
+
+enum nfsstat4 {
+	NFS4_OK = 0,
+	NFS4ERR_PERM = 1,
+	NFS4ERR_NOENT = 2,
+	NFS4ERR_IO = 5,
+	NFS4ERR_NXIO = 6,
+	NFS4ERR_ACCESS = 13,
+	NFS4ERR_EXIST = 17,
+	NFS4ERR_XDEV = 18,
+	NFS4ERR_NOTDIR = 20,
+	NFS4ERR_ISDIR = 21,
+	NFS4ERR_INVAL = 22,
+	NFS4ERR_FBIG = 27,
+	NFS4ERR_NOSPC = 28,
+	NFS4ERR_ROFS = 30,
+	NFS4ERR_MLINK = 31,
+	NFS4ERR_NAMETOOLONG = 63,
+	NFS4ERR_NOTEMPTY = 66,
+	NFS4ERR_DQUOT = 69,
+	NFS4ERR_STALE = 70,
+	NFS4ERR_BADHANDLE = 10001,
+	NFS4ERR_BAD_COOKIE = 10003,
+	NFS4ERR_NOTSUPP = 10004,
+	NFS4ERR_TOOSMALL = 10005,
+	NFS4ERR_SERVERFAULT = 10006,
+	NFS4ERR_BADTYPE = 10007,
+	NFS4ERR_DELAY = 10008,
+	NFS4ERR_SAME = 10009,
+	NFS4ERR_DENIED = 10010,
+	NFS4ERR_EXPIRED = 10011,
+	NFS4ERR_LOCKED = 10012,
+	NFS4ERR_GRACE = 10013,
+	NFS4ERR_FHEXPIRED = 10014,
+	NFS4ERR_SHARE_DENIED = 10015,
+	NFS4ERR_WRONGSEC = 10016,
+	NFS4ERR_CLID_INUSE = 10017,
+	NFS4ERR_RESOURCE = 10018,
+	NFS4ERR_MOVED = 10019,
+	NFS4ERR_NOFILEHANDLE = 10020,
+	NFS4ERR_MINOR_VERS_MISMATCH = 10021,
+	NFS4ERR_STALE_CLIENTID = 10022,
+	NFS4ERR_STALE_STATEID = 10023,
+	NFS4ERR_OLD_STATEID = 10024,
+	NFS4ERR_BAD_STATEID = 10025,
+	NFS4ERR_BAD_SEQID = 10026,
+	NFS4ERR_NOT_SAME = 10027,
+	NFS4ERR_LOCK_RANGE = 10028,
+	NFS4ERR_SYMLINK = 10029,
+	NFS4ERR_RESTOREFH = 10030,
+	NFS4ERR_LEASE_MOVED = 10031,
+	NFS4ERR_ATTRNOTSUPP = 10032,
+	NFS4ERR_NO_GRACE = 10033,
+	NFS4ERR_RECLAIM_BAD = 10034,
+	NFS4ERR_RECLAIM_CONFLICT = 10035,
+	NFS4ERR_BADXDR = 10036,
+	NFS4ERR_LOCKS_HELD = 10037,
+	NFS4ERR_OPENMODE = 10038,
+	NFS4ERR_BADOWNER = 10039,
+	NFS4ERR_BADCHAR = 10040,
+	NFS4ERR_BADNAME = 10041,
+	NFS4ERR_BAD_RANGE = 10042,
+	NFS4ERR_LOCK_NOTSUPP = 10043,
+	NFS4ERR_OP_ILLEGAL = 10044,
+	NFS4ERR_DEADLOCK = 10045,
+	NFS4ERR_FILE_OPEN = 10046,
+	NFS4ERR_ADMIN_REVOKED = 10047,
+	NFS4ERR_CB_PATH_DOWN = 10048,
+	NFS4ERR_BADIOMODE = 10049,
+	NFS4ERR_BADLAYOUT = 10050,
+	NFS4ERR_BAD_SESSION_DIGEST = 10051,
+	NFS4ERR_BADSESSION = 10052,
+	NFS4ERR_BADSLOT = 10053,
+	NFS4ERR_COMPLETE_ALREADY = 10054,
+	NFS4ERR_CONN_NOT_BOUND_TO_SESSION = 10055,
+	NFS4ERR_DELEG_ALREADY_WANTED = 10056,
+	NFS4ERR_BACK_CHAN_BUSY = 10057,
+	NFS4ERR_LAYOUTTRYLATER = 10058,
+	NFS4ERR_LAYOUTUNAVAILABLE = 10059,
+	NFS4ERR_NOMATCHING_LAYOUT = 10060,
+	NFS4ERR_RECALLCONFLICT = 10061,
+	NFS4ERR_UNKNOWN_LAYOUTTYPE = 10062,
+	NFS4ERR_SEQ_MISORDERED = 10063,
+	NFS4ERR_SEQUENCE_POS = 10064,
+	NFS4ERR_REQ_TOO_BIG = 10065,
+	NFS4ERR_REP_TOO_BIG = 10066,
+	NFS4ERR_REP_TOO_BIG_TO_CACHE = 10067,
+	NFS4ERR_RETRY_UNCACHED_REP = 10068,
+	NFS4ERR_UNSAFE_COMPOUND = 10069,
+	NFS4ERR_TOO_MANY_OPS = 10070,
+	NFS4ERR_OP_NOT_IN_SESSION = 10071,
+	NFS4ERR_HASH_ALG_UNSUPP = 10072,
+	NFS4ERR_CLIENTID_BUSY = 10074,
+	NFS4ERR_PNFS_IO_HOLE = 10075,
+	NFS4ERR_SEQ_FALSE_RETRY = 10076,
+	NFS4ERR_BAD_HIGH_SLOT = 10077,
+	NFS4ERR_DEADSESSION = 10078,
+	NFS4ERR_ENCR_ALG_UNSUPP = 10079,
+	NFS4ERR_PNFS_NO_LAYOUT = 10080,
+	NFS4ERR_NOT_ONLY_OP = 10081,
+	NFS4ERR_WRONG_CRED = 10082,
+	NFS4ERR_WRONG_TYPE = 10083,
+	NFS4ERR_DIRDELEG_UNAVAIL = 10084,
+	NFS4ERR_REJECT_DELEG = 10085,
+	NFS4ERR_RETURNCONFLICT = 10086,
+	NFS4ERR_DELEG_REVOKED = 10087,
+	NFS4ERR_PARTNER_NOTSUPP = 10088,
+	NFS4ERR_PARTNER_NO_AUTH = 10089,
+	NFS4ERR_UNION_NOTSUPP = 10090,
+	NFS4ERR_OFFLOAD_DENIED = 10091,
+	NFS4ERR_WRONG_LFS = 10092,
+	NFS4ERR_BADLABEL = 10093,
+	NFS4ERR_OFFLOAD_NO_REQS = 10094
+};
+
+/* "NFS4ERR_BADSESSION", or NULL if unknown. */
+const char *nfs4_stat_name(uint32_t status);
+
+enum nfs_ftype4 {
+	NF4REG = 1,
+	NF4DIR = 2,
+	NF4BLK = 3,
+	NF4CHR = 4,
+	NF4LNK = 5,
+	NF4SOCK = 6,
+	NF4FIFO = 7,
+	NF4ATTRDIR = 8,
+	NF4NAMEDATTR = 9
+};
+
+/* ---- common types ---- */
+
+/* A UTF-8 string or opaque: (pointer, length), not NUL-terminated. */
+struct nfs4_str {
+	const char *s;
+	uint32_t len;
+};
+/* A C string as an nfs4_str (for arguments). */
+static inline struct nfs4_str nfs4_str(const char *s)
+{
+	struct nfs4_str r = { s, s ? (uint32_t)strlen(s) : 0 };
+
+	return r;
+}
+
+struct nfs4_stateid {
+	uint32_t seqid;
+	uint8_t other[NFS4_OTHER_SIZE];
+};
+
+struct nfs4_fh {
+	uint32_t len; /* 1..NFS4_FHSIZE on the wire; 0 only in errors */
+	uint8_t data[NFS4_FHSIZE];
+};
+
+struct nfs4_bitmap {
+	uint32_t w[NFS4_BITMAP_WORDS];
+};
+static inline void nfs4_bitmap_set(struct nfs4_bitmap *b, unsigned bit)
+{
+	if (bit < 32 * NFS4_BITMAP_WORDS)
+		b->w[bit / 32] |= 1u << (bit % 32);
+}
+static inline bool nfs4_bitmap_isset(const struct nfs4_bitmap *b,
+				     unsigned bit)
+{
+	return bit < 32 * NFS4_BITMAP_WORDS &&
+	       (b->w[bit / 32] >> (bit % 32) & 1u);
+}
+
+struct nfs4_time {
+	int64_t seconds;
+	uint32_t nseconds; /* < 10^9 on the wire, else malformed */
+};
+
+struct nfs4_fsid {
+	uint64_t major;
+	uint64_t minor;
+};
+
+struct nfs4_specdata {
+	uint32_t specdata1;
+	uint32_t specdata2;
+};
+
+struct nfs4_change_info {
+	bool atomic;
+	uint64_t before;
+	uint64_t after;
+};
+
+/* An open_owner4 or lock_owner4: the client id and an owner of at most
+ * NFS4_OPAQUE_LIMIT bytes. */
+struct nfs4_owner {
+	uint64_t clientid;
+	const uint8_t *owner;
+	uint32_t owner_len;
+};
+
+/* Common type codecs, exported for the unit tests and the other nfs4 files. */
+int nfs4_enc_stateid(struct xdr_enc *e, const struct nfs4_stateid *s);
+int nfs4_dec_stateid(struct xdr_dec *d, struct nfs4_stateid *s);
+int nfs4_enc_fh(struct xdr_enc *e, const struct nfs4_fh *fh);
+int nfs4_dec_fh(struct xdr_dec *d, struct nfs4_fh *fh);
+/* Trailing zero words are not sent. */
+int nfs4_enc_bitmap(struct xdr_enc *e, const struct nfs4_bitmap *b);
+/* Up to NFS4_BITMAP_WIRE_MAX words; bits past NFS4_BITMAP_WORDS are
+ * dropped, and *beyond (may be NULL) says whether any was set. */
+int nfs4_dec_bitmap(struct xdr_dec *d, struct nfs4_bitmap *b, bool *beyond);
+int nfs4_enc_time(struct xdr_enc *e, const struct nfs4_time *t);
+int nfs4_dec_time(struct xdr_dec *d, struct nfs4_time *t);
+int nfs4_enc_str(struct xdr_enc *e, uint32_t max, const struct nfs4_str *s);
+/* A utf8 string: not empty? no; no NUL inside (it could not be a name). */
+int nfs4_dec_str(struct xdr_dec *d, uint32_t max, struct nfs4_str *s);
+int nfs4_enc_owner(struct xdr_enc *e, const struct nfs4_owner *o);
+int nfs4_dec_owner(struct xdr_dec *d, struct nfs4_owner *o);
+int nfs4_dec_change_info(struct xdr_dec *d, struct nfs4_change_info *c);
+int nfs4_enc_change_info(struct xdr_enc *e, const struct nfs4_change_info *c);
+
+/* ---- attributes (fattr4) ---- */
+
+enum nfs4_fattr_bit {
+	NFS4_FATTR_SUPPORTED_ATTRS = 0,
+	NFS4_FATTR_TYPE = 1,
+	NFS4_FATTR_FH_EXPIRE_TYPE = 2,
+	NFS4_FATTR_CHANGE = 3,
+	NFS4_FATTR_SIZE = 4,
+	NFS4_FATTR_LINK_SUPPORT = 5,
+	NFS4_FATTR_SYMLINK_SUPPORT = 6,
+	NFS4_FATTR_NAMED_ATTR = 7,
+	NFS4_FATTR_FSID = 8,
+	NFS4_FATTR_UNIQUE_HANDLES = 9,
+	NFS4_FATTR_LEASE_TIME = 10,
+	NFS4_FATTR_RDATTR_ERROR = 11,
+	NFS4_FATTR_ACL = 12,
+	NFS4_FATTR_ACLSUPPORT = 13,
+	NFS4_FATTR_ARCHIVE = 14,
+	NFS4_FATTR_CANSETTIME = 15,
+	NFS4_FATTR_CASE_INSENSITIVE = 16,
+	NFS4_FATTR_CASE_PRESERVING = 17,
+	NFS4_FATTR_CHOWN_RESTRICTED = 18,
+	NFS4_FATTR_FILEHANDLE = 19,
+	NFS4_FATTR_FILEID = 20,
+	NFS4_FATTR_FILES_AVAIL = 21,
+	NFS4_FATTR_FILES_FREE = 22,
+	NFS4_FATTR_FILES_TOTAL = 23,
+	NFS4_FATTR_FS_LOCATIONS = 24,
+	NFS4_FATTR_HIDDEN = 25,
+	NFS4_FATTR_HOMOGENEOUS = 26,
+	NFS4_FATTR_MAXFILESIZE = 27,
+	NFS4_FATTR_MAXLINK = 28,
+	NFS4_FATTR_MAXNAME = 29,
+	NFS4_FATTR_MAXREAD = 30,
+	NFS4_FATTR_MAXWRITE = 31,
+	NFS4_FATTR_MIMETYPE = 32,
+	NFS4_FATTR_MODE = 33,
+	NFS4_FATTR_NO_TRUNC = 34,
+	NFS4_FATTR_NUMLINKS = 35,
+	NFS4_FATTR_OWNER = 36,
+	NFS4_FATTR_OWNER_GROUP = 37,
+	NFS4_FATTR_QUOTA_AVAIL_HARD = 38,
+	NFS4_FATTR_QUOTA_AVAIL_SOFT = 39,
+	NFS4_FATTR_QUOTA_USED = 40,
+	NFS4_FATTR_RAWDEV = 41,
+	NFS4_FATTR_SPACE_AVAIL = 42,
+	NFS4_FATTR_SPACE_FREE = 43,
+	NFS4_FATTR_SPACE_TOTAL = 44,
+	NFS4_FATTR_SPACE_USED = 45,
+	NFS4_FATTR_SYSTEM = 46,
+	NFS4_FATTR_TIME_ACCESS = 47,
+	NFS4_FATTR_TIME_ACCESS_SET = 48,
+	NFS4_FATTR_TIME_BACKUP = 49,
+	NFS4_FATTR_TIME_CREATE = 50,
+	NFS4_FATTR_TIME_DELTA = 51,
+	NFS4_FATTR_TIME_METADATA = 52,
+	NFS4_FATTR_TIME_MODIFY = 53,
+	NFS4_FATTR_TIME_MODIFY_SET = 54,
+	NFS4_FATTR_MOUNTED_ON_FILEID = 55,
+	NFS4_FATTR_SUPPATTR_EXCLCREAT = 75,
+	NFS4_FATTR_COUNT = 76 /* bits past this one are not decoded */
+};
+
+/* settime4: how a time is set (time_access_set, time_modify_set). */
+enum nfs4_time_how {
+	NFS4_SET_TO_SERVER_TIME = 0,
+	NFS4_SET_TO_CLIENT_TIME = 1
+};
+struct nfs4_settime {
+	uint32_t how;          /* enum nfs4_time_how */
+	struct nfs4_time time; /* NFS4_SET_TO_CLIENT_TIME */
+};
+
+/* ACE types, flags and mask bits (acetype4, aceflag4, acemask4). */
+#define NFS4_ACE_ACCESS_ALLOWED_ACE_TYPE 0u
+#define NFS4_ACE_ACCESS_DENIED_ACE_TYPE 1u
+#define NFS4_ACE_SYSTEM_AUDIT_ACE_TYPE 2u
+#define NFS4_ACE_SYSTEM_ALARM_ACE_TYPE 3u
+#define NFS4_ACL_SUPPORT_ALLOW_ACL 0x1u
+#define NFS4_ACL_SUPPORT_DENY_ACL 0x2u
+
+struct nfs4_ace {
+	uint32_t type;
+	uint32_t flag;
+	uint32_t access_mask;
+	struct nfs4_str who;
+};
+/*
+ * An ACL.  Decoded: naces entries checked once, `raw` the bytes of the
+ * entries in the buffer (walk them with nfs4_acl_next), `aces` NULL.
+ * To encode: either `aces` (naces entries of the caller's) or, when aces
+ * is NULL, raw as decoded (to send back an ACL read earlier).
+ */
+struct nfs4_acl {
+	uint32_t naces;
+	const struct nfs4_ace *aces;
+	const uint8_t *raw;
+	uint32_t raw_len;
+};
+/* it = xdr_dec over (raw, raw_len); 1: *ace filled, 0: end, <0 malformed. */
+int nfs4_acl_next(struct xdr_dec *it, struct nfs4_ace *ace);
+
+/*
+ * The attributes this client reads or sets.  `mask` says which are
+ * present: after a decode, those the server sent and this code decoded;
+ * for an encode, those to send (each must be one this code knows, else
+ * -EINVAL).  A reply may carry attributes this code does not decode: the
+ * known ones are read in bit order up to the first unknown one, the rest
+ * of the (length-delimited) values are skipped and left out of `mask`,
+ * and `skipped` says so.
+ */
+struct nfs4_fattr {
+	struct nfs4_bitmap mask;
+	bool skipped;
+	struct nfs4_bitmap supported_attrs;
+	uint32_t type;           /* enum nfs_ftype4 */
+	uint32_t fh_expire_type;
+	uint64_t change;
+	uint64_t size;
+	bool link_support;
+	bool symlink_support;
+	struct nfs4_fsid fsid;
+	uint32_t lease_time;     /* seconds */
+	uint32_t rdattr_error;   /* nfsstat4 */
+	struct nfs4_acl acl;
+	uint32_t aclsupport;
+	struct nfs4_fh filehandle;
+	uint64_t fileid;
+	uint64_t files_avail;
+	uint64_t files_free;
+	uint64_t files_total;
+	uint64_t maxfilesize;
+	uint32_t maxname;
+	uint64_t maxread;
+	uint64_t maxwrite;
+	uint32_t mode;           /* the 12 low bits: permissions, suid, sgid, sticky */
+	uint32_t numlinks;
+	struct nfs4_str owner;       /* "user@domain" or a number: not mapped here */
+	struct nfs4_str owner_group;
+	struct nfs4_specdata rawdev;
+	uint64_t space_avail;
+	uint64_t space_free;
+	uint64_t space_total;
+	uint64_t space_used;
+	struct nfs4_time time_access;
+	struct nfs4_settime time_access_set; /* to set only */
+	struct nfs4_time time_delta;
+	struct nfs4_time time_metadata;
+	struct nfs4_time time_modify;
+	struct nfs4_settime time_modify_set; /* to set only */
+	uint64_t mounted_on_fileid;
+	struct nfs4_bitmap suppattr_exclcreat;
+};
+
+/* fattr4: the bitmap, then the values as one opaque. */
+int nfs4_enc_fattr(struct xdr_enc *e, const struct nfs4_fattr *a);
+int nfs4_dec_fattr(struct xdr_dec *d, struct nfs4_fattr *a);
+/* Whether this code can decode and encode attribute `bit`. */
+bool nfs4_fattr_known(unsigned bit);
+
+/* The attributes the client asks for to fill a fattr3 (GETATTR, READDIR,
+ * and after every change): type, change, size, fsid, fileid, mode,
+ * numlinks, owner, owner_group, rawdev, space_used, the three times and
+ * mounted_on_fileid. */
+extern const struct nfs4_bitmap nfs4_fattr3_request;
+
+/*
+ * Attributes as the upper layers use them: the v3 fattr3 with the change
+ * attribute beside it and the owner strings as the server sent them.  uid
+ * and gid in `attr` are left 0: the owner strings are mapped above.
+ */
+struct nfs4_attr3 {
+	struct fattr3 attr;
+	uint64_t change;
+	struct nfs4_str owner;
+	struct nfs4_str owner_group;
+	struct nfs4_bitmap missing; /* of nfs4_fattr3_request, not sent */
+};
+/* fsid folded into 64 bits (major ^ minor rotated); times before 1970 or
+ * after 2106 clamped to what nfstime3 holds.  Returns 0 when every
+ * attribute of nfs4_fattr3_request was present, else -ENODATA (with the
+ * present ones filled and `missing` saying which were not). */
+int nfs4_fattr_to_attr3(const struct nfs4_fattr *f, struct nfs4_attr3 *out);
+/* A sattr3 as fattr4 values to set: mode, size, times; owner and group
+ * are the (already mapped) strings, each NULL to leave it.  set_uid and
+ * set_gid in s are ignored: pass the strings.  Returns 0, or -EINVAL for
+ * a time_how this code does not know. */
+int nfs4_fattr_from_sattr3(const struct sattr3 *s, const char *owner,
+			   const char *owner_group, struct nfs4_fattr *out);
+
+/* ---- operations a session needs ---- */
+
+/* EXCHANGE_ID flags */
+#define NFS4_EXCHGID_FLAG_SUPP_MOVED_REFER 0x00000001u
+#define NFS4_EXCHGID_FLAG_SUPP_MOVED_MIGR 0x00000002u
+#define NFS4_EXCHGID_FLAG_BIND_PRINC_STATEID 0x00000100u
+#define NFS4_EXCHGID_FLAG_USE_NON_PNFS 0x00010000u
+#define NFS4_EXCHGID_FLAG_USE_PNFS_MDS 0x00020000u
+#define NFS4_EXCHGID_FLAG_USE_PNFS_DS 0x00040000u
+#define NFS4_EXCHGID_FLAG_MASK_PNFS 0x00070000u
+#define NFS4_EXCHGID_FLAG_UPD_CONFIRMED_REC_A 0x40000000u
+#define NFS4_EXCHGID_FLAG_CONFIRMED_R 0x80000000u
+
+enum nfs4_state_protect_how { NFS4_SP4_NONE = 0, NFS4_SP4_MACH_CRED = 1,
+			      NFS4_SP4_SSV = 2 };
+
+/* nfs_impl_id4: who wrote the software at the other end (optional). */
+struct nfs4_impl_id {
+	struct nfs4_str domain;
+	struct nfs4_str name;
+	struct nfs4_time date;
+};
+
+struct nfs4_exchange_id_args {
+	uint8_t verifier[NFS4_VERIFIER_SIZE]; /* changes at each client restart */
+	const uint8_t *ownerid;               /* stable: the client owner */
+	uint32_t ownerid_len;                 /* 1..NFS4_OPAQUE_LIMIT */
+	uint32_t flags;
+	/* State protection is always SP4_NONE. */
+	bool has_impl_id;
+	struct nfs4_impl_id impl_id;
+};
+struct nfs4_exchange_id_res {
+	uint32_t status;
+	uint64_t clientid;
+	uint32_t sequenceid;
+	uint32_t flags;
+	uint32_t state_protect; /* enum nfs4_state_protect_how; arms skipped */
+	uint64_t server_minor_id;
+	struct nfs4_str server_major_id; /* opaque, into the reply */
+	struct nfs4_str server_scope;    /* opaque, into the reply */
+	bool has_impl_id;
+	struct nfs4_impl_id impl_id;
+};
+
+/* channel_attrs4 */
+struct nfs4_channel_attrs {
+	uint32_t headerpadsize;
+	uint32_t maxrequestsize;
+	uint32_t maxresponsesize;
+	uint32_t maxresponsesize_cached;
+	uint32_t maxoperations;
+	uint32_t maxrequests;
+	bool has_rdma_ird;
+	uint32_t rdma_ird;
+};
+
+#define NFS4_CREATE_SESSION_FLAG_PERSIST 0x1u
+#define NFS4_CREATE_SESSION_FLAG_CONN_BACK_CHAN 0x2u
+#define NFS4_CREATE_SESSION_FLAG_CONN_RDMA 0x4u
+
+/* callback_sec_parms4: what the server uses to call us back.  Only
+ * AUTH_NONE and AUTH_SYS are encoded (RPCSEC_GSS needs a GSS context). */
+struct nfs4_cb_sec {
+	uint32_t flavor;             /* RPC_AUTH_NONE (0) or RPC_AUTH_SYS (1) */
+	uint32_t stamp;              /* AUTH_SYS */
+	const char *machinename;     /* AUTH_SYS, NUL-terminated, <= 255 */
+	uint32_t uid, gid;           /* AUTH_SYS */
+};
+
+struct nfs4_create_session_args {
+	uint64_t clientid;
+	uint32_t sequenceid;
+	uint32_t flags;
+	struct nfs4_channel_attrs fore;
+	struct nfs4_channel_attrs back;
+	uint32_t cb_program;
+	uint32_t nsec;               /* 0..2 */
+	struct nfs4_cb_sec sec[2];
+};
+struct nfs4_create_session_res {
+	uint32_t status;
+	uint8_t sessionid[NFS4_SESSIONID_SIZE];
+	uint32_t sequenceid;
+	uint32_t flags;
+	struct nfs4_channel_attrs fore;
+	struct nfs4_channel_attrs back;
+};
+
+/* SEQUENCE status flags (sr_status_flags) */
+#define NFS4_SEQ4_STATUS_CB_PATH_DOWN 0x00000001u
+#define NFS4_SEQ4_STATUS_CB_GSS_CONTEXTS_EXPIRING 0x00000002u
+#define NFS4_SEQ4_STATUS_CB_GSS_CONTEXTS_EXPIRED 0x00000004u
+#define NFS4_SEQ4_STATUS_EXPIRED_ALL_STATE_REVOKED 0x00000008u
+#define NFS4_SEQ4_STATUS_EXPIRED_SOME_STATE_REVOKED 0x00000010u
+#define NFS4_SEQ4_STATUS_ADMIN_STATE_REVOKED 0x00000020u
+#define NFS4_SEQ4_STATUS_RECALLABLE_STATE_REVOKED 0x00000040u
+#define NFS4_SEQ4_STATUS_LEASE_MOVED 0x00000080u
+#define NFS4_SEQ4_STATUS_RESTART_RECLAIM_NEEDED 0x00000100u
+#define NFS4_SEQ4_STATUS_CB_PATH_DOWN_SESSION 0x00000200u
+#define NFS4_SEQ4_STATUS_BACKCHANNEL_FAULT 0x00000400u
+#define NFS4_SEQ4_STATUS_DEVID_CHANGED 0x00000800u
+#define NFS4_SEQ4_STATUS_DEVID_DELETED 0x00001000u
+
+struct nfs4_sequence_args {
+	uint8_t sessionid[NFS4_SESSIONID_SIZE];
+	uint32_t sequenceid;
+	uint32_t slotid;
+	uint32_t highest_slotid;
+	bool cachethis;
+};
+struct nfs4_sequence_res {
+	uint32_t status;
+	uint8_t sessionid[NFS4_SESSIONID_SIZE];
+	uint32_t sequenceid;
+	uint32_t slotid;
+	uint32_t highest_slotid;
+	uint32_t target_highest_slotid;
+	uint32_t status_flags;
+};
+
+struct nfs4_destroy_session_args {
+	uint8_t sessionid[NFS4_SESSIONID_SIZE];
+};
+struct nfs4_destroy_clientid_args {
+	uint64_t clientid;
+};
+struct nfs4_reclaim_complete_args {
+	bool one_fs;
+};
+
+/* channel_dir_from_client4 / channel_dir_from_server4 */
+#define NFS4_CDFC4_FORE 0x1u
+#define NFS4_CDFC4_BACK 0x2u
+#define NFS4_CDFC4_FORE_OR_BOTH 0x3u
+#define NFS4_CDFC4_BACK_OR_BOTH 0x7u
+#define NFS4_CDFS4_FORE 0x1u
+#define NFS4_CDFS4_BACK 0x2u
+#define NFS4_CDFS4_BOTH 0x3u
+
+struct nfs4_bind_conn_args {
+	uint8_t sessionid[NFS4_SESSIONID_SIZE];
+	uint32_t dir;  /* NFS4_CDFC4_* */
+	bool use_rdma;
+};
+struct nfs4_bind_conn_res {
+	uint32_t status;
+	uint8_t sessionid[NFS4_SESSIONID_SIZE];
+	uint32_t dir;  /* NFS4_CDFS4_* */
+	bool use_rdma;
+};
+
+/* Results that are a status and nothing else: PUTFH, PUTROOTFH, LOOKUP,
+ * LOOKUPP, SAVEFH, RESTOREFH, DESTROY_SESSION, DESTROY_CLIENTID,
+ * RECLAIM_COMPLETE, VERIFY, NVERIFY, DELEGRETURN, FREE_STATEID, ALLOCATE,
+ * DEALLOCATE (and the callbacks' CB_RECALL, CB_NOTIFY_LOCK,
+ * CB_RECALL_ANY, CB_LAYOUTRECALL). */
+struct nfs4_status_res {
+	uint32_t status;
+};
+
+struct nfs4_putfh_args {
+	struct nfs4_fh fh;
+};
+struct nfs4_getfh_res {
+	uint32_t status;
+	struct nfs4_fh fh;
+};
+struct nfs4_lookup_args {
+	struct nfs4_str name; /* 1..NFS4_MAXNAMLEN bytes */
+};
+
+struct nfs4_getattr_args {
+	struct nfs4_bitmap request;
+};
+struct nfs4_getattr_res {
+	uint32_t status;
+	struct nfs4_fattr attrs;
+};
+
+enum nfs4_secinfo_style { NFS4_SECINFO_STYLE_CURRENT_FH = 0,
+			  NFS4_SECINFO_STYLE_PARENT = 1 };
+struct nfs4_secinfo_no_name_args {
+	uint32_t style;
+};
+/* One flavor the server accepts; RPCSEC_GSS (6) with its mechanism. */
+struct nfs4_secinfo {
+	uint32_t flavor;
+	struct nfs4_str oid;  /* RPCSEC_GSS: the mechanism OID, DER bytes */
+	uint32_t qop;
+	uint32_t service;     /* rpc_gss_svc_t: 1 none, 2 integrity, 3 privacy */
+};
+struct nfs4_secinfo_res {
+	uint32_t status;
+	uint32_t count;       /* flavors kept, in the server's order */
+	struct nfs4_secinfo flavors[NFS4_MAXSECINFO];
+};
+
+/* ---- file operations ---- */
+
+#define NFS4_ACCESS_READ 0x01u
+#define NFS4_ACCESS_LOOKUP 0x02u
+#define NFS4_ACCESS_MODIFY 0x04u
+#define NFS4_ACCESS_EXTEND 0x08u
+#define NFS4_ACCESS_DELETE 0x10u
+#define NFS4_ACCESS_EXECUTE 0x20u
+
+struct nfs4_access_args {
+	uint32_t access;
+};
+struct nfs4_access_res {
+	uint32_t status;
+	uint32_t supported;
+	uint32_t access;
+};
+
+#define NFS4_SHARE_ACCESS_READ 0x1u
+#define NFS4_SHARE_ACCESS_WRITE 0x2u
+#define NFS4_SHARE_ACCESS_BOTH 0x3u
+#define NFS4_SHARE_DENY_NONE 0x0u
+#define NFS4_SHARE_DENY_READ 0x1u
+#define NFS4_SHARE_DENY_WRITE 0x2u
+#define NFS4_SHARE_DENY_BOTH 0x3u
+/* 4.1 delegation wishes, or-ed into share_access */
+#define NFS4_SHARE_WANT_NO_PREFERENCE 0x0000u
+#define NFS4_SHARE_WANT_READ_DELEG 0x0100u
+#define NFS4_SHARE_WANT_WRITE_DELEG 0x0200u
+#define NFS4_SHARE_WANT_ANY_DELEG 0x0300u
+#define NFS4_SHARE_WANT_NO_DELEG 0x0400u
+#define NFS4_SHARE_WANT_CANCEL 0x0500u
+#define NFS4_SHARE_SIGNAL_DELEG_WHEN_RESRC_AVAIL 0x10000u
+#define NFS4_SHARE_PUSH_DELEG_WHEN_UNCONTENDED 0x20000u
+
+enum nfs4_opentype { NFS4_OPEN_NOCREATE = 0, NFS4_OPEN_CREATE = 1 };
+enum nfs4_createmode {
+	NFS4_CREATE_UNCHECKED = 0,
+	NFS4_CREATE_GUARDED = 1,
+	NFS4_CREATE_EXCLUSIVE = 2,   /* 4.0 only: not sent by this client */
+	NFS4_CREATE_EXCLUSIVE4_1 = 3
+};
+enum nfs4_open_claim_type {
+	NFS4_CLAIM_NULL = 0,
+	NFS4_CLAIM_PREVIOUS = 1,
+	NFS4_CLAIM_DELEGATE_CUR = 2,
+	NFS4_CLAIM_DELEGATE_PREV = 3,
+	NFS4_CLAIM_FH = 4,
+	NFS4_CLAIM_DELEG_CUR_FH = 5,
+	NFS4_CLAIM_DELEG_PREV_FH = 6
+};
+enum nfs4_open_delegation_type {
+	NFS4_OPEN_DELEGATE_NONE = 0,
+	NFS4_OPEN_DELEGATE_READ = 1,
+	NFS4_OPEN_DELEGATE_WRITE = 2,
+	NFS4_OPEN_DELEGATE_NONE_EXT = 3
+};
+enum nfs4_why_no_delegation {
+	NFS4_WND_NOT_WANTED = 0,
+	NFS4_WND_CONTENTION = 1,
+	NFS4_WND_RESOURCE = 2,
+	NFS4_WND_NOT_SUPP_FTYPE = 3,
+	NFS4_WND_WRITE_DELEG_NOT_SUPP_FTYPE = 4,
+	NFS4_WND_NOT_SUPP_UPGRADE = 5,
+	NFS4_WND_NOT_SUPP_DOWNGRADE = 6,
+	NFS4_WND_CANCELLED = 7,
+	NFS4_WND_IS_DIR = 8
+};
+
+/* OPEN result flags (rflags) */
+#define NFS4_OPEN_RESULT_CONFIRM 0x2u
+#define NFS4_OPEN_RESULT_LOCKTYPE_POSIX 0x4u
+#define NFS4_OPEN_RESULT_PRESERVE_UNLINKED 0x8u
+#define NFS4_OPEN_RESULT_MAY_NOTIFY_LOCK 0x20u
+
+struct nfs4_open_args {
+	uint32_t seqid;          /* 0 in 4.1 */
+	uint32_t share_access;   /* NFS4_SHARE_ACCESS_* | NFS4_SHARE_WANT_* */
+	uint32_t share_deny;
+	struct nfs4_owner owner;
+	uint32_t opentype;       /* enum nfs4_opentype */
+	uint32_t createmode;     /* enum nfs4_createmode, OPEN4_CREATE */
+	struct nfs4_fattr createattrs; /* UNCHECKED, GUARDED, EXCLUSIVE4_1 */
+	uint8_t verifier[NFS4_VERIFIER_SIZE]; /* EXCLUSIVE(4_1) */
+	uint32_t claim;          /* enum nfs4_open_claim_type */
+	struct nfs4_str name;    /* CLAIM_NULL, DELEGATE_CUR, DELEGATE_PREV */
+	uint32_t delegate_type;  /* CLAIM_PREVIOUS: what was held */
+	struct nfs4_stateid delegate_stateid; /* DELEGATE_CUR, DELEG_CUR_FH */
+};
+
+/* nfs_space_limit4 */
+enum nfs4_limit_by { NFS4_LIMIT_SIZE = 1, NFS4_LIMIT_BLOCKS = 2 };
+
+struct nfs4_open_delegation {
+	uint32_t type;                 /* enum nfs4_open_delegation_type */
+	struct nfs4_stateid stateid;   /* READ, WRITE */
+	bool recall;                   /* READ, WRITE */
+	struct nfs4_ace permissions;   /* READ, WRITE */
+	uint32_t limitby;              /* WRITE: enum nfs4_limit_by */
+	uint64_t filesize;             /* WRITE, LIMIT_SIZE */
+	uint32_t num_blocks;           /* WRITE, LIMIT_BLOCKS */
+	uint32_t bytes_per_block;
+	uint32_t why_none;             /* NONE_EXT: enum nfs4_why_no_delegation */
+	bool will_push_or_signal;      /* NONE_EXT, CONTENTION or RESOURCE */
+};
+
+struct nfs4_open_res {
+	uint32_t status;
+	struct nfs4_stateid stateid;
+	struct nfs4_change_info cinfo;
+	uint32_t rflags;
+	struct nfs4_bitmap attrset;
+	struct nfs4_open_delegation delegation;
+};
+
+struct nfs4_open_downgrade_args {
+	struct nfs4_stateid stateid;
+	uint32_t seqid;
+	uint32_t share_access;
+	uint32_t share_deny;
+};
+/* Result of OPEN_DOWNGRADE, CLOSE and LOCKU: a stateid on success. */
+struct nfs4_stateid_res {
+	uint32_t status;
+	struct nfs4_stateid stateid;
+};
+struct nfs4_close_args {
+	uint32_t seqid;
+	struct nfs4_stateid stateid;
+};
+
+struct nfs4_read_args {
+	struct nfs4_stateid stateid;
+	uint64_t offset;
+	uint32_t count;
+};
+struct nfs4_read_res {
+	uint32_t status;
+	bool eof;
+	const uint8_t *data;   /* into the reply */
+	uint32_t data_len;     /* <= NFS4_MAXDATA */
+};
+
+enum nfs4_stable_how { NFS4_UNSTABLE = 0, NFS4_DATA_SYNC = 1,
+		       NFS4_FILE_SYNC = 2 };
+struct nfs4_write_args {
+	struct nfs4_stateid stateid;
+	uint64_t offset;
+	uint32_t stable;       /* enum nfs4_stable_how */
+	const void *data;      /* caller-owned */
+	uint32_t data_len;     /* <= NFS4_MAXDATA */
+};
+struct nfs4_write_res {
+	uint32_t status;
+	uint32_t count;
+	uint32_t committed;
+	uint8_t verifier[NFS4_VERIFIER_SIZE];
+};
+
+struct nfs4_commit_args {
+	uint64_t offset;
+	uint32_t count;
+};
+struct nfs4_commit_res {
+	uint32_t status;
+	uint8_t verifier[NFS4_VERIFIER_SIZE];
+};
+
+/* CREATE: directories, symlinks, devices, sockets, fifos (not files). */
+struct nfs4_create_args {
+	uint32_t type;               /* enum nfs_ftype4, not NF4REG */
+	struct nfs4_str linkdata;    /* NF4LNK: the target */
+	struct nfs4_specdata devdata;/* NF4BLK, NF4CHR */
+	struct nfs4_str name;
+	struct nfs4_fattr attrs;
+};
+struct nfs4_create_res {
+	uint32_t status;
+	struct nfs4_change_info cinfo;
+	struct nfs4_bitmap attrset;
+};
+
+struct nfs4_remove_args {
+	struct nfs4_str name;
+};
+/* Result of REMOVE and LINK. */
+struct nfs4_cinfo_res {
+	uint32_t status;
+	struct nfs4_change_info cinfo;
+};
+
+/* RENAME: from the saved filehandle's directory to the current one's. */
+struct nfs4_rename_args {
+	struct nfs4_str oldname;
+	struct nfs4_str newname;
+};
+struct nfs4_rename_res {
+	uint32_t status;
+	struct nfs4_change_info source;
+	struct nfs4_change_info target;
+};
+
+/* LINK: the saved filehandle as `newname` in the current directory. */
+struct nfs4_link_args {
+	struct nfs4_str newname;
+};
+
+struct nfs4_readlink_res {
+	uint32_t status;
+	struct nfs4_str link;  /* into the reply, <= NFS4_MAXPATHLEN */
+};
+
+struct nfs4_readdir_args {
+	uint64_t cookie;
+	uint8_t cookieverf[NFS4_VERIFIER_SIZE];
+	uint32_t dircount;
+	uint32_t maxcount;
+	struct nfs4_bitmap request;
+};
+/*
+ * The decoder walks and checks the whole entry list once (names, cookies
+ * and every entry's attributes), then leaves `entries` at its start;
+ * nfs4_readdir_next() hands the entries out again without allocating.
+ */
+struct nfs4_readdir_res {
+	uint32_t status;
+	uint8_t cookieverf[NFS4_VERIFIER_SIZE];
+	struct xdr_dec entries;
+	uint32_t nentries;
+	bool eof;
+};
+struct nfs4_entry {
+	uint64_t cookie;
+	struct nfs4_str name;  /* into the reply */
+	struct nfs4_fattr attrs;
+};
+/* 1: *e filled; 0: end of list.  Only after a successful decode. */
+int nfs4_readdir_next(struct xdr_dec *it, struct nfs4_entry *e);
+
+struct nfs4_setattr_args {
+	struct nfs4_stateid stateid; /* the open's for a size change, else zero */
+	struct nfs4_fattr attrs;
+};
+/* attrsset is sent on failure too. */
+struct nfs4_setattr_res {
+	uint32_t status;
+	struct nfs4_bitmap attrsset;
+};
+
+/* VERIFY and NVERIFY: the current object's attributes are (not) these. */
+struct nfs4_verify_args {
+	struct nfs4_fattr attrs;
+};
+
+enum nfs4_lock_type { NFS4_READ_LT = 1, NFS4_WRITE_LT = 2,
+		      NFS4_READW_LT = 3, NFS4_WRITEW_LT = 4 };
+
+/* LOCK4denied: who holds the conflicting lock. */
+struct nfs4_lock_denied {
+	uint64_t offset;
+	uint64_t length;
+	uint32_t locktype;
+	struct nfs4_owner owner; /* owner bytes into the reply */
+};
+
+struct nfs4_lock_args {
+	uint32_t locktype;       /* enum nfs4_lock_type */
+	bool reclaim;
+	uint64_t offset;
+	uint64_t length;         /* UINT64_MAX: to the end of the file */
+	bool new_lock_owner;
+	/* new_lock_owner: open_to_lock_owner4 */
+	uint32_t open_seqid;
+	struct nfs4_stateid open_stateid;
+	uint32_t lock_seqid;     /* both arms */
+	struct nfs4_owner lock_owner;
+	/* !new_lock_owner: exist_lock_owner4 */
+	struct nfs4_stateid lock_stateid;
+};
+struct nfs4_lock_res {
+	uint32_t status;
+	struct nfs4_stateid stateid;    /* NFS4_OK */
+	struct nfs4_lock_denied denied; /* NFS4ERR_DENIED */
+};
+
+struct nfs4_lockt_args {
+	uint32_t locktype;
+	uint64_t offset;
+	uint64_t length;
+	struct nfs4_owner owner;
+};
+struct nfs4_lockt_res {
+	uint32_t status;
+	struct nfs4_lock_denied denied; /* NFS4ERR_DENIED */
+};
+
+struct nfs4_locku_args {
+	uint32_t locktype;
+	uint32_t seqid;
+	struct nfs4_stateid stateid;
+	uint64_t offset;
+	uint64_t length;
+};
+
+/* DELEGRETURN and FREE_STATEID */
+struct nfs4_stateid_args {
+	struct nfs4_stateid stateid;
+};
+
+struct nfs4_test_stateid_args {
+	uint32_t count;          /* <= NFS4_MAXSTATEIDS */
+	const struct nfs4_stateid *stateids;
+};
+/* One status per stateid sent: walk `codes` with xdr_dec_u32. */
+struct nfs4_test_stateid_res {
+	uint32_t status;
+	uint32_t count;
+	struct xdr_dec codes;
+};
+
+/* ---- 4.2 ---- */
+
+enum nfs4_data_content { NFS4_CONTENT_DATA = 0, NFS4_CONTENT_HOLE = 1 };
+struct nfs4_seek_args {
+	struct nfs4_stateid stateid;
+	uint64_t offset;
+	uint32_t what;           /* enum nfs4_data_content */
+};
+struct nfs4_seek_res {
+	uint32_t status;
+	bool eof;
+	uint64_t offset;
+};
+
+/* ALLOCATE and DEALLOCATE */
+struct nfs4_allocate_args {
+	struct nfs4_stateid stateid;
+	uint64_t offset;
+	uint64_t length;
+};
+
+/* COPY within one server (no source servers are sent): from the saved
+ * filehandle to the current one. */
+struct nfs4_copy_args {
+	struct nfs4_stateid src_stateid;
+	struct nfs4_stateid dst_stateid;
+	uint64_t src_offset;
+	uint64_t dst_offset;
+	uint64_t count;          /* 0: to the end of the source */
+	bool consecutive;
+	bool synchronous;
+};
+struct nfs4_copy_res {
+	uint32_t status;
+	/* NFS4_OK: write_response4 */
+	bool has_callback_id;    /* an asynchronous copy was started */
+	struct nfs4_stateid callback_id;
+	uint64_t count;
+	uint32_t committed;
+	uint8_t verifier[NFS4_VERIFIER_SIZE];
+	/* NFS4_OK and NFS4ERR_OFFLOAD_NO_REQS */
+	bool consecutive;
+	bool synchronous;
+};
+
+/* ---- COMPOUND ---- */
+
+struct nfs4_compound {
+	struct xdr_enc *e;
+	size_t nops_at;          /* offset of the operation count in e->buf */
+	uint32_t nops;
+	uint32_t ops[NFS4_MAXOPS];
+};
+
+/* The COMPOUND arguments' head: tag (NUL-terminated, may be "" or NULL),
+ * minor version, an operation count of 0 for now. */
+int nfs4_compound_start(struct nfs4_compound *c, struct xdr_enc *e,
+			const char *tag, uint32_t minorversion);
+/* One operation and its arguments (the nfs4_<op>_args named for it; NULL
+ * for the operations without arguments).  -EINVAL for an operation this
+ * code cannot encode, -E2BIG past NFS4_MAXOPS; errors are sticky in e. */
+int nfs4_compound_add(struct nfs4_compound *c, uint32_t op, const void *args);
+
+struct nfs4_compound_res {
+	uint32_t status;         /* the compound's: that of the last result */
+	struct nfs4_str tag;     /* into the reply */
+	uint32_t nres;           /* results the reply carries */
+	uint32_t next;           /* results decoded so far */
+	bool stopped;            /* a result was not NFS4_OK */
+	bool cb;                 /* a CB_COMPOUND reply */
+	struct xdr_dec d;        /* the rest of the reply */
+};
+/* Reads the status, the tag and the result count; the rest of d (to its
+ * end) is the walk's.  -EBADMSG if malformed or over NFS4_MAXOPS. */
+int nfs4_dec_compound_res(struct xdr_dec *d, struct nfs4_compound_res *r);
+/* The next result, which must be for `op`, into res (the result structure
+ * named for op: nfs4_status_res for status-only results).  0: decoded, see
+ * res->status; -ENODATA: no more results; -EBADMSG: malformed, another
+ * operation, or results after a failed one. */
+int nfs4_compound_next(struct nfs4_compound_res *r, uint32_t op, void *res);
+
+/*
+ * The codecs of each operation, for the fuzz harness, the tests and the
+ * callback server: proc is the operation number, NULL codecs are void
+ * (or, for dec_args/enc_res of fore-channel operations, not written:
+ * this client is not a server).  NULL for an operation not supported.
+ */
+const struct xdr_proc_codec *nfs4_op_codec(uint32_t op);
+const struct xdr_proc_codec *nfs4_cb_op_codec(uint32_t op);
+
+/* Typed wrappers of nfs4_compound_add(). */
+#define NFS4_ADD_VOID(name, op)                                              \
+	static inline int nfs4_add_##name(struct nfs4_compound *c)           \
+	{                                                                    \
+		return nfs4_compound_add(c, op, NULL);                       \
+	}
+#define NFS4_ADD(name, op, type)                                             \
+	static inline int nfs4_add_##name(struct nfs4_compound *c,           \
+					  const type *a)                     \
+	{                                                                    \
+		return nfs4_compound_add(c, op, a);                          \
+	}
+NFS4_ADD(exchange_id, NFS4OP_EXCHANGE_ID, struct nfs4_exchange_id_args)
+NFS4_ADD(create_session, NFS4OP_CREATE_SESSION, struct nfs4_create_session_args)
+NFS4_ADD(sequence, NFS4OP_SEQUENCE, struct nfs4_sequence_args)
+NFS4_ADD(destroy_session, NFS4OP_DESTROY_SESSION, struct nfs4_destroy_session_args)
+NFS4_ADD(destroy_clientid, NFS4OP_DESTROY_CLIENTID, struct nfs4_destroy_clientid_args)
+NFS4_ADD(reclaim_complete, NFS4OP_RECLAIM_COMPLETE, struct nfs4_reclaim_complete_args)
+NFS4_ADD(bind_conn_to_session, NFS4OP_BIND_CONN_TO_SESSION, struct nfs4_bind_conn_args)
+NFS4_ADD_VOID(putrootfh, NFS4OP_PUTROOTFH)
+NFS4_ADD(putfh, NFS4OP_PUTFH, struct nfs4_putfh_args)
+NFS4_ADD_VOID(getfh, NFS4OP_GETFH)
+NFS4_ADD(lookup, NFS4OP_LOOKUP, struct nfs4_lookup_args)
+NFS4_ADD_VOID(lookupp, NFS4OP_LOOKUPP)
+NFS4_ADD(getattr, NFS4OP_GETATTR, struct nfs4_getattr_args)
+NFS4_ADD(secinfo_no_name, NFS4OP_SECINFO_NO_NAME, struct nfs4_secinfo_no_name_args)
+NFS4_ADD(access, NFS4OP_ACCESS, struct nfs4_access_args)
+NFS4_ADD(open, NFS4OP_OPEN, struct nfs4_open_args)
+NFS4_ADD(open_downgrade, NFS4OP_OPEN_DOWNGRADE, struct nfs4_open_downgrade_args)
+NFS4_ADD(close, NFS4OP_CLOSE, struct nfs4_close_args)
+NFS4_ADD(read, NFS4OP_READ, struct nfs4_read_args)
+NFS4_ADD(write, NFS4OP_WRITE, struct nfs4_write_args)
+NFS4_ADD(commit, NFS4OP_COMMIT, struct nfs4_commit_args)
+NFS4_ADD(create, NFS4OP_CREATE, struct nfs4_create_args)
+NFS4_ADD(remove, NFS4OP_REMOVE, struct nfs4_remove_args)
+NFS4_ADD(rename, NFS4OP_RENAME, struct nfs4_rename_args)
+NFS4_ADD(link, NFS4OP_LINK, struct nfs4_link_args)
+NFS4_ADD_VOID(readlink, NFS4OP_READLINK)
+NFS4_ADD(readdir, NFS4OP_READDIR, struct nfs4_readdir_args)
+NFS4_ADD(setattr, NFS4OP_SETATTR, struct nfs4_setattr_args)
+NFS4_ADD_VOID(savefh, NFS4OP_SAVEFH)
+NFS4_ADD_VOID(restorefh, NFS4OP_RESTOREFH)
+NFS4_ADD(verify, NFS4OP_VERIFY, struct nfs4_verify_args)
+NFS4_ADD(nverify, NFS4OP_NVERIFY, struct nfs4_verify_args)
+NFS4_ADD(lock, NFS4OP_LOCK, struct nfs4_lock_args)
+NFS4_ADD(lockt, NFS4OP_LOCKT, struct nfs4_lockt_args)
+NFS4_ADD(locku, NFS4OP_LOCKU, struct nfs4_locku_args)
+NFS4_ADD(delegreturn, NFS4OP_DELEGRETURN, struct nfs4_stateid_args)
+NFS4_ADD(free_stateid, NFS4OP_FREE_STATEID, struct nfs4_stateid_args)
+NFS4_ADD(test_stateid, NFS4OP_TEST_STATEID, struct nfs4_test_stateid_args)
+NFS4_ADD(seek, NFS4OP_SEEK, struct nfs4_seek_args)
+NFS4_ADD(allocate, NFS4OP_ALLOCATE, struct nfs4_allocate_args)
+NFS4_ADD(deallocate, NFS4OP_DEALLOCATE, struct nfs4_allocate_args)
+NFS4_ADD(copy, NFS4OP_COPY, struct nfs4_copy_args)
+#undef NFS4_ADD
+#undef NFS4_ADD_VOID
+
+/* Per-operation codecs (in the tables above), exported for the tests. */
+int nfs4_enc_status_res(struct xdr_enc *e, const void *res);
+int nfs4_dec_status_res(struct xdr_dec *d, void *res);
+int nfs4_enc_exchange_id_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_exchange_id_res(struct xdr_dec *d, void *res);
+int nfs4_enc_create_session_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_create_session_res(struct xdr_dec *d, void *res);
+int nfs4_enc_sequence_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_sequence_args(struct xdr_dec *d, void *args);
+int nfs4_enc_sequence_res(struct xdr_enc *e, const void *res);
+int nfs4_dec_sequence_res(struct xdr_dec *d, void *res);
+int nfs4_enc_destroy_session_args(struct xdr_enc *e, const void *args);
+int nfs4_enc_destroy_clientid_args(struct xdr_enc *e, const void *args);
+int nfs4_enc_reclaim_complete_args(struct xdr_enc *e, const void *args);
+int nfs4_enc_bind_conn_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_bind_conn_res(struct xdr_dec *d, void *res);
+int nfs4_enc_putfh_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_getfh_res(struct xdr_dec *d, void *res);
+int nfs4_enc_lookup_args(struct xdr_enc *e, const void *args);
+int nfs4_enc_getattr_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_getattr_res(struct xdr_dec *d, void *res);
+int nfs4_enc_getattr_res(struct xdr_enc *e, const void *res);
+int nfs4_enc_secinfo_no_name_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_secinfo_res(struct xdr_dec *d, void *res);
+
+#endif
