@@ -487,6 +487,8 @@ struct nfs4_acl {
 	const uint8_t *raw;
 	uint32_t raw_len;
 };
+int nfs4_enc_ace(struct xdr_enc *e, const struct nfs4_ace *ace);
+int nfs4_dec_ace(struct xdr_dec *d, struct nfs4_ace *ace);
 /* it = xdr_dec over (raw, raw_len); 1: *ace filled, 0: end, <0 malformed. */
 int nfs4_acl_next(struct xdr_dec *it, struct nfs4_ace *ace);
 
@@ -1267,5 +1269,45 @@ int nfs4_dec_getattr_res(struct xdr_dec *d, void *res);
 int nfs4_enc_getattr_res(struct xdr_enc *e, const void *res);
 int nfs4_enc_secinfo_no_name_args(struct xdr_enc *e, const void *args);
 int nfs4_dec_secinfo_res(struct xdr_dec *d, void *res);
+int nfs4_enc_access_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_access_res(struct xdr_dec *d, void *res);
+int nfs4_enc_open_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_open_res(struct xdr_dec *d, void *res);
+int nfs4_enc_open_res(struct xdr_enc *e, const void *res);
+int nfs4_enc_open_downgrade_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_stateid_res(struct xdr_dec *d, void *res);
+int nfs4_enc_close_args(struct xdr_enc *e, const void *args);
+int nfs4_enc_read_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_read_res(struct xdr_dec *d, void *res);
+int nfs4_enc_write_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_write_res(struct xdr_dec *d, void *res);
+int nfs4_enc_commit_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_commit_res(struct xdr_dec *d, void *res);
+int nfs4_enc_create_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_create_res(struct xdr_dec *d, void *res);
+int nfs4_enc_remove_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_cinfo_res(struct xdr_dec *d, void *res);
+int nfs4_enc_rename_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_rename_res(struct xdr_dec *d, void *res);
+int nfs4_enc_link_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_readlink_res(struct xdr_dec *d, void *res);
+int nfs4_enc_readdir_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_readdir_res(struct xdr_dec *d, void *res);
+int nfs4_enc_setattr_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_setattr_res(struct xdr_dec *d, void *res);
+int nfs4_enc_verify_args(struct xdr_enc *e, const void *args);
+int nfs4_enc_lock_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_lock_res(struct xdr_dec *d, void *res);
+int nfs4_enc_lockt_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_lockt_res(struct xdr_dec *d, void *res);
+int nfs4_enc_locku_args(struct xdr_enc *e, const void *args);
+int nfs4_enc_stateid_args(struct xdr_enc *e, const void *args);
+int nfs4_enc_test_stateid_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_test_stateid_res(struct xdr_dec *d, void *res);
+int nfs4_enc_seek_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_seek_res(struct xdr_dec *d, void *res);
+int nfs4_enc_allocate_args(struct xdr_enc *e, const void *args);
+int nfs4_enc_copy_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_copy_res(struct xdr_dec *d, void *res);
 
 #endif

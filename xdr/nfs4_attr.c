@@ -143,7 +143,7 @@ const struct nfs4_bitmap nfs4_fattr3_request = { {
 /* ---- ACLs ---- */
 
 /* nfsace4: type, flag, access_mask (uint32 each), who (utf8str_mixed). */
-static int dec_ace(struct xdr_dec *d, struct nfs4_ace *ace)
+int nfs4_dec_ace(struct xdr_dec *d, struct nfs4_ace *ace)
 {
 	const uint8_t *p = xdr_dec_inline(d, 12);
 
@@ -155,7 +155,7 @@ static int dec_ace(struct xdr_dec *d, struct nfs4_ace *ace)
 	return nfs4_dec_str(d, NFS4_MAXSTR, &ace->who);
 }
 
-static int enc_ace(struct xdr_enc *e, const struct nfs4_ace *ace)
+int nfs4_enc_ace(struct xdr_enc *e, const struct nfs4_ace *ace)
 {
 	xdr_enc_u32(e, ace->type);
 	xdr_enc_u32(e, ace->flag);
@@ -167,7 +167,7 @@ int nfs4_acl_next(struct xdr_dec *it, struct nfs4_ace *ace)
 {
 	if (xdr_dec_left(it) == 0)
 		return 0;
-	return dec_ace(it, ace) ? -EBADMSG : 1;
+	return nfs4_dec_ace(it, ace) ? -EBADMSG : 1;
 }
 
 /* nfsace4<>: checked once, kept as the raw entries. */
@@ -181,7 +181,7 @@ static int dec_acl(struct xdr_dec *d, struct nfs4_acl *acl)
 		return -EBADMSG;
 	acl->raw = d->p;
 	for (uint32_t i = 0; i < n; i++)
-		if (dec_ace(d, &ace))
+		if (nfs4_dec_ace(d, &ace))
 			return -EBADMSG;
 	acl->naces = n;
 	acl->raw_len = (uint32_t)(d->p - acl->raw);
@@ -195,7 +195,7 @@ static int enc_acl(struct xdr_enc *e, const struct nfs4_acl *acl)
 	xdr_enc_u32(e, acl->naces);
 	if (acl->aces) {
 		for (uint32_t i = 0; i < acl->naces; i++)
-			enc_ace(e, &acl->aces[i]);
+			nfs4_enc_ace(e, &acl->aces[i]);
 		return e->err;
 	}
 	if (acl->raw_len % 4 || (acl->raw_len && !acl->raw))
