@@ -23,6 +23,7 @@
 	X(lookup_complete_dir)  /* "no such name" from a directory we made */\
 	X(data_hits)            /* blocks read from the data cache */       \
 	X(data_misses)          /* blocks read from the server */           \
+	X(data_left_to_kernel)  /* READs too small to take a block (data.h) */\
 	X(readahead_issued)                                                 \
 	X(readahead_used)                                                   \
 	X(readahead_wasted)                                                 \

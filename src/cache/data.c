@@ -333,9 +333,13 @@ static void block_put(struct block *b, uint32_t s, uint32_t e,
 	}
 }
 
-static void put_range(struct dcache *dc, struct dfile *df, uint64_t off,
-		      const uint8_t *data, size_t len)
+/* Puts [off, off+len); with only_existing, a piece smaller than a block
+ * goes only where its block exists.  Returns the bytes left out. */
+static size_t put_range(struct dcache *dc, struct dfile *df, uint64_t off,
+			const uint8_t *data, size_t len, bool only_existing)
 {
+	size_t skipped = 0;
+
 	pthread_mutex_lock(&dc->lock);
 	while (len) {
 		uint64_t index = off / DCACHE_BLOCK;
@@ -345,28 +349,40 @@ static void put_range(struct dcache *dc, struct dfile *df, uint64_t off,
 
 		if (n > len)
 			n = (uint32_t)len;
-		b = block_get(dc, df, index);
-		if (!b)
+		if (only_existing && n < DCACHE_BLOCK &&
+		    !g_hash_table_contains(df->blocks, &index))
+			b = NULL;
+		else if (!(b = block_get(dc, df, index)))
 			break;
-		block_put(b, s, s + n, data);
+		if (b)
+			block_put(b, s, s + n, data);
+		else
+			skipped += n;
 		off += n;
 		data += n;
 		len -= n;
 	}
 	evict(dc);
 	pthread_mutex_unlock(&dc->lock);
+	return skipped;
 }
 
 void dcache_write(struct dcache *dc, struct dfile *df, uint64_t off,
 		  const void *data, size_t len)
 {
-	put_range(dc, df, off, data, len);
+	put_range(dc, df, off, data, len, false);
 }
 
 void dcache_fill(struct dcache *dc, struct dfile *df, uint64_t off,
 		 const void *data, size_t len)
 {
-	put_range(dc, df, off, data, len);
+	put_range(dc, df, off, data, len, false);
+}
+
+size_t dcache_refresh(struct dcache *dc, struct dfile *df, uint64_t off,
+		      const void *data, size_t len)
+{
+	return put_range(dc, df, off, data, len, true);
 }
 
 /* Is every byte of [off, off+len) in the cache?  dc->lock held. */

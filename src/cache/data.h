@@ -45,6 +45,16 @@ void dcache_write(struct dcache *dc, struct dfile *df, uint64_t off,
 void dcache_fill(struct dcache *dc, struct dfile *df, uint64_t off,
 		 const void *data, size_t len);
 /*
+ * Bytes a READ returned to a reader (not read ahead): they update the
+ * blocks the file already has and make new blocks only where they cover
+ * one whole.  The kernel's page cache keeps what it asked for, so a small
+ * random read that took a block of its own would hold DCACHE_BLOCK bytes
+ * for a few KiB nobody asks the daemon for again.  Returns the bytes left
+ * out.
+ */
+size_t dcache_refresh(struct dcache *dc, struct dfile *df, uint64_t off,
+		      const void *data, size_t len);
+/*
  * Copy [off, off+len) into out if every byte of it is cached, with len
  * cut at file_size first.  Returns the byte count (possibly 0 past EOF),
  * or -1 when any part is missing (nothing is copied then).

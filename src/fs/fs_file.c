@@ -626,16 +626,17 @@ static struct dfile *inode_dfile(struct fs *fs, struct inode *ino)
  * Returns 0 with the reply in *res and *reply, or a negative errno (the
  * reply released).
  */
-static int read_once(fuse_req_t req, struct inode *i, struct dfile *df,
-		     uint64_t off, size_t n, uint64_t gen, uint64_t seq,
-		     struct nfs3_read_res *res, struct rpc_reply *reply)
+static int read_once(fuse_req_t req, const struct rpc_cred *cred,
+		     struct inode *i, struct dfile *df, uint64_t off, size_t n,
+		     uint64_t gen, uint64_t seq, struct nfs3_read_res *res,
+		     struct rpc_reply *reply)
 {
 	struct fs *fs = fs_of(req);
 	struct nfs3_read_args args = { i->fh, off, (uint32_t)n };
 	bool fresh;
 	int ret;
 
-	ret = fs_call(req, NFS3PROC_READ, &args, res, reply);
+	ret = fs_call_as(req, cred, NFS3PROC_READ, &args, res, reply);
 	if (ret) {
 		rpc_reply_release(reply);
 		return ret;
@@ -649,8 +650,9 @@ static int read_once(fuse_req_t req, struct inode *i, struct dfile *df,
 	}
 	pthread_mutex_lock(&i->lock);
 	fresh = gen == i->data_gen && (!i->wb || wback_seq(i->wb) == seq);
-	if (fresh && ret == 0 && df)
-		dcache_fill(fs->dc, df, off, res->data, res->data_len);
+	if (fresh && ret == 0 && df &&
+	    dcache_refresh(fs->dc, df, off, res->data, res->data_len))
+		STAT_INC(data_left_to_kernel);
 	pthread_mutex_unlock(&i->lock);
 	if (fresh)
 		fs_learn(fs, i, &res->file_attributes, "read");
@@ -668,9 +670,9 @@ static int read_once(fuse_req_t req, struct inode *i, struct dfile *df,
  * case, one READ that covers it, goes to the kernel straight from the
  * reply buffer.
  */
-static void reply_from_server(fuse_req_t req, struct inode *i,
-			      struct dfile *df, uint64_t off, size_t size,
-			      uint64_t gen, uint64_t seq)
+static void reply_from_server(fuse_req_t req, const struct rpc_cred *cred,
+			      struct inode *i, struct dfile *df, uint64_t off,
+			      size_t size, uint64_t gen, uint64_t seq)
 {
 	uint32_t rsize = fs_of(req)->nfs->rsize;
 	struct rpc_reply reply = { 0 };
@@ -682,8 +684,8 @@ static void reply_from_server(fuse_req_t req, struct inode *i,
 	for (;;) {
 		size_t n = size - done < rsize ? size - done : rsize;
 
-		ret = read_once(req, i, df, off + done, n, gen, seq, &res,
-				&reply);
+		ret = read_once(req, cred, i, df, off + done, n, gen, seq,
+				&res, &reply);
 		if (ret) {
 			free(buf);
 			fuse_reply_err(req, -ret);
@@ -754,7 +756,11 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	pthread_mutex_lock(&i->lock);
 	gen = i->data_gen;
 	pthread_mutex_unlock(&i->lock);
-	reply_from_server(req, i, df, (uint64_t)off, size, gen, seq);
+	/* As the opener, like the READs sent ahead and like the Linux
+	 * client, which reads with the credential of the open file: access
+	 * was checked at open, and this spares a look at the reader's
+	 * groups in /proc for every READ. */
+	reply_from_server(req, &h->cred, i, df, (uint64_t)off, size, gen, seq);
 }
 
 void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,

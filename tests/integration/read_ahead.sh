@@ -30,8 +30,18 @@ note "sequential 16 MiB: read-ahead issued $((i1 - i0)), used $((u1 - u0)), wast
 assert_eq 0 $((w1 - w0)) "read-ahead wasted on a sequential read"
 
 # --- random ----------------------------------------------------------------
-with_timeout python3 - "$MNT/$T/rnd" "$S/rnd" <<'PY' || fail "random reads"
-import os, random, sys
+# Each 4 KiB read is one READ of 4 KiB, and its bytes stay with the kernel's
+# page cache: none takes a block of the daemon's data cache (the Python
+# part asks nfsfusectl cache while the file is open).
+rpc_field() { # MNT PROC FIELD
+	"$NFSFUSECTL" "$1" stats --json |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["rpc"].get(sys.argv[1], {}).get(sys.argv[2], 0))' "$2" "$3"
+}
+c0=$(calls "$MNT" READ)
+b0=$(rpc_field "$MNT" READ bytes_recv)
+k0=$(counter "$MNT" data_left_to_kernel)
+with_timeout python3 - "$MNT/$T/rnd" "$S/rnd" "$NFSFUSECTL" "$MNT" <<'PY' || fail "random reads"
+import os, random, re, subprocess, sys
 fd = os.open(sys.argv[1], os.O_RDONLY)
 os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_RANDOM)
 ref = open(sys.argv[2], "rb").read()
@@ -40,6 +50,12 @@ for _ in range(64):
     off = rnd.randrange(0, len(ref) - 4096) & ~4095
     if os.pread(fd, 4096, off) != ref[off:off + 4096]:
         sys.exit("wrong bytes at %d" % off)
+# While the file is open, so that nothing else could have dropped them.
+out = subprocess.run([sys.argv[3], sys.argv[4], "cache", sys.argv[1]],
+                     check=True, capture_output=True, text=True).stdout
+m = re.search(r"data: (\d+) blocks", out)
+if not m or m.group(1) != "0":
+    sys.exit("random 4 KiB reads took blocks of the data cache: " + out)
 os.close(fd)
 PY
 i2=$(counter "$MNT" readahead_issued)
@@ -47,4 +63,10 @@ w2=$(counter "$MNT" readahead_wasted)
 note "random 64 × 4 KiB: read-ahead issued $((i2 - i1)), wasted $((w2 - w1))"
 (((i2 - i1) <= 2)) || fail "random reads issued $((i2 - i1)) read-ahead READs"
 assert_eq 0 $((w2 - w1)) "read-ahead wasted on random reads"
+c1=$(calls "$MNT" READ)
+b1=$(rpc_field "$MNT" READ bytes_recv)
+note "random 64 × 4 KiB: $((c1 - c0)) READs, $((b1 - b0)) bytes received"
+(((c1 - c0) <= 64 + 2)) || fail "64 random reads of 4 KiB sent $((c1 - c0)) READs"
+(((b1 - b0) <= (c1 - c0) * (4096 + 512))) || fail "random 4 KiB reads fetched $((b1 - b0)) bytes in $((c1 - c0)) READs"
+(($(counter "$MNT" data_left_to_kernel) > k0)) || fail "no random read was left to the kernel's page cache"
 echo PASS

@@ -105,6 +105,40 @@ static void test_truncate_and_purge(void **state)
 	dcache_free(dc);
 }
 
+/* A reader's READ smaller than a block takes no block of its own, but
+ * updates one that is there; a whole block is kept. */
+static void test_refresh_small_reads(void **state)
+{
+	struct dcache *dc = dcache_new(64u << 20);
+	struct dfile *df = dfile_new(dc);
+	static uint8_t buf[2 * DCACHE_BLOCK];
+	unsigned blocks;
+	size_t bytes;
+
+	(void)state;
+	fill(buf, 5 * DCACHE_BLOCK, 4096);
+	assert_int_equal(dcache_refresh(dc, df, 5 * DCACHE_BLOCK, buf, 4096),
+			 4096);
+	assert_int_equal(dcache_bytes(dc), 0);
+	/* Unaligned, one block and a bit: the whole block is kept, the
+	 * pieces of the blocks around it are not. */
+	fill(buf, DCACHE_BLOCK - 100, DCACHE_BLOCK + 200);
+	assert_int_equal(dcache_refresh(dc, df, DCACHE_BLOCK - 100, buf,
+					DCACHE_BLOCK + 200), 200);
+	dcache_describe(dc, df, &blocks, &bytes);
+	assert_int_equal(blocks, 1);
+	assert_int_equal(bytes, DCACHE_BLOCK);
+	/* Into a block that exists: kept, and read back. */
+	fill(buf, 0, 4096);
+	dcache_write(dc, df, 0, buf, 4096);
+	fill(buf, 4096, 4096);
+	assert_int_equal(dcache_refresh(dc, df, 4096, buf, 4096), 0);
+	assert_int_equal(dcache_read(dc, df, 0, 8192, 1 << 30, buf), 8192);
+	check(buf, 0, 8192);
+	dfile_free(dc, df);
+	dcache_free(dc);
+}
+
 static void test_cap_evicts_lru(void **state)
 {
 	struct dcache *dc = dcache_new(4 * DCACHE_BLOCK);
@@ -135,6 +169,7 @@ int main(void)
 		cmocka_unit_test(test_appends_read_back),
 		cmocka_unit_test(test_holes_miss),
 		cmocka_unit_test(test_truncate_and_purge),
+		cmocka_unit_test(test_refresh_small_reads),
 		cmocka_unit_test(test_cap_evicts_lru),
 	};
 
