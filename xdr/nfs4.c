@@ -343,7 +343,8 @@ int nfs4_compound_start(struct nfs4_compound *c, struct xdr_enc *e,
 
 int nfs4_compound_add(struct nfs4_compound *c, uint32_t op, const void *args)
 {
-	const struct xdr_proc_codec *pc = nfs4_op_codec(op);
+	const struct xdr_proc_codec *pc =
+		c->cb ? nfs4_cb_op_codec(op) : nfs4_op_codec(op);
 	struct xdr_enc *e = c->e;
 
 	if (e->err)
