@@ -297,6 +297,7 @@ int main(int argc, char **argv)
 	fs.nfs = &s.nfs;
 	fs.opts = &o;
 	fs.acl = s.acl;
+	pthread_mutex_init(&fs.aclfs_lock, NULL);
 	snprintf(fs.machinename, sizeof(fs.machinename), "%s",
 		 s.machinename);
 	params = (struct acache_params){
@@ -328,6 +329,7 @@ out_inodes:
 	inode_table_free(fs.inodes);
 out_cache:
 	dcache_free(fs.dc);
+	pthread_mutex_destroy(&fs.aclfs_lock);
 	session_close(&s);
 out_opts:
 	daemon_ready(ret);

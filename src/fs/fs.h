@@ -9,6 +9,7 @@
 
 #include <fuse_lowlevel.h>
 
+#include "../cache/aclfs.h"
 #include "../cache/inode.h"
 #include "../options.h"
 #include "../proto/nfs.h"
@@ -27,6 +28,10 @@ struct fs {
 	/* The kernel enforces the POSIX ACLs we serve (FUSE_CAP_POSIX_ACL,
 	 * set once in fs_init before any other request). */
 	bool kernel_acl;
+	/* File systems of the server that keep no ACLs (cache/aclfs.h),
+	 * under aclfs_lock (taken alone). */
+	pthread_mutex_t aclfs_lock;
+	struct aclfs aclfs;
 	struct fs_quota *quota; /* RQUOTA (fs_quota.h) */
 	/* The mount's backing device ("MAJ:MIN", "" if unknown), whose
 	 * read-ahead the first open raises (bdi.h); ra_raised: done. */
@@ -154,6 +159,8 @@ void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		 const char *value, size_t size, int flags);
 void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size);
 void fs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name);
+/* The file systems known to keep no ACLs, for nfsfusectl (aclfs.h). */
+void fs_aclfs_format(struct fs *fs, char *buf, size_t len);
 
 /* fs_dir.c */
 void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);

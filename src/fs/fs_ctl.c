@@ -240,6 +240,14 @@ static void stats_extra(void *ctx, struct ctl_stats *s)
 	ctl_stat_u64(s, "acdirmin", p.dirmin);
 	ctl_stat_u64(s, "acdirmax", p.dirmax);
 	ctl_stat_u64(s, "noac", p.noac);
+	{
+		/* The rule behind acl_none_fs: which file systems, why,
+		 * and for how long. */
+		char rules[1024];
+
+		fs_aclfs_format(fs, rules, sizeof(rules));
+		ctl_stat_str(s, "acl_none_fs_rules", rules[0] ? rules : "-");
+	}
 	/* Which way blocked locks are granted here: by the server's
 	 * callback, or by polling where no callback can arrive. */
 	ctl_stat_str(s, "lock_mode",

@@ -32,7 +32,9 @@
 #include <string.h>
 
 #include "fs.h"
+#include "../base/clock.h"
 #include "../base/log.h"
+#include "../base/trace.h"
 #include "../base/userns.h"
 #include "../proto/nfsacl_client.h"
 #include "../base/stats.h"
@@ -91,9 +93,67 @@ static int node_attr(fuse_req_t req, struct inode *i, struct fattr3 *a)
 	return fs_getattr_rpc(req, i, a);
 }
 
-/* GETACL of i, both ACLs for a directory.  On 0 *reply owns the lists. */
-static int get_acls(fuse_req_t req, struct inode *i, bool dir,
-		    struct nfsacl_getacl_res *res, struct rpc_reply *reply)
+/* How long a file system's "no ACLs" is believed: as long as a
+ * directory's attributes may be (acdirmax), nothing with noac. */
+static int64_t aclfs_ttl(struct fs *fs)
+{
+	struct acache_params p;
+
+	inode_get_params(fs->inodes, &p);
+	return p.noac ? 0 : (int64_t)p.dirmax * CLOCK_NS_PER_SEC;
+}
+
+/* Has the server shown that the file system of a keeps no ACLs?  What
+ * showed it (aclfs_why), or 0. */
+static enum aclfs_why acl_fs_none(struct fs *fs, const struct fattr3 *a)
+{
+	enum aclfs_why why;
+
+	pthread_mutex_lock(&fs->aclfs_lock);
+	why = aclfs_none(&fs->aclfs, a->fsid, clock_mono_ns());
+	pthread_mutex_unlock(&fs->aclfs_lock);
+	return why;
+}
+
+/* What a GETACL of a file (attributes a) says about its file system. */
+static void acl_fs_learn(struct fs *fs, const struct fattr3 *a,
+			 const struct nfsacl_getacl_res *res, bool dir)
+{
+	enum aclfs_why why = aclfs_rule(res->status, res->acl.count,
+					res->acl.n, dir ? res->dfacl.n : 0);
+	uint64_t fsid = res->attr.present ? res->attr.attr.fsid : a->fsid;
+
+	if (!why && res->status != NFS3_OK)
+		return;
+	pthread_mutex_lock(&fs->aclfs_lock);
+	if (why)
+		aclfs_mark(&fs->aclfs, fsid, why, a->fileid, clock_mono_ns(),
+			   aclfs_ttl(fs));
+	else
+		aclfs_forget(&fs->aclfs, fsid);
+	pthread_mutex_unlock(&fs->aclfs_lock);
+}
+
+/* An ACL was set on the file system of a: it keeps them. */
+static void acl_fs_keeps(struct fs *fs, const struct fattr3 *a)
+{
+	pthread_mutex_lock(&fs->aclfs_lock);
+	aclfs_forget(&fs->aclfs, a->fsid);
+	pthread_mutex_unlock(&fs->aclfs_lock);
+}
+
+void fs_aclfs_format(struct fs *fs, char *buf, size_t len)
+{
+	pthread_mutex_lock(&fs->aclfs_lock);
+	aclfs_format(&fs->aclfs, clock_mono_ns(), buf, len);
+	pthread_mutex_unlock(&fs->aclfs_lock);
+}
+
+/* GETACL of i (attributes a), both ACLs for a directory.  On 0 *reply
+ * owns the lists. */
+static int get_acls(fuse_req_t req, struct inode *i, const struct fattr3 *a,
+		    bool dir, struct nfsacl_getacl_res *res,
+		    struct rpc_reply *reply)
 {
 	struct fs *fs = fs_of(req);
 	struct nfsacl_getacl_args args = {
@@ -112,6 +172,7 @@ static int get_acls(fuse_req_t req, struct inode *i, bool dir,
 	if (ret)
 		return ret == -EPROTONOSUPPORT ? -EOPNOTSUPP : ret;
 	fs_learn(fs, i, &res->attr, "getacl");
+	acl_fs_learn(fs, a, res, dir);
 	if (res->status == NFS3_OK)
 		return 0;
 	rpc_reply_release(reply);
@@ -206,21 +267,41 @@ static void acl_cache_drop(struct inode *i)
 	pthread_mutex_unlock(&i->lock);
 }
 
-/* Checks common to every ACL request; *dir tells the node's kind. */
-static int acl_usable(fuse_req_t req, struct inode *i, bool *dir)
+/* Checks common to every ACL request; *dir tells the node's kind, *a
+ * its attributes (cached ones will do: type, fsid and fileid stay). */
+static int acl_usable(fuse_req_t req, struct inode *i, bool *dir,
+		      struct fattr3 *a)
 {
-	struct fattr3 a;
 	int ret;
 
 	if (!fs_of(req)->acl)
 		return -EOPNOTSUPP;
-	ret = node_attr(req, i, &a);
+	ret = node_attr(req, i, a);
 	if (ret)
 		return ret;
-	if (a.type == NF3LNK)
+	if (a->type == NF3LNK)
 		return -EOPNOTSUPP;
-	*dir = a.type == NF3DIR;
+	*dir = a->type == NF3DIR;
 	return 0;
+}
+
+/* An ACL read of i that its file system's rule answers "none" without
+ * GETACL (aclfs.h): -ENODATA, or -EOPNOTSUPP where the server said
+ * NOTSUPP and the kernel does not enforce ACLs; 0: ask the server. */
+static int acl_none_by_fs(fuse_req_t req, struct inode *i,
+			  const struct fattr3 *a, const char *op)
+{
+	struct fs *fs = fs_of(req);
+	enum aclfs_why why = acl_fs_none(fs, a);
+
+	if (!why)
+		return 0;
+	STAT_INC(acl_none_fs);
+	TRACE("%s %s: file system %#llx keeps no ACLs → no GETACL", op,
+	      i->name[0] ? i->name : "(unnamed)",
+	      (unsigned long long)a->fsid);
+	return why == ACLFS_NOTSUPP && !fs->kernel_acl ? -EOPNOTSUPP
+							: -ENODATA;
 }
 
 void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
@@ -230,6 +311,7 @@ void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	enum acl_kind kind = acl_kind(name);
 	struct nfsacl_getacl_res res;
 	struct rpc_reply reply;
+	struct fattr3 a;
 	char *buf = NULL;
 	long need;
 	bool dir;
@@ -243,7 +325,7 @@ void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		fuse_reply_err(req, EOPNOTSUPP);
 		return;
 	}
-	ret = acl_usable(req, i, &dir);
+	ret = acl_usable(req, i, &dir, &a);
 	if (ret == 0 && kind == ACL_DEFAULT && !dir)
 		ret = -ENODATA;
 	if (ret == 0) {
@@ -263,7 +345,9 @@ void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 			free(val);
 			return;
 		}
-		ret = get_acls(req, i, dir, &res, &reply);
+		ret = acl_none_by_fs(req, i, &a, "getxattr");
+		if (ret == 0)
+			ret = get_acls(req, i, &a, dir, &res, &reply);
 		if (ret == -EOPNOTSUPP && fs_of(req)->kernel_acl)
 			ret = -ENODATA;
 	}
@@ -345,11 +429,11 @@ static int set_acl(fuse_req_t req, struct inode *i, enum acl_kind kind,
 	uint32_t nacc = 0, ndef = 0, nmine = 0;
 	struct rpc_reply reply;
 	struct rpc_cred cred;
-	struct fattr3 a;
+	struct fattr3 a, cached;
 	bool dir;
 	int ret;
 
-	ret = acl_usable(req, i, &dir);
+	ret = acl_usable(req, i, &dir, &cached);
 	if (ret)
 		return ret;
 	if (kind == ACL_DEFAULT && !dir)
@@ -367,7 +451,7 @@ static int set_acl(fuse_req_t req, struct inode *i, enum acl_kind kind,
 		}
 		value = val;
 	}
-	ret = get_acls(req, i, dir, &cur, &reply);
+	ret = get_acls(req, i, &cached, dir, &cur, &reply);
 	if (ret) {
 		free(val);
 		return ret;
@@ -432,6 +516,8 @@ static int set_acl(fuse_req_t req, struct inode *i, enum acl_kind kind,
 			ret = -EOPNOTSUPP;
 		else if (res.status != NFS3_OK)
 			ret = nfs_stat_errno(res.status);
+		else
+			acl_fs_keeps(fs, &a);
 	}
 out:
 	rpc_reply_release(&reply);
@@ -485,6 +571,7 @@ void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 	struct nfsacl_getacl_res res;
 	struct rpc_reply reply;
 	char names[sizeof(acc) + sizeof(def)];
+	struct fattr3 a;
 	size_t len = 0;
 	bool dir;
 	int ret;
@@ -493,13 +580,15 @@ void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 		fuse_reply_err(req, ESTALE);
 		return;
 	}
-	ret = acl_usable(req, i, &dir);
+	ret = acl_usable(req, i, &dir, &a);
 	if (ret == -EOPNOTSUPP) {
 		ret = 0; /* no ACLs: an empty list */
 	} else if (ret == 0 && acl_list_cached(i, dir, names, &len)) {
 		STAT_INC(acl_hits);
+	} else if (ret == 0 && acl_none_by_fs(req, i, &a, "listxattr")) {
+		ret = 0; /* the file system keeps none: an empty list */
 	} else if (ret == 0) {
-		ret = get_acls(req, i, dir, &res, &reply);
+		ret = get_acls(req, i, &a, dir, &res, &reply);
 		if (ret == 0)
 			acl_cache_put(i, &res, dir);
 		if (ret == -EOPNOTSUPP)
