@@ -45,6 +45,7 @@ static const struct opt_def opt_table[] = {
 	{ "wsize", OPT_SIZE, O(wsize), 1024, NFS3_MAXDATA, false, NULL },
 	{ "timeo", OPT_UINT, O(timeo), 1, 6000, false, NULL },
 	{ "retrans", OPT_UINT, O(retrans), 0, 100, false, NULL },
+	{ "nconnect", OPT_UINT, O(nconnect), 1, 16, false, NULL },
 	{ "acregmin", OPT_UINT, O(acregmin), 0, DAY, false, NULL },
 	{ "acregmax", OPT_UINT, O(acregmax), 0, DAY, false, NULL },
 	{ "acdirmin", OPT_UINT, O(acdirmin), 0, DAY, false, NULL },
@@ -555,6 +556,7 @@ static void opts_defaults(struct nfsfuse_opts *o)
 	o->mountvers = 0; /* follows vers */
 	o->timeo = 0;            /* by proto= once parsed */
 	o->retrans = UINT_MAX;
+	o->nconnect = 1;
 	o->mountproto = UINT_MAX;
 	o->resvport = geteuid() == 0;
 	o->uid = OPTS_ID_NONE;
@@ -666,6 +668,11 @@ int opts_parse(int argc, char **argv, struct nfsfuse_opts *o,
 			"NFSv3 handles)");
 		return -1;
 	}
+	if (o->nconnect > 1 && o->proto_udp) {
+		set_err(err, errlen, "nconnect=%u needs proto=tcp: UDP has no "
+			"connections to spread calls over", o->nconnect);
+		return -1;
+	}
 	if (o->acregmin > o->acregmax || o->acdirmin > o->acdirmax) {
 		set_err(err, errlen, "acregmin/acdirmin must not exceed "
 			"acregmax/acdirmax");
@@ -700,6 +707,7 @@ void opts_usage(const char *progname)
 	       "     vers=2|3 proto=tcp|udp port=N mountport=N mountvers=N\n"
 	       "     mountproto=tcp|udp\n"
 	       "     rsize=N wsize=N timeo=DS retrans=N hard|soft|softerr\n"
+	       "     nconnect=N\n"
 	       "     resvport|noresvport hostname=NAME uid=N gid=N\n"
 	       "     acregmin=S acregmax=S acdirmin=S acdirmax=S actimeo=S\n"
 	       "     noac cto|nocto rdirplus|nordirplus dircomplete|nodircomplete\n"

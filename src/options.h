@@ -43,6 +43,7 @@ struct nfsfuse_opts {
 	unsigned wsize;
 	unsigned timeo;     /* deciseconds; default 600 (TCP), 11 (UDP) */
 	unsigned retrans;   /* default 2 (TCP), 3 (UDP) */
+	unsigned nconnect;  /* TCP connections to the NFS server, 1-16 */
 	bool soft;
 	bool softerr;       /* soft, and a timeout is ETIMEDOUT rather than EIO */
 	bool resvport;

@@ -224,14 +224,19 @@ static int connect_nfs(struct session *s, char *err, size_t errlen)
 		}
 	}
 	rpc_addr_set_port(&sa, port);
-	ret = rpc_clnt_create(&sa.u.sa, sa.len, NFS3_PROGRAM, s->nfs.v->vers,
-			      &ro, &s->nfs.rpc);
-	if (ret) {
-		set_err(err, errlen, "cannot connect to NFS on port %u: %s",
-			port, strerror(-ret));
-		return -1;
+	/* nconnect=N: N clients, each from a local port of its own. */
+	for (unsigned i = 0; i < (o->nconnect ? o->nconnect : 1); i++) {
+		ret = rpc_clnt_create(&sa.u.sa, sa.len, NFS3_PROGRAM,
+				      s->nfs.v->vers, &ro, &s->nfs.conns[i]);
+		if (ret) {
+			set_err(err, errlen, "cannot connect to NFS on port "
+				"%u: %s", port, strerror(-ret));
+			return -1; /* session_close() frees those made */
+		}
+		s->nfs.nconns = i + 1;
+		rpc_clnt_set_trace(s->nfs.conns[i], rpc_trace, NULL);
 	}
-	rpc_clnt_set_trace(s->nfs.rpc, rpc_trace, NULL);
+	s->nfs.rpc = s->nfs.conns[0];
 	open_acl(s, &sa, &ro);
 	return 0;
 }
@@ -396,10 +401,12 @@ void session_close(struct session *s)
 		rpc_clnt_destroy(s->acl);
 		s->acl = NULL;
 	}
-	if (s->nfs.rpc) {
-		rpc_clnt_destroy(s->nfs.rpc);
-		s->nfs.rpc = NULL;
+	for (unsigned i = 0; i < s->nfs.nconns; i++) {
+		rpc_clnt_destroy(s->nfs.conns[i]);
+		s->nfs.conns[i] = NULL;
 	}
+	s->nfs.nconns = 0;
+	s->nfs.rpc = NULL;
 	if (s->mounted) {
 		ret = mnt_umount(&s->addr, (uint16_t)s->o->mountport,
 				 s->mountvers, mount_proto(s->o),

@@ -106,6 +106,11 @@ struct ctl_hooks {
 	struct rpc_clnt *rpc;
 	const char *const *proc_names;
 	unsigned nprocs;
+	/* Optional: every connection of the NFS client (nconnect=N),
+	 * conns[0] being rpc.  With more than one, the per-procedure
+	 * figures are their sums, and each is also shown on its own. */
+	struct rpc_clnt *const *conns;
+	unsigned nconns;
 
 	/* What is cached for the file with this fileid (st_ino on the
 	 * mount), until when and why: text lines into out.  -ENOENT when the

@@ -130,12 +130,140 @@ static unsigned src_nprocs(const struct rpc_src *r)
 	return r->h->rpc ? r->h->nprocs : 0;
 }
 
+/* The sum over the connections of the NFS client; p99 is the worst. */
+static int conns_get(const struct ctl_hooks *h, unsigned p,
+		     struct rpc_proc_stats *st)
+{
+	struct rpc_proc_stats one;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	for (unsigned i = 0; i < h->nconns; i++) {
+		ret = rpc_clnt_get_stats(h->conns[i], p, &one);
+		if (ret)
+			return ret;
+		st->calls += one.calls;
+		st->retrans += one.retrans;
+		st->errors += one.errors;
+		st->bytes_sent += one.bytes_sent;
+		st->bytes_recv += one.bytes_recv;
+		st->rtt_us_total += one.rtt_us_total;
+		st->exe_us_total += one.exe_us_total;
+		if (one.rtt_us_p99 > st->rtt_us_p99)
+			st->rtt_us_p99 = one.rtt_us_p99;
+	}
+	return 0;
+}
+
 static int src_get(const struct rpc_src *r, unsigned p,
 		   struct rpc_proc_stats *st)
 {
 	if (r->prog)
 		return r->prog->get(r->h->ctx, p, st);
+	if (r->h->nconns > 1)
+		return conns_get(r->h, p, st);
 	return rpc_clnt_get_stats(r->h->rpc, p, st);
+}
+
+static uint64_t dropped_replies(const struct ctl_hooks *h)
+{
+	uint64_t n = 0;
+
+	if (h->nconns == 0)
+		return rpc_clnt_dropped_replies(h->rpc);
+	for (unsigned i = 0; i < h->nconns; i++)
+		n += rpc_clnt_dropped_replies(h->conns[i]);
+	return n;
+}
+
+/* One connection of the NFS client, all procedures together. */
+struct conn_stats {
+	int local_port;     /* negative before the first connection */
+	uint64_t connects;  /* 1, and one more per reconnection */
+	struct rpc_proc_stats st;
+};
+
+static void conn_stats(const struct ctl_hooks *h, unsigned i,
+		       struct conn_stats *cs)
+{
+	struct rpc_proc_stats one;
+
+	memset(cs, 0, sizeof(*cs));
+	cs->local_port = rpc_clnt_local_port(h->conns[i]);
+	cs->connects = rpc_clnt_connects(h->conns[i]);
+	for (unsigned p = 0; p < h->nprocs; p++) {
+		if (rpc_clnt_get_stats(h->conns[i], p, &one))
+			continue;
+		cs->st.calls += one.calls;
+		cs->st.retrans += one.retrans;
+		cs->st.errors += one.errors;
+		cs->st.bytes_sent += one.bytes_sent;
+		cs->st.bytes_recv += one.bytes_recv;
+	}
+}
+
+static void stats_conns_text(const struct ctl_hooks *h, GString *g)
+{
+	struct conn_stats cs;
+
+	g_string_append_printf(g, "\nconnections:\n%-4s %6s %8s %10s %8s "
+			       "%8s %14s %14s\n", "#", "port", "connects",
+			       "calls", "retrans", "errors", "bytes out",
+			       "bytes in");
+	for (unsigned i = 0; i < h->nconns; i++) {
+		conn_stats(h, i, &cs);
+		g_string_append_printf(
+			g, "%-4u %6d %8" PRIu64 " %10" PRIu64 " %8" PRIu64
+			" %8" PRIu64 " %14" PRIu64 " %14" PRIu64 "\n", i,
+			cs.local_port > 0 ? cs.local_port : 0, cs.connects,
+			cs.st.calls, cs.st.retrans, cs.st.errors,
+			cs.st.bytes_sent, cs.st.bytes_recv);
+	}
+}
+
+static void stats_conns_json(const struct ctl_hooks *h, GString *g)
+{
+	struct conn_stats cs;
+
+	g_string_append(g, ",\n  \"connections\": [");
+	for (unsigned i = 0; i < h->nconns; i++) {
+		conn_stats(h, i, &cs);
+		g_string_append_printf(
+			g, "%s\n    {\"local_port\": %d, \"connects\": %"
+			PRIu64 ", \"calls\": %" PRIu64 ", \"retrans\": %"
+			PRIu64 ", \"errors\": %" PRIu64 ", \"bytes_sent\": %"
+			PRIu64 ", \"bytes_recv\": %" PRIu64 "}",
+			i ? "," : "", cs.local_port > 0 ? cs.local_port : 0,
+			cs.connects, cs.st.calls, cs.st.retrans, cs.st.errors,
+			cs.st.bytes_sent, cs.st.bytes_recv);
+	}
+	g_string_append(g, h->nconns ? "\n  ]" : "]");
+}
+
+static void stats_conns_prometheus(const struct ctl_hooks *h,
+				   const char *labels, GString *g)
+{
+	struct conn_stats cs;
+
+	if (!h->nconns)
+		return;
+	g_string_append(g, "# HELP nfsfuse_rpc_connection_calls_total RPC "
+			"calls finished on one connection to the NFS server\n"
+			"# TYPE nfsfuse_rpc_connection_calls_total counter\n");
+	for (unsigned i = 0; i < h->nconns; i++) {
+		conn_stats(h, i, &cs);
+		g_string_append_printf(g, "nfsfuse_rpc_connection_calls_total"
+				       "{%s,connection=\"%u\"} %" PRIu64 "\n",
+				       labels, i, cs.st.calls);
+	}
+	g_string_append(g, "# HELP nfsfuse_rpc_connection_connects_total "
+			"connections made (1, and 1 more per reconnection)\n"
+			"# TYPE nfsfuse_rpc_connection_connects_total counter\n");
+	for (unsigned i = 0; i < h->nconns; i++)
+		g_string_append_printf(g, "nfsfuse_rpc_connection_connects_total"
+				       "{%s,connection=\"%u\"} %" PRIu64 "\n",
+				       labels, i,
+				       rpc_clnt_connects(h->conns[i]));
 }
 
 static const char *proc_name(const struct rpc_src *r, unsigned p,
@@ -309,7 +437,8 @@ static void stats_prometheus(struct ctl *c, struct ctl_stats *s)
 			"replies that matched no call\n"
 			"# TYPE nfsfuse_rpc_dropped_replies_total counter\n"
 			"nfsfuse_rpc_dropped_replies_total{%s} %" PRIu64 "\n",
-			labels->str, rpc_clnt_dropped_replies(c->h.rpc));
+			labels->str, dropped_replies(&c->h));
+	stats_conns_prometheus(&c->h, labels->str, s->s);
 #define X(name)                                                           \
 	g_string_append_printf(s->s, "# TYPE nfsfuse_cache_" #name "_total " \
 			       "counter\nnfsfuse_cache_" #name "_total{%s} " \
@@ -348,7 +477,8 @@ static enum ctl_result cmd_stats(struct ctl *c, int argc, char **argv,
 		if (c->h.rpc)
 			g_string_append_printf(s.s,
 					       ",\n  \"dropped_replies\": %" PRIu64,
-					       rpc_clnt_dropped_replies(c->h.rpc));
+					       dropped_replies(&c->h));
+		stats_conns_json(&c->h, s.s);
 		for (unsigned i = 0; i < c->h.nprogs; i++) {
 			struct rpc_src r = { &c->h, &c->h.progs[i] };
 
@@ -373,7 +503,9 @@ static enum ctl_result cmd_stats(struct ctl *c, int argc, char **argv,
 	if (c->h.rpc) {
 		stats_rpc_text(&nfs, s.s);
 		g_string_append_printf(s.s, "dropped replies %" PRIu64 "\n",
-				       rpc_clnt_dropped_replies(c->h.rpc));
+				       dropped_replies(&c->h));
+		if (c->h.nconns)
+			stats_conns_text(&c->h, s.s);
 	} else {
 		g_string_append(s.s, "(no RPC client)\n");
 	}

@@ -391,6 +391,8 @@ void fs_ctl_hooks(struct fs *fs, struct ctl_hooks *h)
 		.server = fs->opts->host,
 		.export_path = fs->opts->export_path,
 		.rpc = fs->nfs->rpc,
+		.conns = fs->nfs->conns,
+		.nconns = fs->nfs->nconns,
 		.proc_names = fs->nfs->v->names,
 		.nprocs = fs->nfs->v->nnames,
 		.describe = describe,

@@ -8,6 +8,16 @@
 
 #include "../base/log.h"
 
+struct rpc_clnt *nfs_conn(struct nfs_client *c)
+{
+	unsigned n;
+
+	if (c->nconns <= 1)
+		return c->rpc;
+	n = __atomic_fetch_add(&c->next_conn, 1, __ATOMIC_RELAXED);
+	return c->conns[n % c->nconns];
+}
+
 int nfs_call(struct nfs_client *c, enum nfs3_proc proc,
 	     const struct rpc_cred *cred, const void *args, void *res,
 	     struct rpc_reply *reply, volatile int *interrupted)
@@ -22,13 +32,13 @@ int nfs_call(struct nfs_client *c, enum nfs3_proc proc,
 	if (proc != NFS3PROC_NULL && !p->dec)
 		return -ENOTSUP;
 	if (!p->fixup)
-		return rpc_clnt_call(c->rpc, p->wire_proc, cred, p->enc, args,
+		return rpc_clnt_call(nfs_conn(c), p->wire_proc, cred, p->enc, args,
 				     p->dec, res, reply, interrupted);
 	/* The fixup may need the reply buffer even when the caller does
 	 * not (its results then hold no pointers it will use). */
 	if (!reply)
 		reply = &own;
-	ret = rpc_clnt_call(c->rpc, p->wire_proc, cred, p->enc, args, p->dec,
+	ret = rpc_clnt_call(nfs_conn(c), p->wire_proc, cred, p->enc, args, p->dec,
 			    res, reply, interrupted);
 	if (ret == 0)
 		ret = p->fixup(args, res, reply);
@@ -81,7 +91,7 @@ int nfs_call_async(struct nfs_client *c, enum nfs3_proc proc,
 	*a = (struct async_call){ p->dec, p->fixup, res, done, ctx };
 	if (p->fixup)
 		memcpy(a->args, args, p->args_size);
-	ret = rpc_clnt_call_async(c->rpc, p->wire_proc, cred, p->enc, args,
+	ret = rpc_clnt_call_async(nfs_conn(c), p->wire_proc, cred, p->enc, args,
 				  async_done, a);
 	if (ret)
 		free(a);

@@ -67,8 +67,23 @@ struct nfs_fsinfo {
 	uint32_t properties;
 };
 
+/* nconnect=: TCP connections to the server at most (nfs(5)'s limit). */
+#define NFS_NCONNECT_MAX 16u
+
 struct nfs_client {
+	/*
+	 * The connections to the server: rpc is conns[0], the one that
+	 * counts when there is one.  With nconnect=N there are N, each a
+	 * client of its own (its socket, transport thread, XIDs, local
+	 * port and reconnection), and calls are dealt to them in turn.  A
+	 * call stays on the connection that sent it, so a retransmission
+	 * reaches the server from the address and port its duplicate
+	 * request cache knows it by.
+	 */
 	struct rpc_clnt *rpc;
+	struct rpc_clnt *conns[NFS_NCONNECT_MAX];
+	unsigned nconns;
+	unsigned next_conn;   /* [atomic] */
 	const struct nfs_version *v;
 	struct nfs_fh3 root;
 	struct nfs_fsinfo info;
@@ -76,6 +91,9 @@ struct nfs_client {
 	uint32_t wsize;
 	uint32_t dsize;  /* READDIR(PLUS) reply size */
 };
+
+/* The connection for the next call. */
+struct rpc_clnt *nfs_conn(struct nfs_client *c);
 
 /*
  * One procedure.  Returns 0 when a reply was decoded (look at res->status),

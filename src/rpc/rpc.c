@@ -342,6 +342,7 @@ void rpc_conn_established(struct rpc_clnt *c)
 		nf_log(NF_LOG_DEBUG, "%s: reconnected from port %d (was %d)",
 		       c->server, port, c->local_port);
 	c->local_port = port;
+	c->connects++;
 	/* Rebuild the send queue: every outstanding call, in call order,
 	 * with the XID it had. */
 	for (e = c->qhead; e; e = n) {
@@ -692,6 +693,16 @@ int rpc_clnt_local_port(struct rpc_clnt *c)
 	port = c->local_port;
 	pthread_mutex_unlock(&c->lock);
 	return port ? port : -ENOTCONN;
+}
+
+uint64_t rpc_clnt_connects(struct rpc_clnt *c)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&c->lock);
+	n = c->connects;
+	pthread_mutex_unlock(&c->lock);
+	return n;
 }
 
 uint64_t rpc_clnt_dropped_replies(struct rpc_clnt *c)

@@ -144,5 +144,8 @@ bool rpc_resvport_refused(void);
 /* Replies received that matched no outstanding call (late replies to
  * abandoned or timed-out calls, duplicates). */
 uint64_t rpc_clnt_dropped_replies(struct rpc_clnt *c);
+/* Connections made so far, the first one included: more than 1 after a
+ * reconnection. */
+uint64_t rpc_clnt_connects(struct rpc_clnt *c);
 
 #endif

@@ -162,6 +162,7 @@ struct rpc_clnt {
 	rpc_trace_fn trace;       /* [L] */
 	void *trace_ctx;          /* [L] */
 	int local_port;           /* [L] host order; 0 before connecting */
+	uint64_t connects;        /* [L] connections made, the first too */
 
 	/* transport thread */
 	int fd;                   /* [T] */

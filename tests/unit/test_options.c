@@ -38,6 +38,7 @@ static void test_defaults(void **state)
 	assert_int_equal(o.mountvers, 0); /* follows the version chosen */
 	assert_int_equal(o.timeo, 600);
 	assert_int_equal(o.retrans, 2);
+	assert_int_equal(o.nconnect, 1);
 	assert_false(o.soft);
 	assert_int_equal(o.acregmin, 3);
 	assert_int_equal(o.acregmax, 60);
@@ -56,6 +57,7 @@ static void test_nfs_options(void **state)
 {
 	const char *argv[] = { "nfsfuse", "-o",
 			       "soft,timeo=50,retrans=5,rsize=64k,wsize=1048576,"
+			       "nconnect=16,"
 			       "port=2049,mountport=20048,aclport=4000,"
 			       "noresvport,_netdev,"
 			       "actimeo=7,nocto,nordirplus,lookupcache=positive,"
@@ -73,6 +75,7 @@ static void test_nfs_options(void **state)
 	assert_true(o.soft);
 	assert_int_equal(o.timeo, 50);
 	assert_int_equal(o.retrans, 5);
+	assert_int_equal(o.nconnect, 16);
 	assert_int_equal(o.rsize, 65536);
 	assert_int_equal(o.wsize, 1048576);
 	assert_int_equal(o.port, 2049);
@@ -107,6 +110,11 @@ static const struct bad_case bad[] = {
 	{ "timeo=0", "s:/e", "timeo" },
 	{ "timeo=", "s:/e", "needs a value" },
 	{ "retrans=-1", "s:/e", "retrans" },
+	{ "nconnect=0", "s:/e", "'nconnect=0': expected a number from 1 to 16" },
+	{ "nconnect=17", "s:/e", "'nconnect=17': expected a number from 1 to 16" },
+	{ "nconnect=abc", "s:/e", "'nconnect=abc': expected a number from 1 to 16" },
+	{ "nconnect=", "s:/e", "needs a value" },
+	{ "nconnect=2,proto=udp", "s:/e", "nconnect=2 needs proto=tcp" },
 	{ "port=65536", "s:/e", "port" },
 	{ "aclport=0", "s:/e", "aclport" },
 	{ "aclport=65536", "s:/e", "aclport" },
