@@ -96,6 +96,8 @@ void nfs4_cb_referring_start(const struct nfs4_cb_sequence_args *a,
 			     struct nfs4_cb_referring_it *it)
 {
 	memset(it, 0, sizeof(*it));
+	if (!a->raw)
+		return;
 	xdr_dec_init(&it->d, a->raw, a->raw_len);
 	it->lists_left = a->nlists;
 }

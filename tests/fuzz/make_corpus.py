@@ -480,6 +480,188 @@ def handmade(root):
             ["nfsfuse", "--list-exports", "nfs://h:1/"]]):
         P("options", i, "argv%02d" % i, "\0".join(argv).encode())
 
+    handmade_nfs4(lambda h, k, d, b: out.put(h, ("hand", k), "hand-" + d, b,
+                                               1))
+
+
+# ---------------------------------------------------------------- NFSv4
+
+# The operations fuzz_nfs4 can decode results of, in its table order,
+# and the callbacks fuzz_nfs4_cb knows.
+NFS4_OPS = [3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 21, 22,
+            24, 25, 26, 27, 28, 29, 31, 32, 34, 37, 38, 41, 42, 43, 44, 45,
+            52, 53, 55, 57, 58, 59, 60, 62, 69]
+NFS4_CB_OPS = [3, 4, 5, 8, 11, 13]
+SID4 = bytes(range(16))
+ST4 = u32(1) + bytes(range(0xa0, 0xac))
+VERF4 = b"verifier"
+
+
+def bitmap4(*bits):
+    words = [0] * (max(bits) // 32 + 1 if bits else 0)
+    for b in bits:
+        words[b // 32] |= 1 << (b % 32)
+    return u32(len(words)) + b"".join(u32(w) for w in words)
+
+
+def fattr4(vals):
+    """vals: [(bit, xdr bytes)] in bit order."""
+    return bitmap4(*[b for b, _ in vals]) + opaque(b"".join(v for _, v in vals))
+
+
+def nfstime4(s, ns=0):
+    return u64(s) + u32(ns)
+
+
+def fattr4_full(ftype=1):
+    ace = u32(0) + u32(0) + u32(0x1f01ff) + opaque("OWNER@")
+    return fattr4([(0, bitmap4(0, 1, 3, 4, 8, 20, 33, 35, 36, 37, 45, 53)),
+                   (1, u32(ftype)), (2, u32(0)), (3, u64(0x1234)),
+                   (4, u64(4096)), (5, u32(1)), (6, u32(1)),
+                   (8, u64(1) + u64(2)), (10, u32(90)), (11, u32(0)),
+                   (12, u32(1) + ace), (13, u32(3)),
+                   (19, opaque(b"\x01\x02\x03\x04")), (20, u64(77)),
+                   (21, u64(100)), (22, u64(100)), (23, u64(1000)),
+                   (27, u64(1 << 40)), (29, u32(255)), (30, u64(1 << 20)),
+                   (31, u64(1 << 20)), (33, u32(0o644)), (35, u32(1)),
+                   (36, opaque("root@localdomain")),
+                   (37, opaque("4242")), (41, u32(0) + u32(0)),
+                   (42, u64(1 << 30)), (43, u64(1 << 30)),
+                   (44, u64(1 << 31)), (45, u64(4096)),
+                   (47, nfstime4(1700000000, 5)), (51, nfstime4(0, 1)),
+                   (52, nfstime4(1700000001)), (53, nfstime4(1700000002)),
+                   (55, u64(77)), (75, bitmap4(4, 33))])
+
+
+def nfs4_results():
+    """(op, result) pairs, each a plausible reply of the test server."""
+    ok = u32(0)
+    cinfo = u32(1) + u64(1) + u64(2)
+    owner = u64(9) + opaque("lock-owner")
+    entries = (u32(1) + u64(3) + opaque("a") + fattr4([(20, u64(11))]) +
+               u32(1) + u64(4) + opaque("bb") + fattr4_full(2) + u32(0))
+    return [
+        (53, ok + SID4 + u32(1) + u32(0) + u32(63) + u32(63) + u32(0)),
+        (53, u32(10052)),
+        (42, ok + u64(0x5a5a) + u32(1) + u32(0x10001) + u32(0) + u64(0) +
+         opaque("ganesha") + opaque("") + u32(1) + opaque("nfs-ganesha") +
+         opaque("4.3") + nfstime4(0)),
+        (42, ok + u64(1) + u32(1) + u32(0) + u32(1) + bitmap4(53) +
+         bitmap4() + u64(0) + opaque("x") + opaque("s") + u32(0)),
+        (43, ok + SID4 + u32(1) + u32(2) +
+         b"".join(u32(v) for v in (0, 1 << 20, 1 << 20, 4096, 16, 64, 0)) +
+         b"".join(u32(v) for v in (0, 4096, 4096, 0, 2, 1, 0))),
+        (41, ok + SID4 + u32(3) + u32(0)),
+        (24, ok), (22, u32(70)), (15, u32(2)), (10, ok + opaque(b"\1" * 28)),
+        (9, ok + fattr4_full()), (9, u32(10032)),
+        (52, ok + u32(2) + u32(6) + opaque(b"\x2a\x86\x48\x86\xf7\x12\x01"
+                                          b"\x02\x02") + u32(0) + u32(1) +
+         u32(1)),
+        (3, ok + u32(0x3f) + u32(0x1f)),
+        (18, ok + ST4 + cinfo + u32(4) + bitmap4(33) + u32(1) + ST4 +
+         u32(0) + u32(0) + u32(0) + u32(1) + opaque("EVERYONE@")),
+        (18, ok + ST4 + cinfo + u32(4) + bitmap4() + u32(2) + ST4 + u32(1) +
+         u32(2) + u32(10) + u32(512) + u32(0) + u32(0) + u32(6) +
+         opaque("OWNER@")),
+        (18, ok + ST4 + cinfo + u32(0) + bitmap4() + u32(3) + u32(3)),
+        (18, ok + ST4 + cinfo + u32(0) + bitmap4() + u32(3) + u32(1) + u32(1)),
+        (21, ok + ST4), (4, ok + ST4), (14, u32(10025)),
+        (25, ok + u32(1) + opaque("hello, world")),
+        (38, ok + u32(12) + u32(0) + VERF4), (5, ok + VERF4),
+        (6, ok + cinfo + bitmap4(33)), (28, ok + cinfo),
+        (29, ok + cinfo + cinfo), (11, ok + cinfo),
+        (27, ok + opaque("../target")),
+        (26, ok + VERF4 + entries + u32(1)),
+        (26, ok + VERF4 + u32(0) + u32(1)),
+        (34, u32(13) + bitmap4()), (34, ok + bitmap4(4, 33)),
+        (37, u32(10027)), (17, ok),
+        (12, ok + ST4), (12, u32(10010) + u64(0) + u64(10) + u32(2) + owner),
+        (13, u32(10010) + u64(5) + u64(1) + u32(1) + owner), (13, ok),
+        (8, ok), (45, ok), (55, ok + u32(2) + u32(0) + u32(10025)),
+        (69, ok + u32(0) + u64(8192)), (69, u32(10004)),
+        (59, ok), (62, ok),
+        (60, ok + u32(0) + u64(100) + u32(2) + VERF4 + u32(1) + u32(1)),
+        (60, ok + u32(1) + ST4 + u64(0) + u32(0) + VERF4 + u32(1) + u32(0)),
+        (60, u32(10094) + u32(0) + u32(1)),
+        (44, ok), (57, ok), (58, u32(10054)),
+    ]
+
+
+def compound4_reply(results, status=None):
+    if status is None:
+        status = 0
+        for _, r in results:
+            status = struct.unpack(">I", r[:4])[0]
+    return (u32(status) + opaque("") + u32(len(results)) +
+            b"".join(u32(op) + r for op, r in results))
+
+
+def handmade_nfs4(P):
+    res = nfs4_results()
+    by_op = {}
+    for i, (op, r) in enumerate(res):
+        by_op.setdefault(op, r)
+        P("nfs4", ("res", i), "1-%s-%02d" % (op, i),
+          bytes([1, NFS4_OPS.index(op)]) + r)
+    seq = (53, by_op[53])
+    first = lambda op, st: [r for o, r in res if o == op and r[:4] == u32(st)]
+    walks = [
+        [seq, (24, u32(0)), (10, by_op[10]), (9, by_op[9])],
+        [seq, (22, u32(0)), (18, first(18, 0)[0]), (10, by_op[10]),
+         (9, by_op[9])],
+        [seq, (22, u32(0)), (26, by_op[26])],
+        [seq, (22, u32(0)), (15, u32(2))],
+        [seq, (22, u32(0)), (25, by_op[25])],
+        [seq, (22, u32(0)), (12, first(12, 10010)[0])],
+        [(42, by_op[42])], [(43, by_op[43])],
+    ]
+    for i, w in enumerate(walks):
+        P("nfs4", ("walk", i), "0-walk-%d" % i,
+          bytes([0, len(w) - 1] + [NFS4_OPS.index(op) for op, _ in w]) +
+          compound4_reply(w))
+    # a 4.2 operation a 4.1 server does not know
+    P("nfs4", ("walk", 90), "0-walk-illegal",
+      bytes([0, 2, NFS4_OPS.index(53), NFS4_OPS.index(22),
+             NFS4_OPS.index(69)]) +
+      compound4_reply([seq, (22, u32(0)), (10044, u32(10044))]))
+    P("nfs4", "fattr", "2-fattr-full", bytes([2]) + fattr4_full())
+    P("nfs4", "fattr-skip", "2-fattr-unknown",
+      bytes([2]) + bitmap4(4, 24) + opaque(u64(9) + b"\0" * 8))
+    for i, t in enumerate([ST4, opaque(b"\1" * 128), bitmap4(1, 3, 75),
+                           nfstime4(1, 2), u64(9) + opaque("o")]):
+        P("nfs4", ("type", i), "3-type-%d" % i, bytes([3, i]) + t)
+
+    # callbacks: a CB_SEQUENCE and then each callback in turn
+    cb_seq = (SID4 + u32(5) + u32(0) + u32(0) + u32(0) + u32(1) + SID4 +
+              u32(1) + u32(7) + u32(3))
+    fh = opaque(b"\xde\xad\xbe\xef")
+    cb_args = {
+        3: fh + bitmap4(3, 4),
+        4: ST4 + u32(0) + fh,
+        5: u32(1) + u32(3) + u32(1) + u32(1) + fh + u64(0) + u64(2**64 - 1) +
+        ST4,
+        8: u32(0) + bitmap4(0, 1),
+        11: cb_seq,
+        13: fh + u64(9) + opaque("lk"),
+    }
+    for op, a in cb_args.items():
+        P("nfs4_cb", ("args", op), "1-args-%d" % op,
+          bytes([1, NFS4_CB_OPS.index(op)]) + a)
+        if op != 11:
+            P("nfs4_cb", ("walk", op), "0-cb-compound-%d" % op,
+              bytes([0]) + opaque("") + u32(1) + u32(0) + u32(2) +
+              u32(11) + cb_seq + u32(op) + a)
+    P("nfs4_cb", ("walk", 6), "0-cb-compound-notify",
+      bytes([0]) + opaque("t") + u32(1) + u32(0) + u32(2) + u32(11) + cb_seq +
+      u32(6) + b"\0" * 16)
+    cb_res = {3: u32(0) + fattr4([(3, u64(1)), (4, u64(2))]),
+              4: u32(0), 5: u32(10060), 8: u32(0),
+              11: u32(0) + SID4 + u32(5) + u32(0) + u32(0) + u32(0),
+              13: u32(0)}
+    for op, r in cb_res.items():
+        P("nfs4_cb", ("res", op), "2-res-%d" % op,
+          bytes([2, NFS4_CB_OPS.index(op)]) + r)
+
 
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "pcap":

@@ -8,6 +8,8 @@
 #   FUZZ_TARGETS  space-separated harness names to run (default: all built)
 #   FUZZ_JOBS     harnesses run at the same time (default 1)
 #   FUZZ_ARGS     extra libFuzzer flags
+#   FUZZ_SECONDS_<name>  seconds for that one harness instead (e.g.
+#                 FUZZ_SECONDS_fuzz_nfs4=8), to keep the total bounded
 #
 # Prints "fuzz_<name>: N execs, no crash" per harness, or the reproducer
 # of what it found (kept in BUILD_DIR/findings/, with the log), and exits
@@ -39,11 +41,13 @@ mkdir -p "$findings"
 # One harness; the summary line goes to $tmp/<name>.result.
 run_one() {
 	local name=$1 work=$tmp/$1 log=$findings/$1.log execs
+	local override=FUZZ_SECONDS_$name
+	local t=${!override:-$secs}
 	mkdir -p "$work/corpus"
 	[ -d "$here/corpus/${name#fuzz_}" ] &&
 		cp "$here/corpus/${name#fuzz_}"/* "$work/corpus/" 2>/dev/null
 	# shellcheck disable=SC2086
-	(cd "$work" && "$out/$name" -max_total_time="$secs" -timeout=5 \
+	(cd "$work" && "$out/$name" -max_total_time="$t" -timeout=5 \
 		-rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="$findings/$name-" ${FUZZ_ARGS:-} \
 		corpus >"$log" 2>&1)
