@@ -19,6 +19,7 @@
 
 #include "fs/bdi.h"
 #include "cache/data.h"
+#include "cache/groups.h"
 #include "daemon.h"
 #include "fs/fs.h"
 #include "fs/fs_ctl.h"
@@ -308,7 +309,8 @@ int main(int argc, char **argv)
 				 NS_PER_SEC + s.nfs.info.time_delta.nseconds,
 	};
 	fs.dc = dcache_new(o.cache_size);
-	fs.inodes = fs.dc ? inode_table_new(&s.nfs.root, FUSE_ROOT_ID, &params,
+	fs.groups = groups_cache_new();
+	fs.inodes = fs.dc && fs.groups ? inode_table_new(&s.nfs.root, FUSE_ROOT_ID, &params,
 					    fs.dc) : NULL;
 	if (!fs.inodes) {
 		fprintf(stderr, "nfsfuse: out of memory\n");
@@ -328,6 +330,7 @@ out_quota:
 out_inodes:
 	inode_table_free(fs.inodes);
 out_cache:
+	groups_cache_free(fs.groups);
 	dcache_free(fs.dc);
 	pthread_mutex_destroy(&fs.aclfs_lock);
 	session_close(&s);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../cache/data.h"
+#include "../cache/groups.h"
 #include "../cache/wback.h"
 #include "fs_quota.h"
 #include "../base/clock.h"
@@ -30,26 +31,43 @@ struct fs *fs_of(fuse_req_t req)
 	return fuse_req_userdata(req);
 }
 
-void fs_req_cred(fuse_req_t req, struct rpc_cred *cred)
+/* The caller's supplementary groups, from the cache (groups.h) or read
+ * from /proc by libfuse.  A process with more than 16 groups is cut to
+ * the first 16, as the kernel client does with AUTH_SYS; the server may
+ * then deny what the 17th group would have allowed. */
+static void req_groups(fuse_req_t req, const struct fuse_ctx *ctx,
+		       struct rpc_cred *cred)
 {
-	const struct fuse_ctx *ctx = fuse_req_ctx(req);
+	struct groups_cache *gc = fs_of(req)->groups;
+	struct groups_key k = { .tid = (uint32_t)ctx->pid, .uid = ctx->uid,
+				.gid = ctx->gid };
 	gid_t groups[RPC_AUTH_SYS_MAXGIDS];
+	int64_t now = clock_mono_ns();
 	int n;
 
-	memset(cred, 0, sizeof(*cred));
-	cred->flavor = RPC_AUTH_SYS;
-	cred->machinename = fs_of(req)->machinename;
-	cred->uid = ctx->uid;
-	cred->gid = ctx->gid;
-	/* A process with more than 16 groups is cut to the first 16, as the
-	 * kernel client does with AUTH_SYS; the server may then deny what
-	 * the 17th group would have allowed. */
+	if (gc && groups_lookup(gc, &k, now, cred->gids, &cred->ngids))
+		return;
 	n = fuse_req_getgroups(req, RPC_AUTH_SYS_MAXGIDS, groups);
 	if (n > (int)RPC_AUTH_SYS_MAXGIDS)
 		n = RPC_AUTH_SYS_MAXGIDS;
 	for (int i = 0; i < n; i++)
 		cred->gids[i] = groups[i];
 	cred->ngids = n > 0 ? (uint32_t)n : 0;
+	/* A thread gone before its groups were read is not remembered. */
+	if (gc && n >= 0)
+		groups_store(gc, &k, cred->gids, cred->ngids, now);
+}
+
+void fs_req_cred(fuse_req_t req, struct rpc_cred *cred)
+{
+	const struct fuse_ctx *ctx = fuse_req_ctx(req);
+
+	memset(cred, 0, sizeof(*cred));
+	cred->flavor = RPC_AUTH_SYS;
+	cred->machinename = fs_of(req)->machinename;
+	cred->uid = ctx->uid;
+	cred->gid = ctx->gid;
+	req_groups(req, ctx, cred);
 	userns_cred_wire(cred, fs_of(req)->opts->uid, fs_of(req)->opts->gid);
 }
 

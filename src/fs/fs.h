@@ -15,11 +15,13 @@
 #include "../proto/nfs.h"
 
 struct fs_quota;
+struct groups_cache;
 
 struct fs {
 	struct nfs_client *nfs;
 	struct inode_table *inodes;
 	struct dcache *dc;
+	struct groups_cache *groups; /* callers' supplementary groups */
 	const struct nfsfuse_opts *opts;
 	char machinename[256];
 	struct fuse_session *se;

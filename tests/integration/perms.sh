@@ -183,5 +183,38 @@ expect as_b "ok inner" read adir/f
 assert_eq ok "$(as_b create "$M/bfile" mine)" "B creates a file"
 assert_eq "$UB" "$(stat_of %U "$S/bfile")" "owner on the server of B's file"
 
+# --- one thread that takes another identity is sent that identity's groups
+# at once, however soon after its last request (the daemon keeps callers'
+# groups by thread id, uid and gid): a request as B's uid with A's gid and
+# no groups, or as A with B's gid, then B with group G reads G's file
+SWITCH=$NFSFUSE_TMP/switch.py
+cat >"$SWITCH" <<'PY'
+import os, sys
+m, name, uid0, gid0, uid1, gid1, g = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:])
+os.setgroups([])
+os.setresgid(gid0, gid0, 0)
+os.setresuid(uid0, uid0, 0)
+try:
+    os.stat(m + "/" + name)
+except FileNotFoundError:
+    pass
+os.setresuid(-1, 0, -1)
+os.setgroups([g])
+os.setresgid(gid1, gid1, 0)
+os.setresuid(-1, uid1, -1)
+try:
+    with open(m + "/a640") as f:
+        print("ok " + f.read().strip())
+except OSError as e:
+    print(os.strerror(e.errno))
+PY
+UID_A=$(id -u "$UA")
+GID_A=$(id -g "$UA")
+GID_B=$(id -g "$UB")
+assert_eq "ok group-data" "$("$PY" "$SWITCH" "$M" nosuch.gid "$UID_B" "$GID_A" "$UID_B" "$GID_B" "$GID_G")" \
+	"B with group G right after B's uid with another gid and no groups"
+assert_eq "ok group-data" "$("$PY" "$SWITCH" "$M" nosuch.uid "$UID_A" "$GID_B" "$UID_B" "$GID_B" "$GID_G")" \
+	"B with group G right after another uid with B's gid and no groups"
+
 umount_nfsfuse "$MNT"
 echo "PASS: perms"
