@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Start, stop or query the loopback NFSv3 test server (nfs-ganesha, VFS FSAL)
-# that nfsfuse's integration tests and the demo run against.
+# Start, stop or query the loopback NFSv3 and NFSv4.1/4.2 test server
+# (nfs-ganesha, VFS FSAL) that nfsfuse's integration tests and the demo run
+# against.  Each export's Pseudo path is its real path, so an NFSv4 client
+# walks the same path from the pseudo root that a v3 client mounts.
 #
 #   contrib/test-server.sh start   [--export DIR] [--statedir DIR]
 #   contrib/test-server.sh stop    [--statedir DIR] [--all]
@@ -172,11 +174,12 @@ ganesha_pid() {
 	echo "$pid"
 }
 
-# The server counts as up only when NFSv3, MOUNTv3 and NLMv4 all answer a
-# NULL call, not merely when they are registered.
+# The server counts as up only when NFSv3, NFSv4, MOUNTv3 and NLMv4 all
+# answer a NULL call, not merely when they are registered.
 server_answers() {
 	registered $PROG_NFS 3 && registered $PROG_MOUNT 3 && registered $PROG_MOUNT 1 &&
-		rpc -t "$BIND_ADDR" $PROG_NFS 3 && rpc -t "$BIND_ADDR" $PROG_MOUNT 3 &&
+		rpc -t "$BIND_ADDR" $PROG_NFS 3 && rpc -t "$BIND_ADDR" $PROG_NFS 4 &&
+		rpc -t "$BIND_ADDR" $PROG_MOUNT 3 &&
 		rpc -t "$BIND_ADDR" $PROG_NLM 4
 }
 
