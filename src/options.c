@@ -36,8 +36,8 @@ static const char *const yes_no_choices[] = { "yes", "no", NULL };
 static const char *const excl_choices[] = { "exclusive", "guarded", NULL };
 
 static const struct opt_def opt_table[] = {
-	{ "vers", OPT_UINT, O(vers), 2, 3, false, NULL },
-	{ "nfsvers", OPT_UINT, O(vers), 2, 3, false, NULL },
+	{ "minorversion", OPT_UINT, O(minorversion), OPTS_MINOR_MIN,
+	  OPTS_MINOR_MAX, false, NULL },
 	{ "port", OPT_UINT, O(port), 1, 65535, false, NULL },
 	{ "mountport", OPT_UINT, O(mountport), 1, 65535, false, NULL },
 	{ "mountvers", OPT_UINT, O(mountvers), 1, 3, false, NULL },
@@ -76,6 +76,7 @@ static const struct opt_def opt_table[] = {
 	  local_lock_choices },
 	{ "statedir", OPT_STR, O(statedir), 1, 4095, false, NULL },
 	{ "clientaddr", OPT_STR, O(clientaddr), 1, 63, false, NULL },
+	{ "idmap_domain", OPT_STR, O(idmap_domain), 1, 255, false, NULL },
 	{ "nlm_callback", OPT_CHOICE, O(nlm_callback), 0, 0, false,
 	  yes_no_choices },
 	{ "nlmport", OPT_UINT, O(nlmport), 1, 65535, false, NULL },
@@ -89,7 +90,7 @@ static const struct opt_def opt_table[] = {
 
 /* Words parse_one() takes besides opt_table's, for opts_list_names(). */
 static const char *const special_words[] = { "hard", "soft", "softerr",
-					     "actimeo", NULL };
+					     "actimeo", "vers", "nfsvers", NULL };
 
 /* Words from fstab that mean nothing to a FUSE daemon. */
 static const char *const fstab_noise[] = {
@@ -200,6 +201,40 @@ static int apply_opt(const struct opt_def *d, const char *val,
 	return -1;
 }
 
+/* vers=2, 3, 4 (the highest 4.x both sides speak) or 4.N (N from
+ * OPTS_MINOR_MIN to OPTS_MINOR_MAX): a minor version only after 4. */
+static int parse_vers(const char *name, const char *val,
+		      struct nfsfuse_opts *o, char *err, size_t errlen)
+{
+	unsigned long major, minor = OPTS_MINOR_ANY;
+	const char *dot = val ? strchr(val, '.') : NULL;
+	char buf[8];
+
+	if (!val || !*val || strlen(val) >= sizeof(buf))
+		goto bad;
+	memcpy(buf, val, strlen(val) + 1);
+	if (dot) {
+		buf[dot - val] = '\0';
+		if (parse_number(dot + 1, false, &minor))
+			goto bad;
+	}
+	if (parse_number(buf, false, &major) || major < 2 || major > 4)
+		goto bad;
+	if (dot && (major != 4 || minor < OPTS_MINOR_MIN ||
+		    minor > OPTS_MINOR_MAX))
+		goto bad;
+	o->vers = (unsigned)major;
+	if (major != 4)
+		o->minorversion = OPTS_MINOR_ANY;
+	else if (dot)
+		o->minorversion = (unsigned)minor;
+	return 0;
+bad:
+	set_err(err, errlen, "option '%s=%s': expected 2, 3, 4, 4.1 or 4.2",
+		name, val ? val : "");
+	return -1;
+}
+
 /* One item of a -o list.  Returns 0 if it was ours, 1 if it is FUSE's. */
 static int parse_one(char *item, struct nfsfuse_opts *o, char *err,
 		     size_t errlen)
@@ -224,6 +259,8 @@ static int parse_one(char *item, struct nfsfuse_opts *o, char *err,
 		o->softerr = !strcmp(item, "softerr");
 		return 0;
 	}
+	if (!strcmp(item, "vers") || !strcmp(item, "nfsvers"))
+		return parse_vers(item, val, o, err, errlen);
 	if (!strcmp(item, "actimeo")) {
 		if (!val || parse_number(val, false, &v) || v > DAY) {
 			set_err(err, errlen, "option 'actimeo': expected a "
@@ -552,7 +589,8 @@ static int parse_server(const char *server, struct nfsfuse_opts *o,
 static void opts_defaults(struct nfsfuse_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->vers = 0;      /* auto: 3, or 2 when the server has no v3 */
+	o->vers = 0;      /* auto: 3, or 2, or 4.x when the server has no v3 */
+	o->minorversion = OPTS_MINOR_ANY;
 	o->mountvers = 0; /* follows vers */
 	o->timeo = 0;            /* by proto= once parsed */
 	o->retrans = UINT_MAX;
@@ -661,7 +699,20 @@ int opts_parse(int argc, char **argv, struct nfsfuse_opts *o,
 	}
 	if (opts_parse_spec(spec, o, err, errlen))
 		return -1;
-	if (o->mountvers == 0 && o->vers)
+	/* minorversion= alone means vers=4 (nfs(5)); with vers=2 or 3 it
+	 * contradicts. */
+	if (o->minorversion != OPTS_MINOR_ANY && o->vers == 0)
+		o->vers = 4;
+	if (o->minorversion != OPTS_MINOR_ANY && o->vers != 4) {
+		set_err(err, errlen, "minorversion= needs vers=4");
+		return -1;
+	}
+	if (o->vers == 4 && o->proto_udp) {
+		set_err(err, errlen, "NFSv4 needs proto=tcp (RFC 8881 "
+			"sessions run over a stream)");
+		return -1;
+	}
+	if (o->mountvers == 0 && o->vers && o->vers != 4)
 		o->mountvers = o->vers == 2 ? 1 : 3;
 	if (o->vers == 2 && o->mountvers == 3) {
 		set_err(err, errlen, "vers=2 needs mountvers=1 (MOUNT v3 gives "
@@ -692,6 +743,7 @@ void opts_free(struct nfsfuse_opts *o)
 	free(o->hostname);
 	free(o->statedir);
 	free(o->clientaddr);
+	free(o->idmap_domain);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -704,7 +756,8 @@ void opts_usage(const char *progname)
 	       "  -f                 stay in the foreground\n"
 	       "  -d                 debug: foreground, one trace line per RPC\n"
 	       "  -o OPT[,OPT...]    mount options (see README):\n"
-	       "     vers=2|3 proto=tcp|udp port=N mountport=N mountvers=N\n"
+	       "     vers=2|3|4|4.1|4.2 minorversion=N idmap_domain=DOMAIN\n"
+	       "     proto=tcp|udp port=N mountport=N mountvers=N\n"
 	       "     mountproto=tcp|udp\n"
 	       "     rsize=N wsize=N timeo=DS retrans=N hard|soft|softerr\n"
 	       "     nconnect=N\n"

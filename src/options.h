@@ -14,6 +14,12 @@
 
 struct fuse_args;
 
+/* vers=4 without a minor version: the highest 4.x both sides speak. */
+#define OPTS_MINOR_ANY 4294967295u
+/* The NFSv4 minor versions this client speaks (sessions: 4.1 and up). */
+#define OPTS_MINOR_MIN 1u
+#define OPTS_MINOR_MAX 2u
+
 /* uid=/gid= not given (4294967295 is no id). */
 #define OPTS_ID_NONE 4294967295u
 
@@ -31,7 +37,10 @@ struct nfsfuse_opts {
 	char *mountpoint;   /* owned */
 
 	/* protocol and transport */
-	unsigned vers;      /* 0: auto (3, else 2), or 2 or 3 */
+	unsigned vers;      /* 0: auto (3, else 2, else 4.x), or 2, 3 or 4 */
+	/* minorversion= or the .N of vers=4.N: with vers 4, the NFSv4 minor
+	 * version; OPTS_MINOR_ANY: the highest both sides speak */
+	unsigned minorversion;
 	bool proto_udp;     /* proto=tcp|udp */
 	unsigned port;      /* 0: ask the portmapper */
 	unsigned mountport; /* 0: ask the portmapper */
@@ -67,6 +76,7 @@ struct nfsfuse_opts {
 	unsigned local_lock;  /* enum local_lock_mode */
 	char *statedir;       /* owned; NULL: $XDG_STATE_HOME/nfsfuse/NAME */
 	char *clientaddr;     /* owned; IPv4 source of NLM calls, or NULL */
+	char *idmap_domain;   /* owned; NFSv4 owner domain; NULL: the system's */
 	unsigned nlm_callback; /* 0 yes: take callbacks when we can; 1 no */
 
 	/* side protocols */

@@ -120,7 +120,17 @@ static const struct bad_case bad[] = {
 	{ "aclport=65536", "s:/e", "aclport" },
 	{ "rsize=99999999999999999999999", "s:/e", "rsize" },
 	{ "rsize=12q", "s:/e", "rsize" },
-	{ "vers=4", "s:/e", "vers" },
+	{ "vers=5", "s:/e", "vers" },
+	{ "vers=4.0", "s:/e", "expected 2, 3, 4, 4.1 or 4.2" },
+	{ "vers=4.3", "s:/e", "vers=4.3" },
+	{ "vers=3.1", "s:/e", "vers=3.1" },
+	{ "vers=4.", "s:/e", "vers=4." },
+	{ "vers=4.1x", "s:/e", "vers=4.1x" },
+	{ "vers=", "s:/e", "vers=" },
+	{ "minorversion=0", "s:/e", "minorversion" },
+	{ "minorversion=3", "s:/e", "minorversion" },
+	{ "vers=3,minorversion=1", "s:/e", "minorversion= needs vers=4" },
+	{ "vers=4.1,proto=udp", "s:/e", "proto=tcp" },
 	{ "proto=sctp", "s:/e", "proto=sctp" },
 	{ "lookupcache=some", "s:/e", "lookupcache" },
 	{ "soft=1", "s:/e", "takes no value" },
@@ -150,7 +160,7 @@ static const struct bad_case bad[] = {
 	{ NULL, "nfs://h%/e", "URL server" },
 	{ NULL, "nfs://h/e?bogus=1", "URL option 'bogus' is unknown" },
 	{ NULL, "nfs://h/e?allow_other", "URL option 'allow_other'" },
-	{ NULL, "nfs://h/e?vers=4", "option 'vers=4'" },
+	{ NULL, "nfs://h/e?vers=5", "option 'vers=5'" },
 	{ NULL, "nfs://h/e?version=9", "option 'vers=9'" },
 	{ NULL, "nfs://h/e?timeo=x", "option 'timeo=x'" },
 	{ NULL, "nfs://h/e?soft=1", "takes no value" },
@@ -195,6 +205,8 @@ static const struct url_case urls[] = {
 	{ "nfs://h/e?&&soft&", "h", "/e", 0, 0, 600, true },
 	{ "nfs://h/e?timeo=%37", "h", "/e", 0, 0, 7, false },
 	{ "nfs://h/e?", "h", "/e", 0, 0, 600, false },
+	/* libnfs's version=4: NFSv4, the highest minor version */
+	{ "nfs://h/e?version=4", "h", "/e", 0, 4, 600, false },
 	/* ':' and '@' in the path are data */
 	{ "nfs://h/a:b@c", "h", "/a:b@c", 0, 0, 600, false },
 };
@@ -319,6 +331,41 @@ static void test_list_exports(void **state)
 	}
 }
 
+/* vers= and minorversion=: the version and minor version they give. */
+static void test_versions(void **state)
+{
+	static const struct {
+		const char *opt;
+		unsigned vers, minor;
+	} cases[] = {
+		{ "vers=3", 3, OPTS_MINOR_ANY },
+		{ "nfsvers=2", 2, OPTS_MINOR_ANY },
+		{ "vers=4", 4, OPTS_MINOR_ANY },
+		{ "vers=4.1", 4, 1 },
+		{ "nfsvers=4.2", 4, 2 },
+		{ "minorversion=1", 4, 1 },
+		{ "vers=4,minorversion=2", 4, 2 },
+		{ "minorversion=2,vers=4", 4, 2 },
+		{ "vers=4.2,vers=3", 3, OPTS_MINOR_ANY },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *argv[] = { "nfsfuse", "-o", cases[i].opt, "s:/e",
+				       "/mnt", NULL };
+		struct nfsfuse_opts o;
+		struct fuse_args fa;
+		char err[256];
+
+		if (parse(argv, &o, &fa, err))
+			fail_msg("'%s': %s", cases[i].opt, err);
+		assert_int_equal(o.vers, cases[i].vers);
+		assert_int_equal(o.minorversion, cases[i].minor);
+		fuse_opt_free_args(&fa);
+		opts_free(&o);
+	}
+}
+
 static void test_bad_input(void **state)
 {
 	(void)state;
@@ -371,6 +418,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_nfs_options),
+		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_missing_args),
 		cmocka_unit_test(test_urls),
