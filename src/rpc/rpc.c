@@ -156,6 +156,48 @@ void rpc_run_done_list(struct rpc_clnt *c, struct rpc_call_ent *list)
 	}
 }
 
+static void sendq_append_locked(struct rpc_clnt *c, struct rpc_call_ent *e);
+
+/* A CALL from the server on our connection: its reply, if the hook gives
+ * one, joins the send queue as an entry nobody waits for. */
+static void deliver_call(struct rpc_clnt *c, uint8_t *buf, size_t len)
+{
+	struct rpc_call_ent *e = NULL;
+	rpc_callback_fn fn;
+	void *ctx;
+	int ret = -ENOENT;
+
+	pthread_mutex_lock(&c->lock);
+	fn = c->cb;
+	ctx = c->cb_ctx;
+	if (!fn)
+		c->dropped++;
+	pthread_mutex_unlock(&c->lock);
+	if (fn && (e = calloc(1, sizeof(*e)))) {
+		e->proc = UINT32_MAX;
+		pthread_cond_init(&e->cond, NULL);
+		ret = xdr_enc_init(&e->msg, 256, 4);
+		if (!ret)
+			ret = fn(ctx, buf, len, &e->msg);
+		if (!ret)
+			ret = xdr_enc_error(&e->msg);
+		if (!ret && (e->msg.len < 8 || e->msg.len - 4 > 0x7fffffffu))
+			ret = -EMSGSIZE;
+	}
+	free(buf);
+	if (!e)
+		return;
+	if (ret) {
+		ent_free(e);
+		return;
+	}
+	xdr_put_u32(e->msg.buf, RPC_RECORD_LAST | (uint32_t)(e->msg.len - 4));
+	pthread_mutex_lock(&c->lock);
+	sendq_append_locked(c, e); /* the queue's reference is its only one */
+	pthread_mutex_unlock(&c->lock);
+	wake(c);
+}
+
 void rpc_deliver(struct rpc_clnt *c, uint8_t *buf, size_t len)
 {
 	struct rpc_call_ent *e, *done_list = NULL;
@@ -170,6 +212,10 @@ void rpc_deliver(struct rpc_clnt *c, uint8_t *buf, size_t len)
 		pthread_mutex_lock(&c->lock);
 		c->dropped++;
 		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	if (len >= 8 && xdr_get_u32(buf + 4) == RPC_CALL) {
+		deliver_call(c, buf, len);
 		return;
 	}
 	xdr_dec_init(&d, buf, len);
@@ -326,6 +372,8 @@ void rpc_conn_established(struct rpc_clnt *c)
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
 	struct rpc_call_ent *e, *n;
+	rpc_reconnect_fn hook = NULL;
+	void *hook_ctx = NULL;
 	int port = 0;
 
 	c->state = RPC_UP;
@@ -355,7 +403,14 @@ void rpc_conn_established(struct rpc_clnt *c)
 	c->qhead = c->qtail = NULL;
 	for (e = c->first; e; e = e->next)
 		sendq_append_locked(c, e);
+	if (c->local_port_seen) {
+		hook = c->on_reconnect;
+		hook_ctx = c->reconnect_ctx;
+	}
+	c->local_port_seen = true;
 	pthread_mutex_unlock(&c->lock);
+	if (hook)
+		hook(hook_ctx);
 }
 
 /* Encodes and queues a call.  For a synchronous call (done NULL) the caller
@@ -663,6 +718,24 @@ void rpc_clnt_destroy(struct rpc_clnt *c)
 		pthread_cond_wait(&c->idle, &c->lock);
 	pthread_mutex_unlock(&c->lock);
 	clnt_free(c);
+}
+
+void rpc_clnt_set_callback(struct rpc_clnt *c, rpc_callback_fn fn,
+			   void *ctx)
+{
+	pthread_mutex_lock(&c->lock);
+	c->cb = fn;
+	c->cb_ctx = ctx;
+	pthread_mutex_unlock(&c->lock);
+}
+
+void rpc_clnt_set_reconnect(struct rpc_clnt *c, rpc_reconnect_fn fn,
+			    void *ctx)
+{
+	pthread_mutex_lock(&c->lock);
+	c->on_reconnect = fn;
+	c->reconnect_ctx = ctx;
+	pthread_mutex_unlock(&c->lock);
 }
 
 void rpc_clnt_set_trace(struct rpc_clnt *c, rpc_trace_fn fn, void *ctx)

@@ -137,6 +137,29 @@ int rpc_clnt_call_async(struct rpc_clnt *c, uint32_t proc,
 			const struct rpc_cred *cred, xdr_enc_fn enc,
 			const void *args, rpc_done_fn done, void *ctx);
 
+/*
+ * Calls from the server on the client's own connection (the NFSv4.1
+ * backchannel, RFC 8881 §2.10.3.1): a record whose message type is CALL
+ * goes to fn instead of the XID table.  fn runs on the transport thread
+ * and must not block; msg is the whole call (from the XID), valid during
+ * the call only.  It returns 0 with the whole reply message (from the
+ * XID) appended to *reply, an encoder made with 4 bytes of headroom for
+ * the record mark, which the client then sends and releases; or a
+ * negative errno to drop the call (the encoder is released).  Without a
+ * hook, calls are dropped and counted as unknown replies.
+ */
+typedef int (*rpc_callback_fn)(void *ctx, const uint8_t *msg, size_t len,
+			       struct xdr_enc *reply);
+void rpc_clnt_set_callback(struct rpc_clnt *c, rpc_callback_fn fn,
+			   void *ctx);
+/* After each reconnection (not the first connection), on the transport
+ * thread, with the outstanding calls queued again: fn may only queue
+ * asynchronous calls (NFSv4.1 binds the new connection to its session's
+ * backchannel). */
+typedef void (*rpc_reconnect_fn)(void *ctx);
+void rpc_clnt_set_reconnect(struct rpc_clnt *c, rpc_reconnect_fn fn,
+			    void *ctx);
+
 /* Did the kernel refuse this process a reserved source port?  Clients
  * asked for one (resvport) then connect from ordinary ports. */
 bool rpc_resvport_refused(void);

@@ -163,6 +163,11 @@ struct rpc_clnt {
 	void *trace_ctx;          /* [L] */
 	int local_port;           /* [L] host order; 0 before connecting */
 	uint64_t connects;        /* [L] connections made, the first too */
+	rpc_callback_fn cb;       /* [L] calls from the server */
+	void *cb_ctx;             /* [L] */
+	rpc_reconnect_fn on_reconnect; /* [L] */
+	bool local_port_seen;     /* [L] a connection was up before */
+	void *reconnect_ctx;      /* [L] */
 
 	/* transport thread */
 	int fd;                   /* [T] */
