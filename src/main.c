@@ -31,6 +31,7 @@
 #include "options.h"
 #include "proto/mount_client.h"
 #include "proto/nfs.h"
+#include "proto/nfs4_idmap.h"
 #include "proto/pmap_client.h"
 #include "session.h"
 
@@ -181,7 +182,9 @@ static int start_locks(struct fs *fs, const struct session *s,
 	};
 	char err[512];
 
-	if (o->nolock)
+	/* NFSv4 has locks of its own (not built yet): no NLM, no NSM, and
+	 * locks stay local to this mount, as with nolock. */
+	if (o->nolock || s->nfs.v->vers == 4)
 		return 0;
 	if (o->hostname)
 		snprintf(caller, sizeof(caller), "%s", s->machinename);
@@ -283,6 +286,8 @@ int main(int argc, char **argv)
 	    add_default_permissions(&fa))
 		goto out_opts;
 
+	if (o.vers != 2 && o.vers != 3)
+		nfs4_idmap_init(o.idmap_domain);
 	/* Before any thread exists: the RPC client starts one. */
 	if (!o.foreground && daemon_start()) {
 		fprintf(stderr, "nfsfuse: cannot fork: %m\n");

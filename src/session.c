@@ -6,13 +6,16 @@
 #include <netdb.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../xdr/nfs2.h"
 #include "base/log.h"
 #include "base/userns.h"
+#include "base/safedir.h"
 #include "proto/mount_client.h"
+#include "proto/nfs4_owner.h"
 #include "proto/nfsacl_client.h"
 #include "proto/pmap_client.h"
 #include "base/trace.h"
@@ -338,21 +341,162 @@ static int open_version(struct session *s, const struct nfs_version *v,
 	return ret;
 }
 
+/* Where the NFSv4 host id lives: statedir=, else the parent of the lock
+ * state directories (the same rules as lock/lockmgr.c). */
+static char *v4_statedir(const struct nfsfuse_opts *o)
+{
+	const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	uint32_t uid = geteuid();
+	char *p = NULL;
+	int n;
+
+	if (o->statedir)
+		return strdup(o->statedir);
+	userns_uid_out(uid, &uid);
+	if (xdg && *xdg == '/')
+		n = asprintf(&p, "%s/nfsfuse", xdg);
+	else if (home && *home == '/' && strcmp(home, "/") &&
+		 access(home, W_OK) == 0)
+		n = asprintf(&p, "%s/.local/state/nfsfuse", home);
+	else if (uid == 0)
+		n = asprintf(&p, "/var/lib/nfsfuse");
+	else
+		n = asprintf(&p, "/tmp/nfsfuse-%u", (unsigned)uid);
+	return n < 0 ? NULL : p;
+}
+
+static int v4_owner(struct session *s, char *owner, size_t len)
+{
+	char hostid[NFS4_HOSTID_LEN + 1], host[RPC_ADDR_HOSTLEN];
+	char *dir = v4_statedir(s->o), *mnt;
+	int ret = dir ? nfs4_hostid_load(dir, hostid) : -ENOMEM;
+
+	if (ret)
+		nf_log(NF_LOG_WARNING, "NFSv4 host id not kept in %s (%s): "
+		       "a restart of this mount will look like another client",
+		       dir ? dir : "the state directory", strerror(-ret));
+	free(dir);
+	mnt = s->o->mountpoint ? realpath(s->o->mountpoint, NULL) : NULL;
+	ret = nfs4_owner_make(hostid, s->cred.uid,
+			      rpc_addr_host(&s->addr, host, sizeof(host)),
+			      s->o->export_path,
+			      mnt ? mnt : s->o->mountpoint ? s->o->mountpoint
+							   : "", owner, len);
+	free(mnt);
+	return ret < 0 ? ret : 0;
+}
+
+/* Connect to NFSv4 (no portmapper: 2049 unless port=), start the client
+ * id and session at minor version minor, walk to the export. */
+static int open_v4_minor(struct session *s, uint32_t minor, char *err,
+			 size_t errlen)
+{
+	const struct nfsfuse_opts *o = s->o;
+	char name[300], owner[NFS4_OWNER_MAX + 1];
+	struct rpc_clnt_opts ro = {
+		.proto = IPPROTO_TCP,
+		.timeo_ds = o->timeo,
+		.retrans = o->retrans,
+		.soft = o->soft,
+		.timeout_eio = o->soft && !o->softerr,
+		.server = name,
+		.proc_names = nfs_version4.names,
+		.nprocs = nfs_version4.nnames,
+	};
+	struct rpc_addr sa = s->addr;
+	const char *failed;
+	size_t failed_len;
+	int ret;
+
+	s->nfs.v = &nfs_version4;
+	snprintf(name, sizeof(name), "server %s", o->host);
+	rpc_addr_set_port(&sa, (uint16_t)(o->port ? o->port : 2049));
+	/* One connection: more would need session trunking (nconnect=
+	 * is NFSv3's). */
+	if (o->nconnect > 1)
+		nf_log(NF_LOG_INFO, "nconnect=%u: NFSv4 uses one connection",
+		       o->nconnect);
+	ret = rpc_clnt_create(&sa.u.sa, sa.len, NFS4_PROGRAM, NFS4_VERSION,
+			      &ro, &s->nfs.conns[0]);
+	if (ret == 0) {
+		s->nfs.nconns = 1;
+		s->nfs.rpc = s->nfs.conns[0];
+	}
+	if (ret) {
+		set_err(err, errlen, "cannot connect to NFSv4 on port %u: %s",
+			o->port ? o->port : 2049, strerror(-ret));
+		return ret;
+	}
+	rpc_clnt_set_trace(s->nfs.rpc, rpc_trace, NULL);
+	ret = v4_owner(s, owner, sizeof(owner));
+	if (ret) {
+		set_err(err, errlen, "NFSv4 client owner: %s", strerror(-ret));
+		return ret;
+	}
+	s->v4_started = true;
+	ret = nfs4_session_start(&s->v4, s->nfs.rpc, minor, &s->cred, owner,
+				 err, errlen);
+	if (ret)
+		return ret;
+	s->nfs.v4 = &s->v4;
+	ret = nfs4_root_fh(&s->nfs, &s->cred, o->export_path, &s->nfs.root,
+			   &failed, &failed_len);
+	if (ret) {
+		set_err(err, errlen, "NFSv4 path '%s' not found from the "
+			"server's root%s%.*s%s: %s", o->export_path,
+			failed ? " (at '" : "", (int)failed_len,
+			failed ? failed : "", failed ? "')" : "",
+			strerror(-ret));
+		return ret == -EPROTONOSUPPORT ? -EIO : ret;
+	}
+	return probe_root(s, err, errlen);
+}
+
+/* NFSv4.x: the minor version asked for, or the highest both speak. */
+static int open_v4(struct session *s, char *err, size_t errlen)
+{
+	unsigned want = s->o->minorversion;
+	int ret = -EPROTONOSUPPORT;
+
+	for (unsigned m = OPTS_MINOR_MAX; m >= OPTS_MINOR_MIN; m--) {
+		if (want != OPTS_MINOR_ANY && m != want)
+			continue;
+		ret = open_v4_minor(s, m, err, errlen);
+		if (ret)
+			session_close(s);
+		if (ret != -EPROTONOSUPPORT)
+			break;
+		nf_log(NF_LOG_INFO, "%s", err);
+	}
+	return ret;
+}
+
 /* Every step with one address; -1 or a negative errno as open_version. */
 static int open_at(struct session *s, char *err, size_t errlen)
 {
 	const struct nfsfuse_opts *o = s->o;
-	int ret;
+	int ret, v3;
 
 	if (o->vers == 2)
 		return open_version(s, &nfs_version2, err, errlen);
-	ret = open_version(s, &nfs_version3, err, errlen);
-	/* vers= absent: NFSv2 when the server says it has no v3 (MOUNT v3
-	 * or NFS v3 not registered, or PROG_MISMATCH).  mountvers=3 asks
-	 * for v3 handles, which v2 cannot use. */
-	if (ret == -EPROTONOSUPPORT && o->vers == 0 && o->mountvers != MNT_V3) {
-		nf_log(NF_LOG_INFO, "%s: trying NFS version 2", err);
-		ret = open_version(s, &nfs_version2, err, errlen);
+	if (o->vers == 4)
+		return open_v4(s, err, errlen);
+	ret = v3 = open_version(s, &nfs_version3, err, errlen);
+	/* vers= absent: the highest NFSv4.x when the server has no v3
+	 * (MOUNT v3 or NFS v3 not registered, PROG_MISMATCH, or no
+	 * portmapper at all, as on NFSv4-only servers), then NFSv2.
+	 * mountvers=3 asks for v3 handles: v3 only. */
+	if ((ret == -EPROTONOSUPPORT || ret == -ECONNREFUSED) && o->vers == 0 &&
+	    !o->mountvers) {
+		nf_log(NF_LOG_INFO, "%s: trying NFSv4", err);
+		ret = open_v4(s, err, errlen);
+	}
+	if (ret == -EPROTONOSUPPORT || ret == -ECONNREFUSED) {
+		if (v3 == -EPROTONOSUPPORT && o->vers == 0 &&
+		    o->mountvers != MNT_V3) {
+			nf_log(NF_LOG_INFO, "%s: trying NFS version 2", err);
+			ret = open_version(s, &nfs_version2, err, errlen);
+		}
 	}
 	return ret;
 }
@@ -397,6 +541,11 @@ void session_close(struct session *s)
 {
 	int ret;
 
+	if (s->v4_started) {
+		nfs4_session_stop(&s->v4);
+		s->v4_started = false;
+		s->nfs.v4 = NULL;
+	}
 	if (s->acl) {
 		rpc_clnt_destroy(s->acl);
 		s->acl = NULL;

@@ -3,9 +3,14 @@
  * Everything between the command line and the first FUSE request: find
  * the server, get the root handle from MOUNT, connect to NFS, learn the
  * server's limits (FSINFO) and check the root handle works.  vers=2 uses
- * MOUNT v1 and nfs_version2; vers= absent tries v3 first and falls back
- * to v2 when the server has no v3 (MOUNT or NFS).  And the
+ * MOUNT v1 and nfs_version2; vers= absent tries v3 first, then NFSv4.2
+ * and 4.1 when the server has no v3 (MOUNT or NFS), then v2.  And the
  * reverse at the end: UMNT and disconnect.
+ *
+ * NFSv4 (vers=4, 4.1, 4.2) uses no MOUNT, portmapper, NLM or NSM and no
+ * reserved port: it connects to port 2049 (or port=), starts a client id
+ * and a session (proto/nfs4_session.h) and walks the export path from the
+ * server's pseudo root.
  */
 #ifndef NFSFUSE_SESSION_H
 #define NFSFUSE_SESSION_H
@@ -15,6 +20,7 @@
 
 #include "options.h"
 #include "proto/nfs.h"
+#include "proto/nfs4_session.h"
 #include "rpc/addr.h"
 
 struct session {
@@ -26,6 +32,8 @@ struct session {
 	struct rpc_clnt *acl;   /* NFSACL v3, or NULL: noacl, v2, or none */
 	bool mounted;           /* MNT succeeded: UMNT at close */
 	uint32_t mountvers;     /* MOUNT version of the MNT (and UMNT) */
+	struct nfs4_session v4; /* NFSv4.1: client id and session */
+	bool v4_started;        /* nfs4_session_start() ran: stop at close */
 };
 
 /* Addresses tried for one server name, at most. */

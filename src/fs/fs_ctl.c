@@ -15,6 +15,7 @@
 #include "../cache/wback.h"
 #include "fs_quota.h"
 #include "../lock/lock.h"
+#include "../proto/nfs4_session.h"
 #include "../proto/nfsacl_client.h"
 #include "../base/clock.h"
 #include "../base/stats.h"
@@ -379,9 +380,18 @@ static int nfsacl_stats(void *ctx, unsigned proc, struct rpc_proc_stats *st)
 	return rpc_clnt_get_stats(fs->acl, proc, st);
 }
 
+/* NFSv4 operations inside the COMPOUNDs; all zeros on other mounts. */
+static int nfs4ops_stats(void *ctx, unsigned proc, struct rpc_proc_stats *st)
+{
+	struct fs *fs = ctx;
+
+	return nfs4_session_op_stats(fs->nfs->v4, proc, st);
+}
+
 static const struct ctl_rpc_prog fs_ctl_progs[] = {
 	{ "rquota", rquota_proc_names, RQUOTAPROC_COUNT, rquota_stats },
 	{ "nfsacl", nfsacl_proc_names, NFSACLPROC_COUNT, nfsacl_stats },
+	{ "nfs4ops", nfs4_session_op_names, NFS4_OPS_COUNTED, nfs4ops_stats },
 };
 
 void fs_ctl_hooks(struct fs *fs, struct ctl_hooks *h)

@@ -31,6 +31,8 @@ int nfs_call(struct nfs_client *c, enum nfs3_proc proc,
 	p = &c->v->procs[proc];
 	if (proc != NFS3PROC_NULL && !p->dec)
 		return -ENOTSUP;
+	if (c->v->call)
+		return c->v->call(c, proc, cred, args, res, reply, interrupted);
 	if (!p->fixup)
 		return rpc_clnt_call(nfs_conn(c), p->wire_proc, cred, p->enc, args,
 				     p->dec, res, reply, interrupted);
@@ -85,6 +87,8 @@ int nfs_call_async(struct nfs_client *c, enum nfs3_proc proc,
 	p = &c->v->procs[proc];
 	if (proc != NFS3PROC_NULL && !p->dec)
 		return -ENOTSUP;
+	if (c->v->call_async)
+		return c->v->call_async(c, proc, cred, args, res, done, ctx);
 	a = malloc(sizeof(*a) + (p->fixup ? p->args_size : 0));
 	if (!a)
 		return -ENOMEM;

@@ -46,16 +46,50 @@ struct nfs_proc {
 	size_t args_size;    /* sizeof the args struct, when fixup is set */
 };
 
+struct nfs_client;
+typedef void (*nfs_done_fn)(void *ctx, int err, void *res,
+			    struct rpc_reply *reply);
+
 struct nfs_version {
 	uint32_t vers;
 	const struct nfs_proc *procs; /* indexed by enum nfs3_proc */
 	const char *const *names;     /* for statistics, by wire number */
 	unsigned nnames;
+	/*
+	 * Optional, for versions whose calls need the client's state at
+	 * encoding time, which a stateless enc cannot reach (NFSv4.1: a
+	 * session slot and its sequence id, the open-owner, the owner
+	 * strings).  When set, nfs_call() and nfs_call_async() hand every
+	 * procedure that procs lists (dec non-NULL, or NULL) to them, with
+	 * the same contract as themselves; procs then says only which
+	 * procedures exist.
+	 */
+	int (*call)(struct nfs_client *c, enum nfs3_proc proc,
+		    const struct rpc_cred *cred, const void *args, void *res,
+		    struct rpc_reply *reply, volatile int *interrupted);
+	int (*call_async)(struct nfs_client *c, enum nfs3_proc proc,
+			  const struct rpc_cred *cred, const void *args,
+			  void *res, nfs_done_fn done, void *ctx);
 };
 
 extern const struct nfs_version nfs_version3;
 /* NFSv2 (RFC 1094) behind the same v3 types: nfs2_procs.c. */
 extern const struct nfs_version nfs_version2;
+/* NFSv4.1 and 4.2 (RFC 8881, RFC 7862) as COMPOUNDs: nfs4_procs.c.  Its
+ * nfs_client needs v4, a started session. */
+extern const struct nfs_version nfs_version4;
+
+struct nfs4_session;
+struct nfs_client;
+/*
+ * NFSv4: the handle of path, walked from the server's pseudo root
+ * (PUTROOTFH, then a LOOKUP per component, in one COMPOUND).  0, or a
+ * negative errno with *failed (*failed_len bytes) the component the walk
+ * stopped at, when it stopped at one.
+ */
+int nfs4_root_fh(struct nfs_client *c, const struct rpc_cred *cred,
+		 const char *path, struct nfs_fh3 *out, const char **failed,
+		 size_t *failed_len);
 
 /* What FSINFO (or its NFSv2 stand-ins) told us about the server. */
 struct nfs_fsinfo {
@@ -90,6 +124,7 @@ struct nfs_client {
 	uint32_t rsize;  /* negotiated: min(option, rtmax) */
 	uint32_t wsize;
 	uint32_t dsize;  /* READDIR(PLUS) reply size */
+	struct nfs4_session *v4; /* NFSv4.1 client id and session, or NULL */
 };
 
 /* The connection for the next call. */
@@ -112,8 +147,6 @@ int nfs_call(struct nfs_client *c, enum nfs3_proc proc,
  * res must stay valid until done runs.  Returns 0 when the call was sent
  * (done will run exactly once) or a negative errno (it will not).
  */
-typedef void (*nfs_done_fn)(void *ctx, int err, void *res,
-			    struct rpc_reply *reply);
 int nfs_call_async(struct nfs_client *c, enum nfs3_proc proc,
 		   const struct rpc_cred *cred, const void *args, void *res,
 		   nfs_done_fn done, void *ctx);

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The NFSv4.1 client state below the operations table (RFC 8881 §2.4,
+ * §2.10): one client id and one session per mount.
+ *
+ *   start:  EXCHANGE_ID (the client owner of nfs4_owner.h and a verifier
+ *           new at every start), CREATE_SESSION (fore channel slots as
+ *           many as the server grants, up to NFS4_SLOTS_MAX; the
+ *           backchannel on the same connection), RECLAIM_COMPLETE;
+ *   calls:  every COMPOUND starts with SEQUENCE on a free slot; the
+ *           server's target for the highest slot and its status flags are
+ *           taken from every reply;
+ *   idle:   a thread sends a SEQUENCE alone when nothing renewed the
+ *           lease for half of it;
+ *   reconnect: BIND_CONN_TO_SESSION puts the backchannel on the new
+ *           connection (the fore channel binds itself at the first
+ *           SEQUENCE, since the session uses no state protection);
+ *   stop:   DESTROY_SESSION, DESTROY_CLIENTID.
+ *
+ * Server calls on the backchannel (nfs4_cb.c) are answered as far as
+ * this client has state: CB_SEQUENCE, and NFS4ERR_NOTSUPP for the rest
+ * (no delegations or layouts are ever taken).
+ *
+ * Not built yet: recovery from a lost session or client id
+ * (BADSESSION, STALE_CLIENTID after a server restart): calls then fail
+ * with EIO, logged.
+ *
+ * Locks: s->lock protects the slot table, the renewal times and the
+ * flags; it is never held across an RPC.
+ */
+#ifndef NFSFUSE_PROTO_NFS4_SESSION_H
+#define NFSFUSE_PROTO_NFS4_SESSION_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../../xdr/nfs4.h"
+#include "../rpc/rpc.h"
+#include "nfs4_owner.h"
+#include "nfs4_slots.h"
+
+/* Operation numbers counted for statistics (every op up to CLONE). */
+#define NFS4_OPS_COUNTED 72u
+/* The program number our backchannel answers to (the server uses it in
+ * every callback it sends on this session). */
+#define NFS4_CB_PROGRAM 0x40000000u
+
+struct nfs4_session {
+	struct rpc_clnt *rpc;   /* not owned */
+	uint32_t minor;
+	struct rpc_cred cred;   /* the daemon's, for state operations */
+	char owner[NFS4_OWNER_MAX + 1];
+	uint8_t verifier[NFS4_VERIFIER_SIZE];
+	uint64_t clientid;
+	uint8_t sessionid[NFS4_SESSIONID_SIZE];
+	uint32_t lease_s;       /* lease time (seconds) */
+	uint32_t max_req, max_resp; /* fore channel sizes granted */
+	bool have_client, have_session;
+
+	pthread_mutex_t lock;
+	pthread_cond_t slot_free;   /* [lock] a slot was given back */
+	struct nfs4_slots slots;    /* [lock] */
+	uint64_t renewed_us;        /* [lock] last SEQUENCE that succeeded */
+	uint32_t status_flags;      /* [lock] of the last SEQUENCE reply */
+	bool stop;                  /* [lock] the renewal thread must end */
+	pthread_cond_t renew_wake;  /* [lock] */
+	pthread_t renew_thread;
+	bool renew_running;
+	uint32_t cb_seqid;          /* backchannel slot 0 (transport thread) */
+
+	/* statistics, relaxed atomics */
+	uint64_t ops[NFS4_OPS_COUNTED];
+	uint64_t renewals;
+	uint64_t cb_calls;
+};
+
+/*
+ * A COMPOUND after the SEQUENCE: build appends the operations (it may
+ * fail with a negative errno); parse walks their results after SEQUENCE
+ * succeeded and returns 0 or -EBADMSG (malformed).  Both get ctx.
+ */
+typedef int (*nfs4_build_fn)(struct nfs4_compound *cmp, void *ctx);
+typedef int (*nfs4_parse_fn)(struct nfs4_compound_res *r, void *ctx);
+
+/*
+ * Client id, session, RECLAIM_COMPLETE and the renewal thread over rpc.
+ * owner is the client owner (nfs4_owner_make).  0, or a negative errno
+ * with one line in err; nfs4_session_stop() undoes what was done in both
+ * cases.
+ */
+int nfs4_session_start(struct nfs4_session *s, struct rpc_clnt *rpc,
+		       uint32_t minor, const struct rpc_cred *cred,
+		       const char *owner, char *err, size_t errlen);
+/* DESTROY_SESSION, DESTROY_CLIENTID, and the renewal thread stopped. */
+void nfs4_session_stop(struct nfs4_session *s);
+
+/*
+ * One COMPOUND: SEQUENCE, then what build adds.  Returns 0 when parse
+ * ran (the operations' statuses are in what it filled), or a negative
+ * errno: the transport's, -EIO for a session the server no longer knows
+ * or a malformed reply.  *reply (may be NULL when nothing parsed points
+ * into it) owns the reply buffer.  NFS4ERR_DELAY on SEQUENCE is waited
+ * out here.
+ */
+int nfs4_session_call(struct nfs4_session *s, const struct rpc_cred *cred,
+		      nfs4_build_fn build, nfs4_parse_fn parse, void *ctx,
+		      struct rpc_reply *reply, volatile int *interrupted);
+
+/* The same without waiting: done(done_ctx, err, reply) runs on the
+ * transport thread once parse ran (err 0) or the call failed. */
+typedef void (*nfs4_done_fn)(void *done_ctx, int err,
+			     struct rpc_reply *reply);
+int nfs4_session_call_async(struct nfs4_session *s,
+			    const struct rpc_cred *cred, nfs4_build_fn build,
+			    nfs4_parse_fn parse, void *ctx, nfs4_done_fn done,
+			    void *done_ctx);
+
+/* Operations sent, by operation number, for `nfsfusectl stats` (a
+ * program "nfs4ops" beside "nfs"); s may be NULL (not an NFSv4 mount:
+ * all zeros). */
+extern const char *const nfs4_session_op_names[NFS4_OPS_COUNTED];
+int nfs4_session_op_stats(struct nfs4_session *s, unsigned op,
+			  struct rpc_proc_stats *st);
+
+/* A status from a reply to a negative errno (the NFSv4 side of
+ * nfs_stat_errno()), and the NFSv3 status that says the same. */
+uint32_t nfs4_stat_to_nfs3(uint32_t status);
+
+#endif

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# NFSv4.1 and 4.2 mounts (vers=4.1, vers=4.2) of the test server: the
+# export found through the pseudo file system, every basic operation
+# checked against the export directory and against a second, NFSv3 mount
+# of the same export, owners mapped from user@domain strings, and the
+# statistics and the wire showing sessions (COMPOUND, SEQUENCE, and
+# DESTROY_SESSION at unmount) and no MOUNT, portmapper or NLM.
+. "$(dirname "$0")/lib.sh"
+ensure_server
+need_nfsfuse
+
+T=$(make_testdir nfs4)
+SRC=$(tmpdir_new)/data
+head -c 300001 /dev/urandom >"$SRC"
+
+PCAP=
+if [[ $(id -u) -eq 0 ]] && command -v tshark >/dev/null && command -v dumpcap >/dev/null; then
+	PCAP=$(tmpdir_new)/nfs4.pcapng
+	chmod 755 "$(dirname "$PCAP")"
+	capture_start "$PCAP" "tcp port 2049 or port 111"
+fi
+
+M3=$(new_mountpoint)
+mount_nfsfuse "$M3" -o vers=3,actimeo=0
+
+stats_json() { "$NFSFUSECTL" "$1" stats --json; }
+# op_calls MNT OP: operations OP sent inside COMPOUNDs.
+op_calls() {
+	stats_json "$1" | python3 -c 'import json,sys
+print(json.load(sys.stdin)["nfs4ops"].get(sys.argv[1], {}).get("calls", 0))' "$2"
+}
+
+
+for V in 4.1 4.2; do
+	M=$(new_mountpoint)
+	# actimeo=0: owners are changed on the server side below.
+	mount_nfsfuse "$M" -o "vers=$V,actimeo=0"
+	D=$M/$T/v$V
+	S=$EXPORT_DIR/$T/v$V
+	V3=$M3/$T/v$V
+
+	# mkdir, seen on the server and through NFSv3
+	mkdir "$D"
+	assert_dir "$S" "mkdir over NFSv$V"
+	assert_dir "$V3" "NFSv3 sees the directory made over NFSv$V"
+
+	# create, write, read back byte-exact, on the server and over v3
+	cp "$SRC" "$D/f"
+	assert_file_eq "$SRC" "$S/f" "bytes on the server after cp over NFSv$V"
+	assert_file_eq "$SRC" "$V3/f" "bytes through NFSv3"
+	assert_file_eq "$SRC" "$D/f" "read back over NFSv$V"
+	# and the other way: written over v3, read over v4
+	head -c 5000 /dev/urandom >"$V3/g"
+	assert_file_eq "$V3/g" "$D/g" "NFSv3 write read over NFSv$V"
+
+	# ls -l and stat agree with the server
+	ls -l "$D" >/dev/null || fail "ls -l of $D"
+	assert_eq "$(stat_of '%s %a %u %g %h %F' "$S/f")" \
+		"$(stat_of '%s %a %u %g %h %F' "$D/f")" "stat of f"
+	assert_eq "$(ls "$S" | sort | tr '\n' ' ')" "$(ls "$D" | sort | tr '\n' ' ')" \
+		"directory listing"
+
+	# owners: user@domain of a user both sides know, and a bare number
+	if [[ $(id -u) -eq 0 ]]; then
+		chown daemon:daemon "$S/g"
+		assert_eq "$(id -u daemon) $(id -g daemon)" "$(stat_of '%u %g' "$D/g")" \
+			"owner daemon@domain maps to daemon's ids"
+		chown 4000123:4000123 "$S/g"
+		assert_eq "4000123 4000123" "$(stat_of '%u %g' "$D/g")" \
+			"an owner without a name comes as its number"
+		chown bin "$D/g"
+		assert_eq "$(id -u bin)" "$(stat_of '%u' "$S/g")" \
+			"chown over NFSv$V sets the owner on the server"
+	fi
+
+	# chmod, truncate
+	chmod 640 "$D/f"
+	assert_eq 640 "$(stat_of %a "$S/f")" "chmod over NFSv$V"
+	truncate -s 1000 "$D/f"
+	assert_eq 1000 "$(stat_of %s "$S/f")" "truncate over NFSv$V"
+	assert_file_eq "$S/f" "$D/f" "read after truncate"
+
+	# hard links: the count on both sides
+	ln "$D/f" "$D/hl"
+	assert_eq 2 "$(stat_of %h "$S/f")" "link count on the server"
+	assert_eq 2 "$(stat_of %h "$D/f")" "link count over NFSv$V"
+	assert_eq "$(stat_of %i "$S/f")" "$(stat_of %i "$S/hl")" "same inode"
+
+	# symlink
+	ln -s f "$D/sl"
+	assert_eq f "$(readlink "$S/sl")" "symlink target on the server"
+	assert_eq f "$(readlink "$D/sl")" "readlink over NFSv$V"
+
+	# rename, unlink, rmdir
+	mv "$D/hl" "$D/hl2"
+	assert_not_exists "$S/hl" "renamed away"
+	assert_exists "$S/hl2" "renamed"
+	rm "$D/hl2"
+	assert_not_exists "$S/hl2" "unlinked"
+	assert_eq 1 "$(stat_of %h "$D/f")" "link count after unlink"
+	mkdir "$D/sub"
+	rmdir "$D/sub"
+	assert_not_exists "$S/sub" "rmdir"
+	assert_fails rmdir "$D/nope"
+
+	# What went out: COMPOUNDs, each with a SEQUENCE, and no MOUNT
+	# or NLM (no such program in this mount's statistics).
+	compounds=$(calls "$M" COMPOUND)
+	seqs=$(op_calls "$M" SEQUENCE)
+	(( compounds > 10 )) || fail "only $compounds COMPOUNDs counted"
+	(( seqs >= compounds - 3 )) || fail "$seqs SEQUENCEs for $compounds COMPOUNDs"
+	(( $(op_calls "$M" EXCHANGE_ID) == 1 )) || fail "EXCHANGE_ID not sent once"
+	(( $(op_calls "$M" CREATE_SESSION) == 1 )) || fail "CREATE_SESSION not sent once"
+	(( $(op_calls "$M" RECLAIM_COMPLETE) == 1 )) || fail "RECLAIM_COMPLETE not sent"
+	(( $(op_calls "$M" PUTROOTFH) >= 1 )) || fail "no PUTROOTFH: the export was not walked"
+	[[ $(calls "$M" MNT) == 0 ]] || fail "an NFSv4 mount sent MOUNT calls"
+	stats_json "$M" | python3 -c 'import json,sys
+rpc = json.load(sys.stdin)["rpc"]
+extra = [p for p in rpc if p not in ("NULL", "COMPOUND")]
+sys.exit("NFS procedures besides COMPOUND: %s" % extra if extra else 0)' ||
+		fail "NFSv4 statistics"
+
+	t0=$SECONDS
+	umount_nfsfuse "$M"
+	note "unmount took $((SECONDS - t0)) s"
+	note "NFSv$V: $compounds COMPOUNDs, $seqs SEQUENCEs"
+done
+umount_nfsfuse "$M3"
+
+if [[ -n $PCAP ]]; then
+	capture_stop
+	tsh() { tshark -r "$PCAP" "$@" 2>/dev/null; }
+	# Two mounts, two sessions, each destroyed with its client id.
+	n=$(tsh -Y 'rpc.msgtyp == 0 && nfs.opcode == 44' -T fields -e frame.number | wc -l)
+	assert_eq 2 "$n" "DESTROY_SESSION calls on the wire"
+	n=$(tsh -Y 'rpc.msgtyp == 0 && nfs.opcode == 57' -T fields -e frame.number | wc -l)
+	assert_eq 2 "$n" "DESTROY_CLIENTID calls on the wire"
+	# Minor versions 1 and 2, as asked.
+	minors=$(tsh -Y 'rpc.msgtyp == 0 && nfs.opcode == 42' -T fields -e nfs.minorversion | sort -u | tr '\n' ' ')
+	assert_eq "1 2 " "$minors" "EXCHANGE_ID minor versions"
+	# Every v4 COMPOUND after the set-up starts with SEQUENCE.
+	bad=$(tsh -Y 'rpc.msgtyp == 0 && rpc.programversion == 4 && nfs.procedure_v4 == 1' \
+		-T fields -e nfs.opcode | awk -F, '$1 != 53 && $1 != 42 && $1 != 43 && $1 != 44 && $1 != 57 && $1 != 41' | sort -u)
+	[[ -z $bad ]] || fail "COMPOUNDs not starting with SEQUENCE: $bad"
+	bad=$(tsh -Y '_ws.malformed' -T fields -e frame.number -e _ws.col.Info | head -5)
+	[[ -z $bad ]] || fail "tshark found malformed frames: $bad"
+fi
+echo "PASS: nfs4_basic"

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The NFSv4.1 session's slot table, the client owner rules, the owner
+ * domain of idmapd.conf and the status translation. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../src/proto/nfs4_idmap.h"
+#include "../../src/proto/nfs4_owner.h"
+#include "../../src/proto/nfs4_session.h"
+#include "../../src/proto/nfs4_slots.h"
+
+static void test_slots_basic(void **state)
+{
+	struct nfs4_slots s;
+	uint32_t slot, seq;
+
+	(void)state;
+	nfs4_slots_init(&s, 3);
+	assert_int_equal(s.n, 3);
+	/* lowest free slot first, every sequence id starts at 1 */
+	assert_int_equal(nfs4_slots_take(&s, &slot, &seq), 0);
+	assert_int_equal(slot, 0);
+	assert_int_equal(seq, 1);
+	assert_int_equal(nfs4_slots_take(&s, &slot, &seq), 0);
+	assert_int_equal(slot, 1);
+	assert_int_equal(nfs4_slots_highest(&s), 1);
+	assert_int_equal(nfs4_slots_take(&s, &slot, &seq), 0);
+	assert_int_equal(slot, 2);
+	/* all busy: wait */
+	assert_int_equal(nfs4_slots_take(&s, &slot, &seq), -1);
+	/* a reply that executed advances the slot's sequence id */
+	nfs4_slots_release(&s, 0, true, UINT32_MAX);
+	assert_int_equal(nfs4_slots_take(&s, &slot, &seq), 0);
+	assert_int_equal(slot, 0);
+	assert_int_equal(seq, 2);
+	/* a SEQUENCE that failed leaves it */
+	nfs4_slots_release(&s, 0, false, UINT32_MAX);
+	assert_int_equal(nfs4_slots_take(&s, &slot, &seq), 0);
+	assert_int_equal(seq, 2);
+	/* releasing a free slot or one out of range changes nothing */
+	nfs4_slots_release(&s, 0, true, UINT32_MAX);
+	nfs4_slots_release(&s, 0, true, UINT32_MAX);
+	nfs4_slots_release(&s, 7, true, UINT32_MAX);
+	assert_int_equal(s.seqid[0], 3);
+	assert_int_equal(s.in_use, 2);
+}
+
+static void test_slots_target_and_limits(void **state)
+{
+	struct nfs4_slots s;
+	uint32_t slot, seq;
+
+	(void)state;
+	nfs4_slots_init(&s, 1000);
+	assert_int_equal(s.n, NFS4_SLOTS_MAX);
+	nfs4_slots_init(&s, 0);
+	assert_int_equal(s.n, 1);
+
+	nfs4_slots_init(&s, 4);
+	assert_int_equal(nfs4_slots_take(&s, &slot, &seq), 0);
+	/* the server wants only slot 0 used */
+	nfs4_slots_release(&s, slot, true, 0);
+	assert_int_equal(nfs4_slots_take(&s, &slot, &seq), 0);
+	assert_int_equal(slot, 0);
+	assert_int_equal(nfs4_slots_take(&s, &slot, &seq), -1);
+	/* a target past the slots granted is clamped */
+	nfs4_slots_release(&s, 0, true, 99);
+	assert_int_equal(s.target, 3);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(nfs4_slots_take(&s, &slot, &seq), 0);
+	assert_int_equal(nfs4_slots_highest(&s), 3);
+	assert_int_equal(nfs4_slots_take(&s, &slot, &seq), -1);
+}
+
+static void test_slots_misordered(void **state)
+{
+	struct nfs4_slots s;
+	uint32_t slot, seq;
+
+	(void)state;
+	nfs4_slots_init(&s, 2);
+	/* a call that got no reply: the id advances as if executed */
+	assert_int_equal(nfs4_slots_take(&s, &slot, &seq), 0);
+	assert_int_equal(seq, 1);
+	nfs4_slots_release(&s, slot, true, UINT32_MAX);
+	assert_int_equal(nfs4_slots_take(&s, &slot, &seq), 0);
+	assert_int_equal(seq, 2);
+	/* the server never saw it: MISORDERED steps back, slot kept */
+	nfs4_slots_misordered(&s, slot, &seq);
+	assert_int_equal(seq, 1);
+	assert_true(s.busy[slot]);
+	nfs4_slots_release(&s, slot, true, UINT32_MAX);
+	assert_int_equal(s.seqid[slot], 2);
+}
+
+static void test_owner_rules(void **state)
+{
+	char a[NFS4_OWNER_MAX + 1], b[NFS4_OWNER_MAX + 1];
+	char small[10], longpath[3000];
+	const char *h = "0123456789abcdef0123456789abcdef";
+
+	(void)state;
+	/* same inputs: same owner (stable across restarts) */
+	assert_true(nfs4_owner_make(h, 1000, "srv", "/e", "/mnt", a,
+				    sizeof(a)) > 0);
+	assert_true(nfs4_owner_make(h, 1000, "srv", "/e", "/mnt", b,
+				    sizeof(b)) > 0);
+	assert_string_equal(a, b);
+	/* each part makes it distinct */
+	nfs4_owner_make(h, 1001, "srv", "/e", "/mnt", b, sizeof(b));
+	assert_string_not_equal(a, b);
+	nfs4_owner_make(h, 1000, "srv2", "/e", "/mnt", b, sizeof(b));
+	assert_string_not_equal(a, b);
+	nfs4_owner_make(h, 1000, "srv", "/e2", "/mnt", b, sizeof(b));
+	assert_string_not_equal(a, b);
+	nfs4_owner_make(h, 1000, "srv", "/e", "/mnt2", b, sizeof(b));
+	assert_string_not_equal(a, b);
+	nfs4_owner_make("fedcba9876543210fedcba9876543210", 1000, "srv",
+			"/e", "/mnt", b, sizeof(b));
+	assert_string_not_equal(a, b);
+	/* too long: cut to the limit, still distinct by the hash */
+	memset(longpath, 'x', sizeof(longpath) - 1);
+	longpath[sizeof(longpath) - 1] = '\0';
+	assert_int_equal(nfs4_owner_make(h, 1, "s", longpath, "/m", a,
+					 sizeof(a)), NFS4_OWNER_MAX);
+	assert_int_equal(strlen(a), NFS4_OWNER_MAX);
+	longpath[5] = 'y';
+	nfs4_owner_make(h, 1, "s", longpath, "/m", b, sizeof(b));
+	assert_int_equal(strlen(b), NFS4_OWNER_MAX);
+	assert_string_not_equal(a, b);
+	/* bad arguments */
+	assert_int_equal(nfs4_owner_make(h, 1, "s", "/e", "/m", small,
+					 sizeof(small)), -EINVAL);
+	assert_int_equal(nfs4_owner_make(NULL, 1, "s", "/e", "/m", a,
+					 sizeof(a)), -EINVAL);
+}
+
+static void test_hostid_kept(void **state)
+{
+	char dir[] = "/tmp/nfs4-hostid-test-XXXXXX", sub[64];
+	char id1[NFS4_HOSTID_LEN + 1], id2[NFS4_HOSTID_LEN + 1];
+	char path[128];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(sub, sizeof(sub), "%s/state", dir);
+	assert_int_equal(nfs4_hostid_load(sub, id1), 0);
+	assert_int_equal(strlen(id1), NFS4_HOSTID_LEN);
+	assert_int_equal(nfs4_hostid_load(sub, id2), 0);
+	assert_string_equal(id1, id2);
+	/* a damaged file is replaced by a new id */
+	snprintf(path, sizeof(path), "%s/nfs4-hostid", sub);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("not an id\n", f);
+	fclose(f);
+	assert_int_equal(nfs4_hostid_load(sub, id2), 0);
+	assert_string_not_equal(id1, id2);
+	unlink(path);
+	rmdir(sub);
+	rmdir(dir);
+}
+
+static void test_idmap(void **state)
+{
+	char d[64];
+
+	(void)state;
+	assert_true(nfs4_idmap_conf_domain(
+		"# c\n[General]\nVerbosity = 0\n  Domain =  example.org \n"
+		"[Mapping]\nDomain = wrong\n", d, sizeof(d)));
+	assert_string_equal(d, "example.org");
+	assert_false(nfs4_idmap_conf_domain("[Mapping]\nDomain = x\n", d,
+					    sizeof(d)));
+	assert_false(nfs4_idmap_conf_domain("[General]\n#Domain = x\n", d,
+					    sizeof(d)));
+	nfs4_idmap_init("Example.ORG");
+	/* numbers as they are; names of our domain through the database */
+	assert_int_equal(nfs4_idmap_uid("1234", 4), 1234);
+	assert_int_equal(nfs4_idmap_uid("root@example.org", 16), 0);
+	assert_int_equal(nfs4_idmap_gid("root@EXAMPLE.org", 16), 0);
+	/* another domain, an unknown name, junk: the overflow id */
+	assert_int_equal(nfs4_idmap_uid("root@other.org", 14),
+			 NFS4_IDMAP_OVERFLOW);
+	assert_int_equal(nfs4_idmap_uid("no-such-user-x@example.org", 26),
+			 NFS4_IDMAP_OVERFLOW);
+	assert_int_equal(nfs4_idmap_uid("", 0), NFS4_IDMAP_OVERFLOW);
+	assert_int_equal(nfs4_idmap_uid("99999999999", 11),
+			 NFS4_IDMAP_OVERFLOW);
+	nfs4_idmap_user(0, d, sizeof(d));
+	assert_string_equal(d, "root@Example.ORG");
+	nfs4_idmap_user(4000000000u, d, sizeof(d));
+	assert_string_equal(d, "4000000000");
+}
+
+static void test_status_map(void **state)
+{
+	(void)state;
+	assert_int_equal(nfs4_stat_to_nfs3(0), 0);
+	assert_int_equal(nfs4_stat_to_nfs3(2), 2);       /* NOENT */
+	assert_int_equal(nfs4_stat_to_nfs3(10008), 10008); /* DELAY: JUKEBOX */
+	assert_int_equal(nfs4_stat_to_nfs3(10013), 10008); /* GRACE */
+	assert_int_equal(nfs4_stat_to_nfs3(10014), 70);  /* FHEXPIRED: STALE */
+	assert_int_equal(nfs4_stat_to_nfs3(10015), 13);  /* SHARE_DENIED */
+	assert_int_equal(nfs4_stat_to_nfs3(10052), 5);   /* BADSESSION: IO */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_slots_basic),
+		cmocka_unit_test(test_slots_target_and_limits),
+		cmocka_unit_test(test_slots_misordered),
+		cmocka_unit_test(test_owner_rules),
+		cmocka_unit_test(test_hostid_kept),
+		cmocka_unit_test(test_idmap),
+		cmocka_unit_test(test_status_map),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
