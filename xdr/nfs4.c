@@ -228,7 +228,9 @@ int nfs4_enc_bitmap(struct xdr_enc *e, const struct nfs4_bitmap *b)
 
 	if (!b)
 		return enc_fail(e, -EINVAL);
-	while (n > 0 && b->w[n - 1] == 0)
+	/* An empty bitmap is one zero word, as other clients send it (and
+	 * Wireshark asks for). */
+	while (n > 1 && b->w[n - 1] == 0)
 		n--;
 	xdr_enc_u32(e, n);
 	for (uint32_t i = 0; i < n; i++)

@@ -373,7 +373,7 @@ int nfs4_enc_stateid(struct xdr_enc *e, const struct nfs4_stateid *s);
 int nfs4_dec_stateid(struct xdr_dec *d, struct nfs4_stateid *s);
 int nfs4_enc_fh(struct xdr_enc *e, const struct nfs4_fh *fh);
 int nfs4_dec_fh(struct xdr_dec *d, struct nfs4_fh *fh);
-/* Trailing zero words are not sent. */
+/* Trailing zero words are not sent, but at least one word is. */
 int nfs4_enc_bitmap(struct xdr_enc *e, const struct nfs4_bitmap *b);
 /* Up to NFS4_BITMAP_WIRE_MAX words; bits past NFS4_BITMAP_WORDS are
  * dropped, and *beyond (may be NULL) says whether any was set. */

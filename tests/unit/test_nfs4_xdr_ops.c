@@ -30,7 +30,7 @@
 #define OWNER U64(9), U32(2), 'o', '1', 0, 0
 /* fattr4 with mode 0644 */
 #define FATTR_MODE U32(2), U32(0), U32(2), U32(4), U32(0644)
-#define FATTR_NONE U32(0), U32(0)
+#define FATTR_NONE U32(1), U32(0), U32(0)
 #define NAME_F U32(1), 'f', 0, 0, 0
 
 static const struct nfs4_stateid st = {
@@ -124,7 +124,7 @@ static void test_open_res(void **state)
 		U32(0), U32(0), U32(1), U32(9), 'E', 'V', 'E', 'R', 'Y',
 		'O', 'N', 'E', '@', 0, 0, 0 };
 	static const uint8_t write_deleg[] = {
-		U32(0), ST, U32(0), U64(1), U64(2), U32(0), U32(0),
+		U32(0), ST, U32(0), U64(1), U64(2), U32(0), U32(1), U32(0),
 		U32(2), ST, U32(1), U32(1), U64(1u << 20),
 		U32(0), U32(0), U32(6), U32(0) };
 	static const uint8_t none_ftype[] = {
