@@ -40,6 +40,8 @@
 	X(cto_keep)             /* open proved the data unchanged */        \
 	X(writebacks)           /* WRITE calls sent from dirty blocks */    \
 	X(writeback_bytes)                                                  \
+	X(writes_gathered)      /* writes joined to a WRITE not yet sent */ \
+	X(gather_early)         /* gathered WRITE sent short of wsize */    \
 	X(commits)                                                          \
 	X(verifier_changes)     /* server restarted: data written again */  \
 	X(evictions)            /* clean blocks dropped for the size cap */ \

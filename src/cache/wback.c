@@ -15,8 +15,9 @@
  * writes are reported as failed: a server that restarts that often is
  * not going to keep them. */
 #define MAX_RESENDS 5
-/* The largest write held back for a FILE_SYNC at close. */
-#define WBACK_SMALL (64u << 10)
+/* The first buffer of a gathered WRITE; it doubles up to wsize as the
+ * run grows, so a file that gets a few bytes costs a few bytes. */
+#define GATHER_FIRST (64u << 10)
 /* wcc pairs remembered per batch; more writes than this between two
  * flushes simply count as "not provably ours". */
 #define MAX_PAIRS 4096
@@ -50,9 +51,11 @@ struct wback {
 	size_t max_held;
 
 	struct chunk *head, *tail;  /* kept until committed, in send order */
-	/* A small write not sent yet: when it is all the file gets before
-	 * close, it goes as one FILE_SYNC WRITE and needs no COMMIT. */
-	struct chunk *pending;
+	/* Writes not sent yet, gathered into one run of bytes by one
+	 * identity (wback.h says when it goes): when it is all the file
+	 * gets before a flush, it goes as one FILE_SYNC WRITE and needs no
+	 * COMMIT. */
+	struct chunk *gather;
 	size_t held;
 	unsigned inflight;
 	bool committing;            /* a COMMIT is on the wire */
@@ -103,7 +106,7 @@ void wback_free(struct wback *wb)
 {
 	if (!wb)
 		return;
-	free(wb->pending);
+	free(wb->gather);
 	drop_chunks(wb);
 	free(wb->pairs);
 	pthread_cond_destroy(&wb->cond);
@@ -218,6 +221,9 @@ static void wait_overlap(struct wback *wb, uint64_t off, uint64_t len,
 	for (;;) {
 		const struct chunk *c;
 
+		/* Nothing unanswered: no walk of a long list per write. */
+		if (!wb->inflight)
+			return;
 		for (c = wb->head; c && c != until; c = c->next)
 			if (!c->acked && overlaps(c, off, len))
 				break;
@@ -227,22 +233,41 @@ static void wait_overlap(struct wback *wb, uint64_t off, uint64_t len,
 	}
 }
 
-/* Send the held small write; the lock is held. */
-static int push_pending(struct wback *wb, uint32_t stable)
+static bool cred_same(const struct rpc_cred *a, const struct rpc_cred *b)
 {
-	struct chunk *c = wb->pending;
+	return a->flavor == b->flavor && a->uid == b->uid &&
+	       a->gid == b->gid && a->ngids == b->ngids &&
+	       !memcmp(a->gids, b->gids, a->ngids * sizeof(a->gids[0]));
+}
+
+/*
+ * Put a chunk on the wire and on the kept list: past the bound on held
+ * bytes, first commit what the server acknowledged, or wait for it to
+ * acknowledge more.  The lock is held.  On error the chunk is freed.
+ */
+static int queue_chunk(struct wback *wb, struct chunk *c)
+{
 	int ret;
 
-	if (!c)
-		return 0;
-	wb->pending = NULL;
-	c->args.stable = stable;
+	while (wb->held + c->args.count > wb->max_held && wb->head) {
+		if (wb->inflight == 0) {
+			ret = commit_locked(wb);
+			if (ret) {
+				if (!wb->err)
+					wb->err = ret;
+				free(c);
+				return ret;
+			}
+			if (wb->head)
+				break; /* could not free anything */
+		} else {
+			pthread_cond_wait(&wb->cond, &wb->lock);
+		}
+	}
 	wait_overlap(wb, c->args.offset, c->args.count, NULL);
 	ret = send_chunk(wb, c);
 	if (ret) {
 		free(c);
-		if (!wb->err)
-			wb->err = ret;
 		return ret;
 	}
 	if (wb->tail)
@@ -254,69 +279,150 @@ static int push_pending(struct wback *wb, uint32_t stable)
 	return 0;
 }
 
-static bool cred_same(const struct rpc_cred *a, const struct rpc_cred *b)
+/* Send the gathered run as one WRITE; the lock is held.  An error is
+ * also kept for the next flush: the writes it holds were answered
+ * already. */
+static int push_gather(struct wback *wb, uint32_t stable, const char *why)
 {
-	return a->flavor == b->flavor && a->uid == b->uid &&
-	       a->gid == b->gid && a->ngids == b->ngids &&
-	       !memcmp(a->gids, b->gids, a->ngids * sizeof(a->gids[0]));
-}
-
-/* Hold a small write back instead of sending it: only while nothing else
- * of this file is outstanding, and only as one contiguous run by one
- * identity.  The lock is held.  true when the bytes were taken. */
-static bool hold_small(struct wback *wb, const struct rpc_cred *cred,
-		       uint64_t off, const void *data, size_t len)
-{
-	struct chunk *p = wb->pending;
-
-	if (wb->head || wb->inflight)
-		return false;
-	if (!p) {
-		/* One WRITE must carry it all: never more than wsize. */
-		size_t cap = WBACK_SMALL < wb->nfs->wsize ? WBACK_SMALL
-							  : wb->nfs->wsize;
-
-		if (len > cap)
-			return false;
-		p = malloc(sizeof(*p) + cap);
-		if (!p)
-			return false;
-		memset(p, 0, sizeof(*p));
-		p->wb = wb;
-		p->cap = cap;
-		p->args.file = wb->fh;
-		p->args.offset = off;
-		p->args.data = p->data;
-		p->cred = *cred;
-		wb->pending = p;
-	} else if (off != p->args.offset + p->args.count ||
-		   p->args.count + len > p->cap || !cred_same(&p->cred, cred)) {
-		return false;
-	}
-	memcpy(p->data + p->args.count, data, len);
-	p->args.count += (uint32_t)len;
-	/* Attributes fetched from now on may lack these bytes. */
-	wb->seq++;
-	return true;
-}
-
-int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
-		const void *data, size_t len)
-{
-	struct chunk *c = malloc(sizeof(*c) + len);
+	struct chunk *c = wb->gather;
 	int ret;
 
 	if (!c)
-		return -ENOMEM;
-	memset(c, 0, sizeof(*c));
-	c->wb = wb;
-	memcpy(c->data, data, len);
-	c->args.file = wb->fh;
-	c->args.offset = off;
-	c->args.count = (uint32_t)len;
-	c->args.stable = UNSTABLE;
-	c->args.data = c->data;
-	c->cred = *cred;
+		return 0;
+	wb->gather = NULL;
+	c->args.stable = stable;
+	if (c->args.count < wb->nfs->wsize) {
+		STAT_INC(gather_early);
+		TRACE("write-back: %u gathered bytes at %llu sent before "
+		      "wsize: %s", c->args.count,
+		      (unsigned long long)c->args.offset, why);
+	}
+	ret = queue_chunk(wb, c);
+	if (ret && !wb->err)
+		wb->err = ret;
+	return ret;
+}
+
+/* Room for need bytes in the gathered chunk, which may move. */
+static bool gather_room(struct wback *wb, size_t need)
+{
+	struct chunk *c = wb->gather, *n;
+	size_t cap = c->cap;
+
+	if (need <= cap)
+		return true;
+	while (cap < need)
+		cap *= 2;
+	if (cap > wb->nfs->wsize)
+		cap = wb->nfs->wsize;
+	n = realloc(c, sizeof(*c) + cap);
+	if (!n)
+		return false;
+	n->cap = cap;
+	n->args.data = n->data;
+	wb->gather = n;
+	return true;
+}
+
+/* A new gathered run starting at off; the lock is held. */
+static struct chunk *gather_new(struct wback *wb, const struct rpc_cred *cred,
+				uint64_t off, size_t len)
+{
+	size_t wsize = wb->nfs->wsize;
+	size_t cap = GATHER_FIRST < wsize ? GATHER_FIRST : wsize;
+	struct chunk *g;
+
+	while (cap < len)
+		cap *= 2;
+	if (cap > wsize)
+		cap = wsize;
+	g = malloc(sizeof(*g) + cap);
+	if (!g)
+		return NULL;
+	memset(g, 0, sizeof(*g));
+	g->wb = wb;
+	g->cap = cap;
+	g->args.file = wb->fh;
+	g->args.offset = off;
+	g->args.data = g->data;
+	g->cred = *cred;
+	wb->gather = g;
+	return g;
+}
+
+/* Does a write at off by cred join the run g? */
+static bool gather_joins(const struct chunk *g, const struct rpc_cred *cred,
+			 uint64_t off, size_t wsize)
+{
+	return off >= g->args.offset &&
+	       off <= g->args.offset + g->args.count &&
+	       off < g->args.offset + wsize && cred_same(&g->cred, cred);
+}
+
+/*
+ * Add a write to the gathered run: it joins when it starts inside the
+ * run or right at its end (sequential, or rewriting bytes not yet sent)
+ * and comes from the same identity.  The run goes out when it reaches
+ * wsize, and what did not fit starts the next, so the WRITEs stay whole
+ * and aligned to the first.  A write that does not join sends the run
+ * and starts the next one.  The lock is held.  Returns 1 when the bytes
+ * were taken, 0 when they are a whole WRITE of their own, or a negative
+ * errno.
+ */
+static int gather(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
+		  const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	size_t wsize = wb->nfs->wsize;
+	int ret;
+
+	while (len) {
+		struct chunk *g = wb->gather;
+		uint64_t end;
+		size_t take;
+
+		if (g && !gather_joins(g, cred, off, wsize)) {
+			ret = push_gather(wb, UNSTABLE, "not next to the run");
+			if (ret)
+				return ret;
+			g = NULL;
+		}
+		if (!g) {
+			/* Only the first piece can be this large. */
+			if (len >= wsize)
+				return 0;
+			if (!(g = gather_new(wb, cred, off, len)))
+				return -ENOMEM;
+		} else {
+			STAT_INC(writes_gathered);
+		}
+		take = g->args.offset + wsize - off;
+		if (take > len)
+			take = len;
+		end = off + take - g->args.offset;
+		if (!gather_room(wb, end))
+			return -ENOMEM;
+		g = wb->gather;
+		memcpy(g->data + (off - g->args.offset), p, take);
+		if (end > g->args.count)
+			g->args.count = (uint32_t)end;
+		/* Attributes fetched from now on may lack these bytes. */
+		wb->seq++;
+		if (g->args.count >= wsize &&
+		    (ret = push_gather(wb, UNSTABLE, "full")))
+			return ret;
+		off += take;
+		p += take;
+		len -= take;
+	}
+	return 1;
+}
+
+int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
+		const void *data, size_t len, unsigned flags)
+{
+	struct chunk *c;
+	int ret;
 
 	pthread_mutex_lock(&wb->lock);
 	/* An earlier write already failed (a soft mount that timed out, a
@@ -324,57 +430,40 @@ int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
 	 * error also stays for close and fsync. */
 	if (wb->err) {
 		ret = wb->err;
-		pthread_mutex_unlock(&wb->lock);
-		free(c);
-		return ret;
+		goto out;
 	}
 	if (off + len > wb->batch_end)
 		wb->batch_end = off + len;
-	if (hold_small(wb, cred, off, data, len)) {
-		pthread_mutex_unlock(&wb->lock);
-		free(c);
-		return 0;
+	if (flags & WBACK_NOW) {
+		ret = push_gather(wb, UNSTABLE, "a write that may not wait");
+		if (ret)
+			goto out;
+	} else {
+		ret = gather(wb, cred, off, data, len);
+		if (ret)
+			goto out;
 	}
-	if (wb->pending && (ret = push_pending(wb, UNSTABLE))) {
-		pthread_mutex_unlock(&wb->lock);
-		free(c);
-		return ret;
+	c = malloc(sizeof(*c) + len);
+	if (!c) {
+		ret = -ENOMEM;
+		goto out;
 	}
-	while (wb->held + len > wb->max_held && wb->head) {
-		/* Over the bound: commit what the server acknowledged, or
-		 * wait for it to acknowledge more. */
-		if (wb->inflight == 0) {
-			ret = commit_locked(wb);
-			if (ret) {
-				if (!wb->err)
-					wb->err = ret;
-				pthread_mutex_unlock(&wb->lock);
-				free(c);
-				return ret;
-			}
-			if (wb->head)
-				break; /* could not free anything */
-		} else {
-			pthread_cond_wait(&wb->cond, &wb->lock);
-		}
-	}
-	wait_overlap(wb, off, len, NULL);
-	ret = send_chunk(wb, c);
-	if (ret) {
-		/* Refused before it left (e.g. past NFSv2's 2 GiB): the
-		 * writer hears it now, and nobody needs to hear it again. */
-		pthread_mutex_unlock(&wb->lock);
-		free(c);
-		return ret;
-	}
-	if (wb->tail)
-		wb->tail->next = c;
-	else
-		wb->head = c;
-	wb->tail = c;
-	wb->held += len;
+	memset(c, 0, sizeof(*c));
+	c->wb = wb;
+	c->cap = len;
+	memcpy(c->data, data, len);
+	c->args.file = wb->fh;
+	c->args.offset = off;
+	c->args.count = (uint32_t)len;
+	c->args.stable = UNSTABLE;
+	c->args.data = c->data;
+	c->cred = *cred;
+	/* Refused before it left (e.g. past NFSv2's 2 GiB): the writer
+	 * hears it now, and nobody needs to hear it again. */
+	ret = queue_chunk(wb, c);
+out:
 	pthread_mutex_unlock(&wb->lock);
-	return 0;
+	return ret > 0 ? 0 : ret;
 }
 
 static void wait_idle(struct wback *wb)
@@ -390,7 +479,7 @@ uint64_t wback_wait(struct wback *wb)
 	pthread_mutex_lock(&wb->lock);
 	/* Whoever waits is about to read from the server: it must find the
 	 * held bytes there. */
-	push_pending(wb, UNSTABLE);
+	push_gather(wb, UNSTABLE, "read or attributes wanted");
 	wait_idle(wb);
 	seq = wb->seq;
 	pthread_mutex_unlock(&wb->lock);
@@ -412,7 +501,7 @@ bool wback_busy(struct wback *wb)
 	bool busy;
 
 	pthread_mutex_lock(&wb->lock);
-	busy = wb->inflight || wb->head || wb->pending;
+	busy = wb->inflight || wb->head || wb->gather;
 	pthread_mutex_unlock(&wb->lock);
 	return busy;
 }
@@ -514,11 +603,11 @@ int wback_flush(struct wback *wb)
 	int ret;
 
 	pthread_mutex_lock(&wb->lock);
-	/* A small file written in one run: one FILE_SYNC WRITE, no COMMIT
-	 * saves the round trip at close. */
-	if (wb->pending)
-		push_pending(wb, wb->head || wb->inflight ? UNSTABLE
-							  : FILE_SYNC);
+	/* A file written in one run of at most wsize: one FILE_SYNC WRITE
+	 * and no COMMIT saves the round trip at close. */
+	if (wb->gather)
+		push_gather(wb, wb->head || wb->inflight ? UNSTABLE : FILE_SYNC,
+			    "flush");
 	wait_idle(wb);
 	ret = wb->err;
 	if (ret == 0 && wb->head)

@@ -2,7 +2,13 @@
 /*
  * Write-behind for one file.
  *
- * A write is copied, sent at once as an UNSTABLE WRITE without waiting for
+ * Writes are gathered: one that starts inside or right at the end of the
+ * run of bytes not yet sent, by the same identity, joins it, and the run
+ * goes out as one WRITE when it reaches wsize, so a writer in pieces of
+ * any size leaves as few full WRITEs.  The run goes early when a write
+ * lands elsewhere or comes from someone else, and at every flush or wait
+ * (fsync, close, a lock, a READ, attributes that must include it).
+ * A WRITE is sent as UNSTABLE without waiting for
  * the reply, and kept until a COMMIT with the same write verifier proves
  * the server has it on stable storage: if the verifier changes (the server
  * restarted and may have lost what it had not committed), every kept byte
@@ -38,11 +44,15 @@ struct wback *wback_new(struct nfs_client *nfs, const struct nfs_fh3 *fh,
 /* Only once nothing is in flight (after wback_flush or wback_wait). */
 void wback_free(struct wback *wb);
 
+/* Send these bytes now instead of gathering them (O_DIRECT: the writer
+ * asked for no cache between it and the server). */
+#define WBACK_NOW 1u
+
 /* Queue bytes at off, written by cred: every WRITE and COMMIT of them,
  * however late, carries that identity.  0, or a negative errno if they
  * could not be sent. */
 int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
-		const void *data, size_t len);
+		const void *data, size_t len, unsigned flags);
 /* Wait until no WRITE is in flight; returns the write counter (below). */
 uint64_t wback_wait(struct wback *wb);
 /*

@@ -8,8 +8,9 @@
  * read: from the data-block cache when every byte is there, else READ;
  * what a READ returns is cached unless a write or a purge happened while
  * it was on the wire.
- * write: write-behind (cache/wback.h); the bytes also enter the data
- * cache, since they are now the file's contents.
+ * write: write-behind (cache/wback.h), which gathers sequential writes
+ * into WRITEs of wsize; the bytes also enter the data cache, since they
+ * are now the file's contents.
  * flush, fsync, release: every written byte is sent and COMMITted before
  * the call returns, with the first write error; the wcc data of the
  * replies then says whether the file changed by our hand alone, in which
@@ -806,7 +807,10 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 		cred = h->cred;
 	else
 		fs_req_cred(req, &cred);
-	ret = wback_write(i->wb, &cred, (uint64_t)off, buf, size);
+	/* O_DIRECT asks for no cache between the writer and the server:
+	 * its writes go out as they come, not gathered. */
+	ret = wback_write(i->wb, &cred, (uint64_t)off, buf, size,
+			  (fi->flags & O_DIRECT) ? WBACK_NOW : 0);
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;

@@ -181,8 +181,8 @@ static void test_two_writers_two_writes(void **state)
 	(void)state;
 	write_verf = 7;
 	commit_verfs[0] = 7;
-	assert_int_equal(wback_write(wb, &a, 0, buf, sizeof(buf)), 0);
-	assert_int_equal(wback_write(wb, &b, 100, buf, sizeof(buf)), 0);
+	assert_int_equal(wback_write(wb, &a, 0, buf, sizeof(buf), 0), 0);
+	assert_int_equal(wback_write(wb, &b, 100, buf, sizeof(buf), 0), 0);
 	assert_int_equal(wback_flush(wb), 0);
 	assert_int_equal(ncalls, 3);
 	assert_int_equal(calls[0].proc, NFS3PROC_WRITE);
@@ -206,8 +206,8 @@ static void test_one_writer_one_write(void **state)
 	struct wback *wb = new_wback(&nc);
 
 	(void)state;
-	assert_int_equal(wback_write(wb, &a, 0, buf, sizeof(buf)), 0);
-	assert_int_equal(wback_write(wb, &a, 100, buf, sizeof(buf)), 0);
+	assert_int_equal(wback_write(wb, &a, 0, buf, sizeof(buf), 0), 0);
+	assert_int_equal(wback_write(wb, &a, 100, buf, sizeof(buf), 0), 0);
 	assert_int_equal(wback_flush(wb), 0);
 	assert_int_equal(ncalls, 1);
 	assert_int_equal(calls[0].uid, 1001);
@@ -229,8 +229,8 @@ static void test_resend_keeps_writers(void **state)
 	commit_verfs[0] = 2; /* the server restarted: resend */
 	commit_verfs[1] = 1; /* the resends were answered under 1 */
 	commit_verfs[2] = 1;
-	assert_int_equal(wback_write(wb, &a, 0, big, sizeof(big)), 0);
-	assert_int_equal(wback_write(wb, &b, sizeof(big), big, sizeof(big)), 0);
+	assert_int_equal(wback_write(wb, &a, 0, big, sizeof(big), 0), 0);
+	assert_int_equal(wback_write(wb, &b, sizeof(big), big, sizeof(big), 0), 0);
 	assert_int_equal(wback_flush(wb), 0);
 	assert_int_equal(ncalls, 6);
 	assert_int_equal(calls[0].uid, 1001);

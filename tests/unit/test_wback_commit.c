@@ -136,6 +136,15 @@ static void srv_restart(void)
 	srv.verf[0]++;
 }
 
+/* Every WRITE the server got so far: offsets and sizes, in order. */
+static struct { uint64_t off; uint32_t count; } wlog[MAX_CALLS];
+static unsigned nwlog;
+
+static void wlog_reset(void)
+{
+	nwlog = 0;
+}
+
 /* ---- the fake call layer wback.c uses (src/proto/nfs.h) ---- */
 
 int nfs_stat_errno(uint32_t status)
@@ -160,6 +169,10 @@ int nfs_call_async(struct nfs_client *c, enum nfs3_proc proc,
 	assert_int_equal(proc, NFS3PROC_WRITE);
 	pthread_mutex_lock(&srv.lock);
 	srv_log(a->stable == UNSTABLE ? 'W' : 'S');
+	if (nwlog < MAX_CALLS) {
+		wlog[nwlog].off = a->offset;
+		wlog[nwlog++].count = a->count;
+	}
 	assert_true(srv.nheld < MAX_CALLS);
 	/* Answered later, by the server thread or by the test: done must
 	 * not run under the caller's lock. */
@@ -321,21 +334,31 @@ static int setup(void **state)
 {
 	(void)state;
 	srv_reset();
+	wlog_reset();
 	for (size_t i = 0; i < sizeof(pattern); i++)
 		pattern[i] = (uint8_t)(i * 131 + (i >> 9));
 	return 0;
 }
 
-/* Write [off, off+len) of the pattern, in pieces of `piece`. */
-static void write_range(struct wback *wb, uint64_t off, size_t len,
-			size_t piece)
+/* Write [off, off+len) of the pattern, in pieces of `piece`, gathered
+ * or (flags WBACK_NOW) each sent as it comes. */
+static void write_flags(struct wback *wb, uint64_t off, size_t len,
+			size_t piece, unsigned flags)
 {
 	for (size_t done = 0; done < len; done += piece) {
 		size_t n = len - done < piece ? len - done : piece;
 
 		assert_int_equal(0, wback_write(wb, &cred, off + done,
-						pattern + off + done, n));
+						pattern + off + done, n,
+						flags));
 	}
+}
+
+/* The tests of commits, verifiers and wcc: each write its own WRITE. */
+static void write_range(struct wback *wb, uint64_t off, size_t len,
+			size_t piece)
+{
+	write_flags(wb, off, len, piece, WBACK_NOW);
 }
 
 /* Flush with the server thread answering (hold mode ends). */
@@ -371,7 +394,7 @@ static void test_small_file_sync(void **state)
 	struct wback *wb = new_wb(64u << 20);
 
 	(void)state;
-	write_range(wb, 0, 5000, 1000);
+	write_flags(wb, 0, 5000, 1000, 0);
 	assert_string_equal("", srv.log); /* held back */
 	flush_ok(wb);
 	assert_string_equal("S", srv.log);
@@ -430,7 +453,8 @@ static void *writer_main(void *p)
 {
 	struct writer *w = p;
 
-	w->ret = wback_write(w->wb, &cred, w->off, pattern + w->off, w->len);
+	w->ret = wback_write(w->wb, &cred, w->off, pattern + w->off, w->len,
+			     WBACK_NOW);
 	return NULL;
 }
 
@@ -557,12 +581,125 @@ static void test_write_error_reported(void **state)
 	write_range(wb, 0, 128u << 10, 128u << 10);
 	wback_wait(wb);
 	assert_int_equal(-ENOSPC, wback_write(wb, &cred, 1u << 20,
-					      pattern, 100));
+					      pattern, 100, 0));
 	assert_int_equal(-ENOSPC, wback_flush(wb));
 	srv.fail_status = NFS3_OK;
 	assert_int_equal(0, wback_flush(wb));
 	write_range(wb, 0, 128u << 10, 128u << 10);
 	flush_ok(wb);
+	wback_free(wb);
+}
+
+/* ---- gathering ---- */
+
+/* Sequential 4 KiB writes leave as WRITEs of wsize, the last one short,
+ * and the server ends with the bytes exact. */
+static void test_gather_sequential(void **state)
+{
+	struct wback *wb = new_wb(64u << 20);
+	const size_t len = 3 * (1u << 20) + 100;
+	uint64_t gathered = STAT_GET(writes_gathered);
+
+	(void)state;
+	write_flags(wb, 0, len, 4096, 0);
+	/* three full runs are out; the tail waits */
+	assert_string_equal("WWW", srv.log);
+	flush_ok(wb);
+	assert_string_equal("WWWWC", srv.log);
+	assert_int_equal(4, nwlog);
+	for (unsigned k = 0; k < 3; k++) {
+		assert_int_equal(k * (1u << 20), wlog[k].off);
+		assert_int_equal(1u << 20, wlog[k].count);
+	}
+	assert_int_equal(3 * (1u << 20), wlog[3].off);
+	assert_int_equal(100, wlog[3].count);
+	assert_memory_equal(srv.stable, pattern, len);
+	assert_int_equal(srv.attr.size, len);
+	/* 769 writes: the first of each of the 4 runs started one */
+	assert_int_equal(gathered + (len + 4095) / 4096 - 4,
+			 STAT_GET(writes_gathered));
+	wback_free(wb);
+}
+
+/* Pieces that do not divide wsize: still whole WRITEs of wsize, the
+ * piece that crosses the boundary split between two. */
+static void test_gather_odd_pieces(void **state)
+{
+	struct wback *wb = new_wb(64u << 20);
+	const size_t len = 2 * (1u << 20) + 5000;
+
+	(void)state;
+	write_flags(wb, 0, len, 10240, 0);
+	flush_ok(wb);
+	assert_string_equal("WWWC", srv.log);
+	assert_int_equal(1u << 20, wlog[0].count);
+	assert_int_equal(1u << 20, wlog[1].off);
+	assert_int_equal(1u << 20, wlog[1].count);
+	assert_int_equal(5000, wlog[2].count);
+	assert_memory_equal(srv.stable, pattern, len);
+	wback_free(wb);
+}
+
+/* Bytes rewritten before the run left go out once, as last written. */
+static void test_gather_rewrite(void **state)
+{
+	static uint8_t other[1000];
+	struct wback *wb = new_wb(64u << 20);
+
+	(void)state;
+	memset(other, 0x5a, sizeof(other));
+	write_flags(wb, 0, 8192, 4096, 0);
+	assert_int_equal(0, wback_write(wb, &cred, 100, other, sizeof(other),
+					0));
+	write_flags(wb, 8192, 4096, 4096, 0);
+	flush_ok(wb);
+	assert_string_equal("S", srv.log);
+	assert_memory_equal(srv.stable, pattern, 100);
+	assert_memory_equal(srv.stable + 100, other, sizeof(other));
+	assert_memory_equal(srv.stable + 1100, pattern + 1100, 12288 - 1100);
+	wback_free(wb);
+}
+
+/* A gap, another writer or a write that may not wait sends the run
+ * early, in order; a wait (before a READ) sends it too. */
+static void test_gather_breaks(void **state)
+{
+	const struct rpc_cred other = { .flavor = RPC_AUTH_SYS, .uid = 7 };
+	struct wback *wb = new_wb(64u << 20);
+	uint64_t early = STAT_GET(gather_early);
+
+	(void)state;
+	write_flags(wb, 0, 8192, 4096, 0);
+	write_flags(wb, 16384, 4096, 4096, 0);  /* a gap: first run goes */
+	assert_string_equal("W", srv.log);
+	assert_int_equal(0, wback_write(wb, &other, 20480, pattern + 20480,
+					4096, 0)); /* another writer */
+	assert_string_equal("WW", srv.log);
+	write_flags(wb, 24576, 4096, 4096, WBACK_NOW); /* O_DIRECT */
+	assert_string_equal("WWWW", srv.log);
+	write_flags(wb, 28672, 4096, 4096, 0);
+	wback_wait(wb);
+	assert_string_equal("WWWWW", srv.log);
+	assert_int_equal(early + 4, STAT_GET(gather_early));
+	flush_ok(wb);
+	assert_string_equal("WWWWWC", srv.log);
+	assert_memory_equal(srv.stable, pattern, 8192);
+	assert_memory_equal(srv.stable + 16384, pattern + 16384, 16384);
+	wback_free(wb);
+}
+
+/* A server error on a gathered WRITE: the writes themselves were
+ * answered already, so the flush (fsync, close) reports it. */
+static void test_gather_error_at_flush(void **state)
+{
+	struct wback *wb = new_wb(64u << 20);
+
+	(void)state;
+	srv.fail_status = NFS3ERR_DQUOT;
+	write_flags(wb, 0, 64u << 10, 4096, 0);
+	assert_int_equal(-EDQUOT, wback_flush(wb));
+	srv.fail_status = NFS3_OK;
+	assert_int_equal(0, wback_flush(wb));
 	wback_free(wb);
 }
 
@@ -578,6 +715,11 @@ int main(void)
 		cmocka_unit_test_setup(test_wcc_chain_foreign, setup),
 		cmocka_unit_test_setup(test_wcc_no_pre, setup),
 		cmocka_unit_test_setup(test_write_error_reported, setup),
+		cmocka_unit_test_setup(test_gather_sequential, setup),
+		cmocka_unit_test_setup(test_gather_odd_pieces, setup),
+		cmocka_unit_test_setup(test_gather_rewrite, setup),
+		cmocka_unit_test_setup(test_gather_breaks, setup),
+		cmocka_unit_test_setup(test_gather_error_at_flush, setup),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
