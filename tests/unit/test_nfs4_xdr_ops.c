@@ -512,6 +512,59 @@ static void test_seek_illegal(void **state)
 	assert_true(r.stopped);
 }
 
+/* The remaining argument encoders, each against its bytes. */
+static void test_small_args(void **state)
+{
+	static const uint8_t access[] = { U32(0x1f) };
+	static const uint8_t downgrade[] = { ST, U32(0), U32(1), U32(0) };
+	static const uint8_t close_args[] = { U32(0), ST };
+	static const uint8_t remove[] = { U32(3), 'o', 'l', 'd', 0 };
+	static const uint8_t link[] = { U32(4), 'h', 'a', 'r', 'd' };
+	static const uint8_t verify[] = { U32(1), U32(0x8), U32(8), U64(0x1234) };
+	/* size 0 with the open's stateid, then mode, owner_group, atime set
+	 * by the server */
+	static const uint8_t setattr[] = {
+		ST, U32(2), U32(0x10), U32(0x00010022), U32(24),
+		U64(0), U32(0600), U32(4), '1', '0', '0', '0', U32(0) };
+	struct nfs4_access_args ac = { 0x1f };
+	struct nfs4_open_downgrade_args od = { st, 0, NFS4_SHARE_ACCESS_READ,
+					       NFS4_SHARE_DENY_NONE };
+	struct nfs4_close_args cl = { 0, st };
+	struct nfs4_remove_args rm = { { "old", 3 } };
+	struct nfs4_link_args ln = { { "hard", 4 } };
+	struct nfs4_verify_args vf;
+	struct nfs4_setattr_args sa;
+	struct sattr3 s3 = { .set_mode = true, .mode = 0600, .set_size = true,
+			     .size = 0, .set_atime = SET_TO_SERVER_TIME };
+
+	(void)state;
+	xdr_check_encoding(nfs4_enc_access_args, &ac, access, sizeof(access));
+	xdr_check_encoding(nfs4_enc_open_downgrade_args, &od, downgrade,
+			   sizeof(downgrade));
+	xdr_check_encoding(nfs4_enc_close_args, &cl, close_args,
+			   sizeof(close_args));
+	xdr_check_encoding(nfs4_enc_remove_args, &rm, remove, sizeof(remove));
+	xdr_check_encoding(nfs4_enc_link_args, &ln, link, sizeof(link));
+	memset(&vf, 0, sizeof(vf));
+	nfs4_bitmap_set(&vf.attrs.mask, NFS4_FATTR_CHANGE);
+	vf.attrs.change = 0x1234;
+	xdr_check_encoding(nfs4_enc_verify_args, &vf, verify, sizeof(verify));
+	memset(&sa, 0, sizeof(sa));
+	sa.stateid = st;
+	assert_int_equal(nfs4_fattr_from_sattr3(&s3, NULL, "1000", &sa.attrs),
+			 0);
+	xdr_check_encoding(nfs4_enc_setattr_args, &sa, setattr,
+			   sizeof(setattr));
+	/* A name too long for a component is refused before it is sent. */
+	char longname[NFS4_MAXNAMLEN + 2];
+
+	memset(longname, 'x', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	rm.name = nfs4_str(longname);
+	assert_int_equal(xdr_check_encode_err(nfs4_enc_remove_args, &rm),
+			 -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -523,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_locks),
 		cmocka_unit_test(test_stateids_and_42),
 		cmocka_unit_test(test_seek_illegal),
+		cmocka_unit_test(test_small_args),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
