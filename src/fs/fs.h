@@ -137,6 +137,8 @@ void fs_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
 /* Is any file open on this mount?  (Unlink and rename look for an open
  * file behind the name only then.) */
 bool fs_files_open(void);
+/* The most read-ahead READs one file has had in flight at once. */
+unsigned fs_readahead_inflight_max(void);
 
 /* fs_lock.c: byte-range locks and flock through NLM (src/lock/) */
 void fs_lock_init_conn(struct fs *fs, struct fuse_conn_info *conn);

@@ -525,6 +525,25 @@ static void ra_done(void *ctx, int err, void *res, struct rpc_reply *reply)
 	free(r);
 }
 
+/* The most read-ahead READs one file has had on the wire at once, for
+ * nfsfusectl stats: how deep the pipeline of a streaming reader got. */
+static unsigned ra_inflight_max;
+
+unsigned fs_readahead_inflight_max(void)
+{
+	return __atomic_load_n(&ra_inflight_max, __ATOMIC_RELAXED);
+}
+
+static void note_inflight(unsigned n)
+{
+	unsigned m = __atomic_load_n(&ra_inflight_max, __ATOMIC_RELAXED);
+
+	while (n > m && !__atomic_compare_exchange_n(&ra_inflight_max, &m, n,
+						     true, __ATOMIC_RELAXED,
+						     __ATOMIC_RELAXED))
+		;
+}
+
 /* The READs outlive the request; cred is the open file's. */
 static void ra_issue(const struct rpc_cred *cred, struct fs *fs,
 		     struct inode *ino, uint64_t off, size_t size)
@@ -572,6 +591,7 @@ static void ra_issue(const struct rpc_cred *cred, struct fs *fs,
 		start += len;
 		ino->ra_inflight++;
 	}
+	note_inflight(ino->ra_inflight);
 	readahead_issued(&ino->ra, start);
 	pthread_mutex_unlock(&ino->lock);
 	for (unsigned k = 0; k < n; k++) {

@@ -28,6 +28,12 @@ note "sequential 16 MiB: read-ahead issued $((i1 - i0)), used $((u1 - u0)), wast
 (((i1 - i0) >= 8)) || fail "a sequential 16 MiB read issued $((i1 - i0)) read-ahead READs"
 (((u1 - u0) >= 8)) || fail "a sequential read found read-ahead data $((u1 - u0)) times"
 assert_eq 0 $((w1 - w0)) "read-ahead wasted on a sequential read"
+# Several READs in flight at once for the one file: a pipeline, not one
+# round trip after another (the window starts at 4 READs of rsize).
+depth=$("$NFSFUSECTL" "$MNT" stats --json |
+	python3 -c 'import json,sys; print(json.load(sys.stdin)["readahead_inflight_max"])')
+note "sequential 16 MiB: at most $depth read-ahead READs in flight"
+((depth >= 4)) || fail "a sequential reader had at most $depth READs in flight"
 
 # --- random ----------------------------------------------------------------
 # Each 4 KiB read is one READ of 4 KiB, and its bytes stay with the kernel's
