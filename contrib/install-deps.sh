@@ -17,8 +17,9 @@ PACKAGES=(
 	# loopback NFSv3 test server and its helpers
 	nfs-ganesha nfs-ganesha-vfs nfs-ganesha-mem rpcbind nfs-common
 	# test tools: reference NFS client, packet capture, leak checking,
-	# process and socket inspection, xattr/ACL command-line tools
-	libnfs-utils tshark valgrind procps psmisc iproute2 attr acl
+	# process and socket inspection, xattr/ACL command-line tools; for
+	# the benchmark, libnfs's headers (its random-read baseline) and fio
+	libnfs-utils libnfs-dev fio tshark valgrind procps psmisc iproute2 attr acl
 	# setpriv, runuser, mountpoint (essential, listed for clarity)
 	util-linux
 	# man pages (scdoc sources, checked with man and groff), the bash
