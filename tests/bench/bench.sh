@@ -1,29 +1,55 @@
 #!/usr/bin/env bash
-# nfsfuse benchmark (issue 3): nfsfuse side by side with libnfs's nfs-cp /
-# nfs-ls and with the local disk, against the loopback NFSv3 server.
+# nfsfuse benchmark: nfsfuse side by side with libnfs (nfs-cp, nfs-ls, and
+# tests/bench/nfs_randread), with the local disk and with the previous
+# nfsfuse build, against the loopback NFSv3 server.
 #
 # A script, not a timed test: it never fails on a time.  It prints one table
-# (workload | tool | MB/s or seconds | wall s | daemon CPU s | RPCs) and a
-# "targets" section with the issue's ratios and RPC counts, each marked
-# "met" or "NOT met".  Exit status: 0 when every workload ran (targets met or
-# not), 1 when some workload could not run, 2 for bad usage or missing
-# prerequisites.  Everything it mounts and creates is removed on exit.
+# (workload | tool | result | wall s | daemon CPU s | CPU us/RPC | RPCs) and
+# a "targets" section with the performance targets, each a ratio measured
+# in this run (or an RPC count), marked "met" or "NOT met".  Exit status: 0
+# when every workload ran (targets met or not), 1 when some workload could
+# not run, 2 for bad usage or missing prerequisites.  Everything it mounts
+# and creates is removed on exit.
 #
 # Usage: tests/bench/bench.sh [options]
-#   --size MiB            sequential write/read size (default 1024)
+#   --size MiB            sequential write/read size (default 512)
+#   --small-write MiB     the dd bs=4k vs bs=1M write (default 256)
 #   --files N             files for both "ls -l" and "create" (default:
 #                         10000 for ls -l, 5000 for create)
 #   --ls-files N          files for "ls -l" only
 #   --create-files N      files for "create" only
-#   --quick               smoke run: --size 64 --files 1000
+#   --scale               also "ls -l" of 10 x --ls-files files (100,000),
+#                         and the memory per inode measured there (slow:
+#                         the files are made first)
+#   --rand-size MiB       file of the random 4 KiB reads (default 1024)
+#   --rand-time S         seconds of each random-read run (default 5)
+#   --mem-read MiB        read for the RSS against cache_size (default 4096)
+#   --repeat N            runs of each workload, the median reported
+#                         (default 3; the cold read: at least 5)
+#   --quick               smoke run: --size 64 --small-write 8 --files 500
+#                         --create-files 200 --rand-size 128 --rand-time 2
+#                         --mem-read 512 --repeat 1, /usr/include/linux
+#                         untarred, and the subject itself as the baseline
+#                         unless --baseline-rev/--baseline-nfsfuse is given
+#   --baseline-rev REV    the previous nfsfuse build: REV (default f4a4a32,
+#                         the commit before the issue 13 work) is built
+#                         from `git archive` in a temporary directory
+#                         (meson, release, -Db_sanitize=none), cached in
+#                         ${XDG_CACHE_HOME:-~/.cache}/nfsfuse-bench/COMMIT
+#   --baseline-nfsfuse PATH  a built baseline daemon instead (its
+#                         nfsfusectl: --baseline-nfsfusectl, default the
+#                         tools/nfsfusectl beside its src/, else ours)
+#   --baseline-nfsfusectl PATH
+#   --no-baseline         skip the comparison with the previous build
 #   --nfsfuse PATH        default: build/src/nfsfuse in the repository
 #   --nfsfusectl PATH     default: build/tools/nfsfusectl in the repository
+#   --randread PATH       default: build/tests/bench/nfs_randread
 #   --server HOST         default 127.0.0.1
 #   --export PATH         default: the first export `showmount -e HOST` lists
 #   --local-dir DIR       parent of the local-disk directory (default /var/tmp)
-#   --mount-opts OPTS     extra nfsfuse -o options (default none; the
-#                         script adds statedir= of its own unless OPTS
-#                         has statedir= or nolock)
+#   --mount-opts OPTS     extra nfsfuse -o options, for every mount of both
+#                         builds (default none; the script adds statedir=
+#                         of its own unless OPTS has statedir= or nolock)
 #   --untar-src DIR       tree tarred for the untar workload (/usr/include)
 #   --timeout S           bound for one workload (default max(600, 2*size))
 #   -h, --help
@@ -31,25 +57,47 @@
 # Method
 #   MB/s are 10^6 bytes per second of wall time.  The source data is random
 #   bytes in /dev/shm; reads copy into /dev/shm for every tool alike (nfs-cp
-#   cannot write to /dev/null).
-#   write  nfsfuse: dd bs=1M onto the mount, time includes close (which
-#          flushes and COMMITs); nfs-cp: nfs-cp LOCAL nfs://...; local:
-#          dd then `sync -f` (data on stable storage, as after an NFS close).
+#   cannot write to /dev/null).  A workload run several times reports the
+#   median run (its time, CPU and RPCs) and the range; the tools compared
+#   run one after the other in each round, so that a change of the
+#   machine's load falls on both.  A workload whose first run took longer
+#   than 60 s is not repeated.
+#   write  dd bs=1M conv=fsync (nfsfuse, local); nfs-cp LOCAL nfs://...
+#          (libnfs sends no COMMIT).
+#   small writes  nfsfuse: --small-write MiB by dd bs=4k conv=fsync, and
+#          the same bytes by dd bs=1M conv=fsync; WRITE calls of the 4 KiB
+#          run against size / wsize (wsize from `nfsfusectl list`).
 #   read   "cold" for every tool: the nfsfuse mount is unmounted and mounted
 #          again, and (when root) `sync; echo 3 >/proc/sys/vm/drop_caches`,
 #          which also empties the loopback server's page cache.  nfsfuse and
 #          nfs-cp read the same server file.
-#   re-read  the same file opened and read again right after the cold read
-#          (nfsfuse: same mount; nfs-cp: a second run; local: page cache).
-#   ls -l  N empty files made untimed; nfsfuse on a fresh mount (empty
-#          client cache), `ls -l`; nfs-ls prints the same long listing.
+#   re-read  the same file opened and read again right after the first cold
+#          read (nfsfuse: same mount; nfs-cp: a second run; local: page cache).
+#   ls -l  N empty files made untimed (on the export directly when it is a
+#          local directory); nfsfuse cold (fresh mount, caches dropped) and
+#          warm (the same `ls -l` again at once); nfs-ls prints the same
+#          long listing; local is warm.
 #   create N files of 4 KiB, each open(O_CREAT|O_EXCL)+write+close, from one
 #          process; local adds a final `sync -f`.  No libnfs equivalent.
-#   untar  tar -x --no-same-owner of a tar (in /dev/shm) of /usr/include;
-#          local adds a final `sync -f`.  No libnfs equivalent.
+#   untar, find -ls, rm -rf  tar -x --no-same-owner of a tar (in /dev/shm)
+#          of /usr/include, then `find -ls` of the tree and `rm -rf` of it,
+#          each on a fresh mount with the caches dropped, by this build and
+#          by the previous one in turn; local adds a final `sync -f` to the
+#          untar.  Four untars: four tar -x at once into four directories.
+#   random reads  fio --rw=randread --bs=4k --numjobs=4 --ioengine=psync
+#          --time_based on a --rand-size file, cold (buffered, as the
+#          issue's line; "READ/IO" shows how many went to the server);
+#          baseline: nfs_randread, 4 threads with a libnfs context each
+#          (what fuse-nfs does at its best: fuse-nfs is not in Debian 12).
+#   nconnect  four files read at once (dd), cold, with nconnect=1 and
+#          nconnect=4 (when this nfsfuse has the option).
+#   memory  RSS (VmRSS of the daemon) growth per inode the daemon gained
+#          (`nfsfusectl stats`: inodes) and per entry listed, across the cold
+#          `ls -l` (the largest one run); and RSS after reading --mem-read
+#          MiB of a sparse file through a fresh mount, against cache_size.
 #   daemon CPU  nfsfuse: utime+stime of the daemon (/proc/PID/stat) across
-#          the workload; nfs-cp/nfs-ls: the tool's own CPU (it is the
-#          client); local: "-".
+#          the workload; nfs-cp/nfs-ls/nfs_randread: the tool's own CPU
+#          (it is the client); local: "-".  CPU us/RPC = that / RPCs.
 #   RPCs   delta of `nfsfusectl MNT stats --json` per procedure.
 
 set -uo pipefail
@@ -61,18 +109,39 @@ REPO_ROOT=$(cd "$BENCH_DIR/../.." && pwd)
 HELPER=$BENCH_DIR/bench_helper.py
 PY=$(command -v /usr/bin/python3 || command -v python3 || true)
 
-SIZE_MIB=1024
+SIZE_MIB=512
+SMALLW_MIB=256
 LS_FILES=10000
 CREATE_FILES=5000
+SCALE=0
+RAND_MIB=1024
+RAND_TIME=5
+RAND_JOBS=4
+MEMREAD_MIB=4096
+REPEAT=3
+READ_REPEAT_MIN=5
+QUICK=0
+BASELINE_REV=f4a4a32
+BASELINE_BIN=
+BASELINE_CTL=
+BASELINE_GIVEN=0
+NO_BASELINE=0
 NFSFUSE=$REPO_ROOT/build/src/nfsfuse
 NFSFUSECTL=$REPO_ROOT/build/tools/nfsfusectl
+RANDREAD=$REPO_ROOT/build/tests/bench/nfs_randread
 SERVER=127.0.0.1
 EXPORT=
 LOCAL_PARENT=/var/tmp
 MOUNT_OPTS=
 UNTAR_SRC=/usr/include
+UNTAR_GIVEN=0
 TMO=
 CREATE_SIZE=4096
+# A workload whose first run takes longer than this is not repeated.
+LONG_RUN=60
+# What the daemon may hold beside its data cache after a long read (see
+# the README's benchmark section for how it was measured).
+MEM_OVERHEAD_MIB=32
 
 usage() { sed -n '/^# Usage:/,/^#   -h, --help/s/^# \{0,1\}//p' "$0"; }
 die2() { echo "bench.sh: $*" >&2; exit 2; }
@@ -82,23 +151,40 @@ need_uint() { [[ $2 =~ ^[0-9]+$ && $2 -gt 0 ]] || die2 "$1: expected a positive 
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--size) need_arg "$@"; need_uint "$1" "$2"; SIZE_MIB=$2; shift 2 ;;
+	--small-write) need_arg "$@"; need_uint "$1" "$2"; SMALLW_MIB=$2; shift 2 ;;
 	--files) need_arg "$@"; need_uint "$1" "$2"; LS_FILES=$2; CREATE_FILES=$2; shift 2 ;;
 	--ls-files) need_arg "$@"; need_uint "$1" "$2"; LS_FILES=$2; shift 2 ;;
 	--create-files) need_arg "$@"; need_uint "$1" "$2"; CREATE_FILES=$2; shift 2 ;;
-	--quick) SIZE_MIB=64; LS_FILES=1000; CREATE_FILES=1000; shift ;;
+	--scale) SCALE=1; shift ;;
+	--rand-size) need_arg "$@"; need_uint "$1" "$2"; RAND_MIB=$2; shift 2 ;;
+	--rand-time) need_arg "$@"; need_uint "$1" "$2"; RAND_TIME=$2; shift 2 ;;
+	--mem-read) need_arg "$@"; need_uint "$1" "$2"; MEMREAD_MIB=$2; shift 2 ;;
+	--repeat) need_arg "$@"; need_uint "$1" "$2"; REPEAT=$2; shift 2 ;;
+	--quick)
+		QUICK=1 SIZE_MIB=64 SMALLW_MIB=8 LS_FILES=500 CREATE_FILES=200
+		RAND_MIB=128 RAND_TIME=2 MEMREAD_MIB=512 REPEAT=1 READ_REPEAT_MIN=1
+		((UNTAR_GIVEN)) || UNTAR_SRC=/usr/include/linux
+		shift ;;
+	--baseline-rev) need_arg "$@"; BASELINE_REV=$2; BASELINE_GIVEN=1; shift 2 ;;
+	--baseline-nfsfuse) need_arg "$@"; BASELINE_BIN=$2; BASELINE_GIVEN=1; shift 2 ;;
+	--baseline-nfsfusectl) need_arg "$@"; BASELINE_CTL=$2; shift 2 ;;
+	--no-baseline) NO_BASELINE=1; shift ;;
 	--nfsfuse) need_arg "$@"; NFSFUSE=$2; shift 2 ;;
 	--nfsfusectl) need_arg "$@"; NFSFUSECTL=$2; shift 2 ;;
+	--randread) need_arg "$@"; RANDREAD=$2; shift 2 ;;
 	--server) need_arg "$@"; SERVER=$2; shift 2 ;;
 	--export) need_arg "$@"; EXPORT=$2; shift 2 ;;
 	--local-dir) need_arg "$@"; LOCAL_PARENT=$2; shift 2 ;;
 	--mount-opts) need_arg "$@"; MOUNT_OPTS=$2; shift 2 ;;
-	--untar-src) need_arg "$@"; UNTAR_SRC=$2; shift 2 ;;
+	--untar-src) need_arg "$@"; UNTAR_SRC=$2; UNTAR_GIVEN=1; shift 2 ;;
 	--timeout) need_arg "$@"; need_uint "$1" "$2"; TMO=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; die2 "unknown option '$1'" ;;
 	esac
 done
 [[ -n $TMO ]] || TMO=$((SIZE_MIB * 2 > 600 ? SIZE_MIB * 2 : 600))
+READ_REPEAT=$((REPEAT > READ_REPEAT_MIN ? REPEAT : READ_REPEAT_MIN))
+SCALE_FILES=$((LS_FILES * 10))
 
 # ------------------------------------------------------------ prerequisites
 
@@ -107,7 +193,7 @@ done
 [[ -x $NFSFUSE ]] || die2 "nfsfuse binary not found: $NFSFUSE (build it, or give --nfsfuse PATH)"
 [[ -x $NFSFUSECTL ]] || die2 "nfsfusectl binary not found: $NFSFUSECTL (give --nfsfusectl PATH)"
 [[ -e /dev/fuse ]] || die2 "/dev/fuse is missing"
-for c in fusermount3 mountpoint nfs-cp nfs-ls tar dd sync timeout; do
+for c in fusermount3 mountpoint nfs-cp nfs-ls tar dd sync timeout find truncate; do
 	command -v "$c" >/dev/null 2>&1 || die2 "'$c' is not installed (nfs-cp/nfs-ls: Debian libnfs-utils; fusermount3: fuse3)"
 done
 [[ -d $UNTAR_SRC ]] || die2 "untar source $UNTAR_SRC is not a directory"
@@ -120,6 +206,13 @@ fi
 EXPORT=${EXPORT%/}
 [[ -n $EXPORT ]] || EXPORT=/
 URL_BASE="nfs://$SERVER${EXPORT%/}"
+# Missing optional tools cost their row only (it says why).
+HAVE_FIO=0
+command -v fio >/dev/null 2>&1 && HAVE_FIO=1
+HAVE_RANDREAD=0
+[[ -x $RANDREAD ]] && HAVE_RANDREAD=1
+HAVE_NCONNECT=0
+"$NFSFUSE" --list-options 2>/dev/null | grep -qx nconnect && HAVE_NCONNECT=1
 
 # ------------------------------------------------------------ state, cleanup
 
@@ -135,8 +228,18 @@ REMOTE_MADE=0
 LOCAL_EXPORT_OK=0
 FAILED=()
 ROWS=()
+BUILD_TMP=
+# The build the next mount uses: the subject or the baseline.
+CUR_BIN=$NFSFUSE
+CUR_CTL=$NFSFUSECTL
+CUR_NAME=nfsfuse
+# Options of the next mount besides MOUNT_OPTS (nconnect=).
+EXTRA_OPTS=
 
 log() { printf '[%s] %s\n' "$(date +%T)" "$*" >&2; }
+
+use_subject() { CUR_BIN=$NFSFUSE CUR_CTL=$NFSFUSECTL CUR_NAME=nfsfuse; }
+use_baseline() { CUR_BIN=$BASELINE_BIN CUR_CTL=$BASELINE_CTL CUR_NAME=previous; }
 
 # Find the daemon serving $1: the nfsfuse process with $1 as an argument.
 daemon_pid() {
@@ -166,10 +269,11 @@ do_mount() {
 	# A new one for each mount, so that a daemon that outlives its
 	# unmount (see do_umount) does not block the next mount.
 	MOUNTS=$((MOUNTS + 1))
+	[[ -n $EXTRA_OPTS ]] && o=$EXTRA_OPTS${o:+,$o}
 	[[ ,$o, == *,statedir=* || ,$o, == *,nolock,* ]] || o=statedir=$SHM/state.$MOUNTS${o:+,$o}
 	opts=(-o "$o")
-	if ! timeout 30 "$NFSFUSE" "${opts[@]}" "$SERVER:$EXPORT" "$MNT" >"$SHM/mount.log" 2>&1; then
-		LAST_ERR="nfsfuse failed to mount $SERVER:$EXPORT on $MNT: $(tail -n 3 "$SHM/mount.log" | tr '\n' ' ')"
+	if ! timeout 30 "$CUR_BIN" "${opts[@]}" "$SERVER:$EXPORT" "$MNT" >"$SHM/mount.log" 2>&1; then
+		LAST_ERR="$CUR_NAME failed to mount $SERVER:$EXPORT on $MNT: $(tail -n 3 "$SHM/mount.log" | tr '\n' ' ')"
 		log "$LAST_ERR"
 		return 1
 	fi
@@ -178,7 +282,7 @@ do_mount() {
 		sleep 0.1
 	done
 	if ! mountpoint -q "$MNT"; then
-		LAST_ERR="nfsfuse: $MNT is not a mount point after 10 s"
+		LAST_ERR="$CUR_NAME: $MNT is not a mount point after 10 s"
 		log "$LAST_ERR"
 		return 1
 	fi
@@ -246,6 +350,8 @@ cleanup() {
 	if [[ -n $MNT ]]; then
 		if ((REMOTE_MADE && !LOCAL_EXPORT_OK)); then
 			# The export is not reachable here: remove through the mount.
+			use_subject
+			EXTRA_OPTS=
 			{ mountpoint -q "$MNT" || do_mount; } 2>/dev/null &&
 				rm -rf -- "${MNT:?}/$RDIR"
 		fi
@@ -258,6 +364,7 @@ cleanup() {
 	fi
 	[[ -n $LOCAL ]] && rm -rf -- "$LOCAL"
 	[[ -n $SHM ]] && rm -rf -- "$SHM"
+	[[ -n $BUILD_TMP ]] && rm -rf -- "$BUILD_TMP"
 	exit "$rc"
 }
 trap cleanup EXIT
@@ -271,15 +378,21 @@ drop_caches() {
 	else
 		DROP_STATE=no
 	fi
+	return 0
 }
+cold_mount() { do_umount && drop_caches && do_mount; }
+# With the local disk and libnfs: the page cache dropped, our mount kept.
+cold_other() { drop_caches; }
+no_prep() { :; }
 
-# measure ROWVARS... : run bench_helper measure, eval its M_* output.
-# Returns non-zero (and records the failure) when the workload failed.
-measure() { # label nfsfuse(0|1) helper-args...
+# measure LABEL ON_MOUNT(0|1) HELPER-ARGS... : run bench_helper measure,
+# eval its M_* output.  Returns non-zero (and keeps the error in LAST_ERR)
+# when the workload failed.
+measure() {
 	local label=$1 on_mount=$2
 	shift 2
 	local args=(--timeout "$TMO")
-	((on_mount)) && args+=(--pid "$DPID" --ctl "$NFSFUSECTL" --mnt "$MNT")
+	((on_mount)) && args+=(--pid "$DPID" --ctl "$CUR_CTL" --mnt "$MNT")
 	unset -v "${!M_@}"
 	# Not in $(...): the helper must be bash's direct child so that a
 	# Ctrl-C that kills it also runs our INT trap.
@@ -289,14 +402,85 @@ measure() { # label nfsfuse(0|1) helper-args...
 		return 1
 	fi
 	eval "$(<"$SHM/m.out")"
+	M_N=1 M_MIN=$M_WALL M_MAX=$M_WALL
+}
+
+# Repeated runs.  run_rep NAME PREP LABEL ON_MOUNT HELPER-ARGS... runs PREP,
+# then the workload, and keeps its M_* values in the arrays NAME_W (wall
+# times) and NAME_S (the values, to eval); a failed run is recorded in
+# NAME_ERR and leaves nothing.  median_of NAME sets the M_* values of the
+# median run (the lower middle one for an even count) with M_N, M_MIN and
+# M_MAX; it fails when no run succeeded, with the first error in LAST_ERR.
+m_save() { declare -p "${!M_@}" | sed 's/^declare -[-a-zA-Z]* /declare -g /'; }
+run_rep() {
+	# Empty arrays through a name reference count as unset under -u.
+	local -
+	set +u
+	local name=$1 prep=$2 label=$3 on_mount=$4
+	shift 4
+	declare -g -a "${name}_W" "${name}_S"
+	local -n _w=${name}_W _s=${name}_S
+	declare -g "${name}_ERR"
+	local -n _e=${name}_ERR
+	if ! $prep; then
+		_e=${_e:-"$label: ${LAST_ERR:-set-up failed}"}
+		return 1
+	fi
+	if ! measure "$label" "$on_mount" "$@"; then
+		_e=${_e:-"$label: $LAST_ERR"}
+		return 1
+	fi
+	_w+=("$M_WALL")
+	_s+=("$(m_save)")
+}
+median_of() {
+	# Empty arrays through a name reference count as unset under -u.
+	local -
+	set +u
+	local name=$1 idx
+	local -n _w=${name}_W _s=${name}_S _e=${name}_ERR
+	if ((${#_w[@]} == 0)); then
+		LAST_ERR=${_e:-not run}
+		return 1
+	fi
+
+	idx=$(printf '%s\n' "${_w[@]}" | awk '{ print NR - 1, $1 }' | sort -k2,2g |
+		awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+	eval "${_s[idx]}"
+	M_N=${#_w[@]}
+	M_MIN=$(printf '%s\n' "${_w[@]}" | sort -g | head -n 1)
+	M_MAX=$(printf '%s\n' "${_w[@]}" | sort -g | tail -n 1)
+	# Some runs failed: the row shows the others, the run fails.
+	[[ -n ${_e:-} ]] && FAILED+=("${#_w[@]} run(s) kept, one failed: $_e")
+	return 0
+}
+# long_run NAME: its first run took longer than LONG_RUN seconds.
+long_run() {
+	# Empty arrays through a name reference count as unset under -u.
+	local -
+	set +u
+	local -n _w=${1}_W
+	((${#_w[@]})) && ge "${_w[0]}" "$LONG_RUN"
 }
 
 fmt_mbs() { awk -v b="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.1f MB/s", b / s / 1e6; else print "-" }'; }
 fmt_s() { awk -v s="$1" 'BEGIN { printf "%.3f", s }'; }
 fmt_cpu() { [[ $1 == - ]] && echo - || awk -v s="$1" 'BEGIN { printf "%.2f", s }'; }
+fmt_mib() { awk -v b="$1" 'BEGIN { printf "%.1f MiB", b / 1048576 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "inf" }'; }
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
+le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
 
-# row WORKLOAD TOOL RESULT : a table row from the last M_* values.
-row() { ROWS+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"$(fmt_s "$M_WALL")"$'\t'"$4"$'\t'"$5"); }
+# row WORKLOAD TOOL RESULT CPU RPCS : a table row with the last M_* values.
+row() {
+	local wall us=-
+	wall=$(fmt_s "$M_WALL")
+	((${M_N:-1} > 1)) && wall="$wall (n=$M_N, $(fmt_s "$M_MIN")..$(fmt_s "$M_MAX"))"
+	if [[ $4 != - && ${M_RPC_TOTAL:--} =~ ^[0-9]+$ && $M_RPC_TOTAL -gt 0 && $M_DCPU != - ]]; then
+		us=$(awk -v c="$M_DCPU" -v n="$M_RPC_TOTAL" 'BEGIN { printf "%.0f", c * 1e6 / n }')
+	fi
+	ROWS+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"$wall"$'\t'"$4"$'\t'"$us"$'\t'"$5")
+}
 row_measured() { # workload tool result [daemon-cpu]
 	local cpu=${4:-$(fmt_cpu "$M_DCPU")}
 	row "$1" "$2" "$3" "$cpu" "$M_RPCS"
@@ -304,11 +488,102 @@ row_measured() { # workload tool result [daemon-cpu]
 # row_failed WORKLOAD TOOL : the workload did not run; the reason is the
 # last recorded error (LAST_ERR), or "set-up failed".
 row_failed() {
-	ROWS+=("$1"$'\t'"$2"$'\t'"FAILED"$'\t'"-"$'\t'"-"$'\t'"-")
+	ROWS+=("$1"$'\t'"$2"$'\t'"FAILED"$'\t'"-"$'\t'"-"$'\t'"-"$'\t'"-")
 	FAILED+=("$1 / $2: ${LAST_ERR:-set-up failed}")
 	LAST_ERR=
 }
-row_none() { ROWS+=("$1"$'\t'"$2"$'\t'"-"$'\t'"-"$'\t'"-"$'\t'"no libnfs equivalent"); }
+# row_missing WORKLOAD TOOL WHY : could not run here, for a reason that is
+# not a failure of nfsfuse (a tool not installed).
+row_missing() {
+	ROWS+=("$1"$'\t'"$2"$'\t'"-"$'\t'"-"$'\t'"-"$'\t'"-"$'\t'"$3")
+}
+row_info() { ROWS+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"-"$'\t'"-"$'\t'"-"$'\t'"${4:--}"); }
+row_none() { row_missing "$1" "$2" "no libnfs equivalent"; }
+
+# Remove a tree of the work directory, on the export directly when it is
+# local (untimed clean-up), else through the mount.
+remote_rm() {
+	if ((LOCAL_EXPORT_OK)); then
+		rm -rf -- "${EXPORT:?}/$RDIR/$1"
+	else
+		rm -rf -- "${MNT:?}/$RDIR/$1"
+	fi
+}
+# The path of the work directory where files are best made untimed.
+setup_path() { if ((LOCAL_EXPORT_OK)); then echo "$EXPORT/$RDIR/$1"; else echo "$MNT/$RDIR/$1"; fi; }
+
+# mount_flag NAME: the value of NAME= in `nfsfusectl list` for our mount.
+mount_flag() {
+	"$CUR_CTL" list 2>/dev/null | awk -v m="$MNT" -v k="$1" '
+		$1 == m { ours = 1; next }
+		/^[^ \t]/ { ours = 0 }
+		ours && /Flags:/ { n = split($2, f, ","); for (i = 1; i <= n; i++) if (f[i] ~ "^" k "=") { sub("^" k "=", "", f[i]); print f[i]; exit } }'
+}
+
+# ------------------------------------------------------------ the previous build
+
+# build_baseline: set BASELINE_BIN/CTL to the previous build, made from
+# BASELINE_REV when not given; false with BASELINE_WHY set.
+BASELINE_WHY=
+BASELINE_DESC=
+build_baseline() {
+	local sha cache dir mopts=()
+	if [[ -n $BASELINE_BIN ]]; then
+		[[ -x $BASELINE_BIN ]] || { BASELINE_WHY="$BASELINE_BIN is not an executable"; return 1; }
+		if [[ -z $BASELINE_CTL ]]; then
+			BASELINE_CTL=$(dirname -- "$BASELINE_BIN")/../tools/nfsfusectl
+			[[ -x $BASELINE_CTL ]] || BASELINE_CTL=$NFSFUSECTL
+		fi
+		BASELINE_DESC="$BASELINE_BIN (given)"
+		return 0
+	fi
+	command -v git >/dev/null 2>&1 && command -v meson >/dev/null 2>&1 &&
+		command -v ninja >/dev/null 2>&1 || { BASELINE_WHY="git, meson and ninja are needed to build $BASELINE_REV"; return 1; }
+	sha=$(git -C "$REPO_ROOT" rev-parse --verify -q "$BASELINE_REV^{commit}") ||
+		{ BASELINE_WHY="$BASELINE_REV is not a commit of $REPO_ROOT"; return 1; }
+	cache=${XDG_CACHE_HOME:-$HOME/.cache}/nfsfuse-bench
+	dir=$cache/$sha
+	BASELINE_DESC="$(git -C "$REPO_ROOT" log -1 --format='%h %cs' "$sha") (release build in $dir)"
+	if [[ ! -x $dir/nfsfuse || ! -x $dir/nfsfusectl ]]; then
+		log "building the previous nfsfuse ($BASELINE_REV = ${sha:0:12}), release; once, kept in $dir"
+		mkdir -p -- "$cache" || { BASELINE_WHY="cannot make $cache"; return 1; }
+		BUILD_TMP=$(mktemp -d "$cache/build.XXXXXX") || { BASELINE_WHY="cannot make a directory in $cache"; return 1; }
+		mkdir -- "$BUILD_TMP/src"
+		if ! git -C "$REPO_ROOT" archive "$sha" | tar -x -C "$BUILD_TMP/src"; then
+			BASELINE_WHY="git archive $sha failed"
+			return 1
+		fi
+		# Only the two programs: options that older revisions lack are
+		# not passed to them.
+		grep -q "option('tests'" "$BUILD_TMP/src/meson_options.txt" 2>/dev/null && mopts+=(-Dtests=false)
+		grep -q "option('man'" "$BUILD_TMP/src/meson_options.txt" 2>/dev/null && mopts+=(-Dman=disabled)
+		if ! { meson setup "$BUILD_TMP/build" "$BUILD_TMP/src" --buildtype=release \
+			-Db_sanitize=none "${mopts[@]}" &&
+			ninja -C "$BUILD_TMP/build" src/nfsfuse tools/nfsfusectl; } >"$BUILD_TMP/log" 2>&1; then
+			BASELINE_WHY="building $BASELINE_REV failed: $(tail -n 3 "$BUILD_TMP/log" | tr '\n' ' ')"
+			return 1
+		fi
+		mkdir -p -- "$dir" &&
+			cp -- "$BUILD_TMP/build/src/nfsfuse" "$BUILD_TMP/build/tools/nfsfusectl" "$dir/" ||
+			{ BASELINE_WHY="cannot copy the build into $dir"; return 1; }
+		rm -rf -- "$BUILD_TMP"
+		BUILD_TMP=
+	fi
+	BASELINE_BIN=$dir/nfsfuse
+	BASELINE_CTL=$dir/nfsfusectl
+}
+
+HAVE_BASELINE=0
+if ((NO_BASELINE)); then
+	BASELINE_WHY="--no-baseline"
+elif ((QUICK && !BASELINE_GIVEN)); then
+	BASELINE_BIN=$NFSFUSE BASELINE_CTL=$NFSFUSECTL HAVE_BASELINE=1
+	BASELINE_DESC="the subject itself (--quick: a smoke run of the comparison, ratios near 1)"
+elif build_baseline; then
+	HAVE_BASELINE=1
+else
+	log "no previous build: $BASELINE_WHY"
+fi
 
 # ------------------------------------------------------------ set-up
 
@@ -317,18 +592,23 @@ LOCAL=$(mktemp -d "$LOCAL_PARENT/nfsfuse-bench.XXXXXX") || die2 "cannot make a d
 MNT=$(mktemp -d /tmp/nfsfuse-bench-mnt.XXXXXX) || die2 "cannot make a mount point in /tmp"
 
 SIZE_B=$((SIZE_MIB * 1024 * 1024))
+SMALLW_B=$((SMALLW_MIB * 1024 * 1024))
+SRC_MIB=$((SIZE_MIB > SMALLW_MIB ? SIZE_MIB : SMALLW_MIB))
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
-log "nfsfuse $NFSFUSE, server $SERVER:$EXPORT, size $SIZE_MIB MiB, ls $LS_FILES files, create $CREATE_FILES files"
+T_START=$(date +%s)
+log "nfsfuse $NFSFUSE, server $SERVER:$EXPORT, size $SIZE_MIB MiB, ls $LS_FILES files, create $CREATE_FILES files, $REPEAT run(s) each"
 
-do_mount || die2 "cannot mount $SERVER:$EXPORT with $NFSFUSE"
+do_mount || die2 "cannot mount $SERVER:$EXPORT with $NFSFUSE: $LAST_ERR"
 mkdir -- "$MNT/$RDIR" || die2 "cannot create $RDIR on the export"
 REMOTE_MADE=1
 [[ -d $EXPORT/$RDIR ]] && LOCAL_EXPORT_OK=1
 R=$MNT/$RDIR          # the remote work directory, through nfsfuse
 RURL=$URL_BASE/$RDIR  # the same, for libnfs
+WSIZE=$(mount_flag wsize)
+CACHE_SIZE=$(mount_flag cache_size)
 
-log "preparing $SIZE_MIB MiB of random data and a tar of $UNTAR_SRC in $SHM"
-head -c "$SIZE_B" /dev/urandom >"$SHM/src" || die2 "cannot write $SHM/src"
+log "preparing $SRC_MIB MiB of random data and a tar of $UNTAR_SRC in $SHM"
+head -c "$((SRC_MIB * 1024 * 1024))" /dev/urandom >"$SHM/src" || die2 "cannot write $SHM/src"
 tar -C "$(dirname -- "$UNTAR_SRC")" -cf "$SHM/untar.tar" "$(basename -- "$UNTAR_SRC")" 2>"$SHM/err" ||
 	die2 "cannot tar $UNTAR_SRC: $(tail -n 2 "$SHM/err")"
 TAR_ENTRIES=$(tar -tf "$SHM/untar.tar" | wc -l)
@@ -336,29 +616,40 @@ TAR_MB=$(($(stat -c %s "$SHM/untar.tar") / 1000000))
 
 # ------------------------------------------------------------ 1. write
 
-W="write ${SIZE_MIB}MiB"
-log "$W: nfsfuse"
-sync
-if measure "$W nfsfuse" 1 -- dd if="$SHM/src" of="$R/big" bs=1M status=none; then
+W="write ${SIZE_MIB}MiB + fsync"
+log "$W: nfsfuse, nfs-cp, local ($REPEAT round(s))"
+# nfs-cp copies a whole file: one of the size, made untimed.
+WSRC=$SHM/src
+if ((SRC_MIB != SIZE_MIB)); then
+	WSRC=$SHM/wsrc
+	head -c "$SIZE_B" "$SHM/src" >"$WSRC" || die2 "cannot write $WSRC"
+fi
+prep_wn() { rm -f -- "$R/big"; sync; }
+# Not through the mount: it would remember that the name is gone.
+prep_wc() { rm -f -- "$(setup_path big.nfscp)"; sync; }
+prep_wl() { rm -f -- "$LOCAL/big"; sync; }
+for ((i = 1; i <= REPEAT; i++)); do
+	run_rep WN prep_wn "$W nfsfuse" 1 -- dd if="$SHM/src" of="$R/big" bs=1M count="$SIZE_MIB" conv=fsync status=none
+	run_rep WC prep_wc "$W nfs-cp" 0 -- nfs-cp "$WSRC" "$RURL/big.nfscp"
+	run_rep WL prep_wl "$W local" 0 -- dd if="$SHM/src" of="$LOCAL/big" bs=1M count="$SIZE_MIB" conv=fsync status=none
+	{ long_run WN || long_run WC; } && break
+done
+if median_of WN; then
 	row_measured "$W" nfsfuse "$(fmt_mbs "$SIZE_B" "$M_WALL")"
 	W_NFSFUSE=$M_WALL
 	got=$(stat -c %s -- "$R/big" 2>/dev/null)
 	[[ $got == "$SIZE_B" ]] || FAILED+=("$W nfsfuse: file has $got bytes, expected $SIZE_B")
 else row_failed "$W" nfsfuse; fi
-
-log "$W: nfs-cp"
-sync
-if measure "$W nfs-cp" 0 -- nfs-cp "$SHM/src" "$RURL/big.nfscp"; then
+if median_of WC; then
 	row_measured "$W" nfs-cp "$(fmt_mbs "$SIZE_B" "$M_WALL")" "$(fmt_cpu "$M_CCPU")"
 	W_NFSCP=$M_WALL
-	got=$(stat -c %s -- "$R/big.nfscp" 2>/dev/null)
-	[[ $got == "$SIZE_B" ]] || FAILED+=("$W nfs-cp: file has $got bytes, expected $SIZE_B")
+	if ((LOCAL_EXPORT_OK)); then
+		got=$(stat -c %s -- "$EXPORT/$RDIR/big.nfscp" 2>/dev/null)
+		[[ $got == "$SIZE_B" ]] || FAILED+=("$W nfs-cp: file has $got bytes, expected $SIZE_B")
+	fi
 else row_failed "$W" nfs-cp; fi
-rm -f -- "$R/big.nfscp"
-
-log "$W: local disk"
-sync
-if measure "$W local" 0 -- sh -c 'dd if="$1" of="$2" bs=1M status=none && sync -f "$2"' sh "$SHM/src" "$LOCAL/big"; then
+rm -f -- "$(setup_path big.nfscp)"
+if median_of WL; then
 	row_measured "$W" local "$(fmt_mbs "$SIZE_B" "$M_WALL")" -
 else row_failed "$W" local; fi
 
@@ -366,82 +657,174 @@ else row_failed "$W" local; fi
 
 RD="cold read ${SIZE_MIB}MiB"
 RR="re-read after reopen"
-log "$RD / $RR: nfsfuse"
-if [[ -f $R/big ]] && do_umount && drop_caches && do_mount; then
-	if measure "$RD nfsfuse" 1 -- dd if="$R/big" of="$SHM/out" bs=1M status=none; then
-		row_measured "$RD" nfsfuse "$(fmt_mbs "$SIZE_B" "$M_WALL")"
-		R_NFSFUSE=$M_WALL
-		cmp -s -- "$SHM/src" "$SHM/out" || FAILED+=("$RD nfsfuse: data read differs from data written")
+log "$RD: nfsfuse, nfs-cp, local ($READ_REPEAT round(s)); $RR after the first"
+if [[ -f $R/big ]]; then
+	for ((i = 1; i <= READ_REPEAT; i++)); do
+		if run_rep RDN cold_mount "$RD nfsfuse" 1 -- dd if="$R/big" of="$SHM/out" bs=1M status=none && ((i == 1)); then
+			cmp -s -- "$SHM/src" "$SHM/out" || { head -c "$SIZE_B" "$SHM/src" | cmp -s - "$SHM/out"; } ||
+				FAILED+=("$RD nfsfuse: data read differs from data written")
+			rm -f -- "$SHM/out"
+			run_rep RRN no_prep "$RR nfsfuse" 1 -- dd if="$R/big" of="$SHM/out" bs=1M status=none
+		fi
 		rm -f -- "$SHM/out"
-		if measure "$RR nfsfuse" 1 -- dd if="$R/big" of="$SHM/out" bs=1M status=none; then
-			row_measured "$RR" nfsfuse "$(fmt_mbs "$SIZE_B" "$M_WALL")"
-			RR_GETATTR=$M_RPC_GETATTR RR_READ=$M_RPC_READ RR_TOTAL=$M_RPC_TOTAL RR_RPCS=$M_RPCS
-		else row_failed "$RR" nfsfuse; fi
+		if run_rep RDC cold_other "$RD nfs-cp" 0 -- nfs-cp "$RURL/big" "$SHM/out" && ((i == 1)); then
+			rm -f -- "$SHM/out"
+			run_rep RRC no_prep "$RR nfs-cp" 0 -- nfs-cp "$RURL/big" "$SHM/out"
+		fi
 		rm -f -- "$SHM/out"
-	else row_failed "$RD" nfsfuse; LAST_ERR="not run: the cold read failed"; row_failed "$RR" nfsfuse; fi
+		if ((i <= REPEAT)) && run_rep RDL cold_other "$RD local" 0 -- dd if="$LOCAL/big" of="$SHM/out" bs=1M status=none && ((i == 1)); then
+			rm -f -- "$SHM/out"
+			run_rep RRL no_prep "$RR local" 0 -- dd if="$LOCAL/big" of="$SHM/out" bs=1M status=none
+		fi
+		rm -f -- "$SHM/out"
+		{ long_run RDN || long_run RDC; } && break
+	done
 else
-	[[ -f $R/big ]] || LAST_ERR="cannot find $R/big through the mount (write failed, or the server is unreachable)"
-	row_failed "$RD" nfsfuse; LAST_ERR="not run: the cold read failed"; row_failed "$RR" nfsfuse
+	RDN_ERR="cannot find $R/big through the mount (write failed, or the server is unreachable)"
+	RDC_ERR=$RDN_ERR RDL_ERR=$RDN_ERR
 fi
-
-log "$RD / $RR: nfs-cp"
-drop_caches
-if measure "$RD nfs-cp" 0 -- nfs-cp "$RURL/big" "$SHM/out"; then
-	row_measured "$RD" nfs-cp "$(fmt_mbs "$SIZE_B" "$M_WALL")" "$(fmt_cpu "$M_CCPU")"
-	R_NFSCP=$M_WALL
-	rm -f -- "$SHM/out"
-	if measure "$RR nfs-cp" 0 -- nfs-cp "$RURL/big" "$SHM/out"; then
-		row_measured "$RR" nfs-cp "$(fmt_mbs "$SIZE_B" "$M_WALL")" "$(fmt_cpu "$M_CCPU")"
-	else row_failed "$RR" nfs-cp; fi
-	rm -f -- "$SHM/out"
-else row_failed "$RD" nfs-cp; LAST_ERR="not run: the cold read failed"; row_failed "$RR" nfs-cp; fi
-
-log "$RD / $RR: local disk"
-drop_caches
-if measure "$RD local" 0 -- dd if="$LOCAL/big" of="$SHM/out" bs=1M status=none; then
-	row_measured "$RD" local "$(fmt_mbs "$SIZE_B" "$M_WALL")" -
-	rm -f -- "$SHM/out"
-	if measure "$RR local" 0 -- dd if="$LOCAL/big" of="$SHM/out" bs=1M status=none; then
-		row_measured "$RR" local "$(fmt_mbs "$SIZE_B" "$M_WALL")" -
-	else row_failed "$RR" local; fi
-	rm -f -- "$SHM/out"
-else row_failed "$RD" local; LAST_ERR="not run: the cold read failed"; row_failed "$RR" local; fi
+for t in N:nfsfuse C:nfs-cp L:local; do
+	k=${t%%:*} tool=${t#*:}
+	RR_ERR_NAME=RR${k}_ERR
+	if median_of "RD$k"; then
+		cpu=$(fmt_cpu "$M_DCPU")
+		[[ $k == C ]] && cpu=$(fmt_cpu "$M_CCPU")
+		[[ $k == L ]] && cpu=-
+		row_measured "$RD" "$tool" "$(fmt_mbs "$SIZE_B" "$M_WALL")" "$cpu"
+		[[ $k == N ]] && R_NFSFUSE=$M_WALL
+		[[ $k == C ]] && R_NFSCP=$M_WALL
+	else row_failed "$RD" "$tool"; fi
+	if median_of "RR$k"; then
+		cpu=$(fmt_cpu "$M_DCPU")
+		[[ $k == C ]] && cpu=$(fmt_cpu "$M_CCPU")
+		[[ $k == L ]] && cpu=-
+		row_measured "$RR" "$tool" "$(fmt_mbs "$SIZE_B" "$M_WALL")" "$cpu"
+		[[ $k == N ]] && RR_GETATTR=$M_RPC_GETATTR RR_READ=$M_RPC_READ RR_TOTAL=$M_RPC_TOTAL RR_RPCS=$M_RPCS
+	else
+		[[ -z ${!RR_ERR_NAME:-} ]] && LAST_ERR="not run: the cold read failed"
+		row_failed "$RR" "$tool"
+	fi
+done
 rm -f -- "$LOCAL/big" "$SHM/out"
 
-# ------------------------------------------------------------ 3. ls -l
+# ------------------------------------------------------------ 3. small writes
+
+SW4="write ${SMALLW_MIB}MiB + fsync, dd bs=4k"
+SW1="write ${SMALLW_MIB}MiB + fsync, dd bs=1M"
+log "$SW4 / bs=1M: nfsfuse ($REPEAT round(s))"
+prep_sw() { rm -f -- "$R/sw"; sync; }
+remount || true
+for ((i = 1; i <= REPEAT; i++)); do
+	run_rep SW1 prep_sw "$SW1" 1 -- dd if="$SHM/src" of="$R/sw" bs=1M count="$SMALLW_MIB" conv=fsync status=none
+	run_rep SW4 prep_sw "$SW4" 1 -- dd if="$SHM/src" of="$R/sw" bs=4k count="$((SMALLW_MIB * 256))" conv=fsync status=none
+	long_run SW4 && break
+done
+if median_of SW4; then
+	row_measured "$SW4" nfsfuse "$(fmt_mbs "$SMALLW_B" "$M_WALL")"
+	SW4_WALL=$M_WALL SW4_WRITE=${M_RPC_WRITE:-0}
+	got=$(stat -c %s -- "$R/sw" 2>/dev/null)
+	[[ $got == "$SMALLW_B" ]] || FAILED+=("$SW4: file has $got bytes, expected $SMALLW_B")
+else row_failed "$SW4" nfsfuse; fi
+if median_of SW1; then
+	row_measured "$SW1" nfsfuse "$(fmt_mbs "$SMALLW_B" "$M_WALL")"
+	SW1_WALL=$M_WALL
+else row_failed "$SW1" nfsfuse; fi
+rm -f -- "$R/sw"
+
+# ------------------------------------------------------------ 4. ls -l
+
+# ls_setup DIR N: N empty files in DIR (a new directory), untimed.
+ls_setup() { mkdir -- "$1" && "$PY" "$HELPER" mkfiles "$1" "$2"; }
+
+# Cold `ls -l` of a remote directory with its memory: sets LS_MEM_* from
+# the median run (RSS growth, inodes gained, entries listed).
+ls_mem_keep() {
+	LS_MEM_RSS=$((M_RSS1 - M_RSS0))
+	LS_MEM_INODES=$((${M_INODES1:-0} - ${M_INODES0:-0}))
+	LS_MEM_ENTRIES=$1
+	LS_MEM_FROM=$2
+}
 
 L="ls -l ${LS_FILES} files"
+LW="ls -l ${LS_FILES} files, again (warm)"
 log "$L: set-up"
-LS_OK=1
-if ((LOCAL_EXPORT_OK)); then
-	mkdir -- "$EXPORT/$RDIR/ls" && "$PY" "$HELPER" mkfiles "$EXPORT/$RDIR/ls" "$LS_FILES" || LS_OK=0
-else
-	mkdir -- "$R/ls" && "$PY" "$HELPER" mkfiles "$R/ls" "$LS_FILES" || LS_OK=0
-fi
-mkdir -- "$LOCAL/ls" && "$PY" "$HELPER" mkfiles "$LOCAL/ls" "$LS_FILES" || LS_OK=0
-if ((!LS_OK)); then
+if ! { ls_setup "$(setup_path ls)" "$LS_FILES" && ls_setup "$LOCAL/ls" "$LS_FILES"; }; then
 	LAST_ERR="could not create the $LS_FILES files"
 	row_failed "$L" nfsfuse; LAST_ERR="not run: set-up failed"; row_failed "$L" nfs-ls
-	LAST_ERR="not run: set-up failed"; row_failed "$L" local
+	LAST_ERR="not run: set-up failed"; row_failed "$LW" nfsfuse
+	LAST_ERR="not run: set-up failed"; row_failed "$LW" local
 else
-	log "$L: nfsfuse (fresh mount)"
-	if remount && measure "$L nfsfuse" 1 --count-lines -- ls -l "$R/ls"; then
-		row_measured "$L" nfsfuse "$(fmt_s "$M_WALL") s"
-		((M_LINES == LS_FILES + 1)) || FAILED+=("$L nfsfuse: listed $((M_LINES - 1)) files, expected $LS_FILES")
-	else row_failed "$L" nfsfuse; fi
-	log "$L: nfs-ls"
-	if measure "$L nfs-ls" 0 --count-lines -- nfs-ls "$RURL/ls"; then
+	log "$L: nfsfuse cold and warm, nfs-ls, local ($REPEAT round(s))"
+	for ((i = 1; i <= REPEAT; i++)); do
+		if run_rep LSN cold_mount "$L nfsfuse" 1 --count-lines -- ls -l "$R/ls"; then
+			((M_LINES == LS_FILES + 1)) || FAILED+=("$L nfsfuse: listed $((M_LINES - 1)) files, expected $LS_FILES")
+			run_rep LSW no_prep "$LW nfsfuse" 1 --count-lines -- ls -l "$R/ls"
+		fi
+		run_rep LSC cold_other "$L nfs-ls" 0 --count-lines -- nfs-ls "$RURL/ls" &&
+			{ ((M_LINES >= LS_FILES)) || FAILED+=("$L nfs-ls: listed $M_LINES entries, expected $LS_FILES"); }
+		run_rep LSL no_prep "$LW local" 0 --count-lines -- ls -l "$LOCAL/ls"
+		long_run LSN && break
+	done
+	if median_of LSN; then
+		row_measured "$L" "nfsfuse (cold)" "$(fmt_s "$M_WALL") s"
+		LS_COLD=$M_WALL
+		ls_mem_keep "$LS_FILES" "$L"
+	else row_failed "$L" "nfsfuse (cold)"; fi
+	if median_of LSC; then
 		row_measured "$L" nfs-ls "$(fmt_s "$M_WALL") s" "$(fmt_cpu "$M_CCPU")"
-		((M_LINES >= LS_FILES)) || FAILED+=("$L nfs-ls: listed $M_LINES entries, expected $LS_FILES")
+		LS_NFSLS=$M_WALL
 	else row_failed "$L" nfs-ls; fi
-	log "$L: local disk"
-	if measure "$L local" 0 --count-lines -- ls -l "$LOCAL/ls"; then
-		row_measured "$L" local "$(fmt_s "$M_WALL") s" -
-	else row_failed "$L" local; fi
+	if median_of LSW; then
+		row_measured "$LW" "nfsfuse (warm)" "$(fmt_s "$M_WALL") s"
+		LS_WARM=$M_WALL
+	else row_failed "$LW" "nfsfuse (warm)"; fi
+	if median_of LSL; then
+		row_measured "$LW" "local (warm)" "$(fmt_s "$M_WALL") s" -
+		LS_LOCAL=$M_WALL
+	else row_failed "$LW" "local (warm)"; fi
 fi
 rm -rf -- "$LOCAL/ls"
+remote_rm ls
 
-# ------------------------------------------------------------ 4. create
+# ------------------------------------------------------------ 5. ls -l at scale
+
+LS2="ls -l ${SCALE_FILES} files"
+if ((SCALE)); then
+	log "$LS2: set-up"
+	if ! ls_setup "$(setup_path ls2)" "$SCALE_FILES"; then
+		LAST_ERR="could not create the $SCALE_FILES files"
+		row_failed "$LS2" "nfsfuse (cold)"
+	else
+		log "$LS2: nfsfuse cold (once)"
+		if run_rep LS2N cold_mount "$LS2 nfsfuse" 1 --count-lines -- ls -l "$R/ls2" && median_of LS2N; then
+			((M_LINES == SCALE_FILES + 1)) || FAILED+=("$LS2 nfsfuse: listed $((M_LINES - 1)) files, expected $SCALE_FILES")
+			row_measured "$LS2" "nfsfuse (cold)" "$(fmt_s "$M_WALL") s"
+			LS2_COLD=$M_WALL
+			ls_mem_keep "$SCALE_FILES" "$LS2"
+		else row_failed "$LS2" "nfsfuse (cold)"; fi
+	fi
+	remote_rm ls2
+else
+	row_missing "$LS2" "nfsfuse (cold)" "not run: needs --scale"
+fi
+
+# Memory per inode and per entry, from the largest cold ls -l.
+MI="memory: RSS growth per inode"
+ME="memory: RSS growth per listed entry"
+if [[ -n ${LS_MEM_FROM:-} ]]; then
+	if ((LS_MEM_INODES > 0)); then
+		row_info "$MI" nfsfuse "$((LS_MEM_RSS / LS_MEM_INODES)) B" "$LS_MEM_FROM: +$(fmt_mib "$LS_MEM_RSS") for +$LS_MEM_INODES inodes"
+		MEM_PER_INODE=$((LS_MEM_RSS / LS_MEM_INODES))
+	else
+		row_info "$MI" nfsfuse "-" "$LS_MEM_FROM: no inode count in nfsfusectl stats"
+	fi
+	row_info "$ME" nfsfuse "$((LS_MEM_RSS / LS_MEM_ENTRIES)) B" "$LS_MEM_FROM: +$(fmt_mib "$LS_MEM_RSS") for $LS_MEM_ENTRIES entries"
+else
+	LAST_ERR="not run: the cold ls -l failed"; row_failed "$MI" nfsfuse
+	LAST_ERR="not run: the cold ls -l failed"; row_failed "$ME" nfsfuse
+fi
+
+# ------------------------------------------------------------ 6. create
 
 C="create ${CREATE_FILES} x 4KiB"
 log "$C: nfsfuse (fresh mount)"
@@ -456,82 +839,327 @@ if mkdir -- "$LOCAL/c" && measure "$C local" 0 -- sh -c '"$1" "$2" measure --cre
 	row_measured "$C" local "$(fmt_s "$M_WALL") s" -
 else row_failed "$C" local; fi
 rm -rf -- "$LOCAL/c"
+remote_rm c
 
-# ------------------------------------------------------------ 5. untar
+# ------------------------------------------------------------ 7. untar, find -ls, rm -rf
 
-U="untar $(basename -- "$UNTAR_SRC") (${TAR_ENTRIES} entries, ${TAR_MB} MB)"
-log "$U: nfsfuse (fresh mount)"
-if remount && mkdir -- "$R/u" && measure "$U nfsfuse" 1 -- tar -C "$R/u" --no-same-owner -xf "$SHM/untar.tar"; then
-	row_measured "$U" nfsfuse "$(fmt_s "$M_WALL") s"
-	U_TOTAL=$M_RPC_TOTAL
-else row_failed "$U" nfsfuse; fi
-row_none "$U" nfs-cp
-log "$U: local disk"
-if mkdir -- "$LOCAL/u" && measure "$U local" 0 -- sh -c 'tar -C "$1" --no-same-owner -xf "$2" && sync -f "$1"' sh "$LOCAL/u" "$SHM/untar.tar"; then
-	row_measured "$U" local "$(fmt_s "$M_WALL") s" -
-else row_failed "$U" local; fi
-rm -rf -- "$LOCAL/u"
+TREE="$(basename -- "$UNTAR_SRC") (${TAR_ENTRIES} entries, ${TAR_MB} MB)"
+U="untar $TREE"
+F="find -ls of it, cold"
+X="rm -rf of it, cold"
+log "$U, find -ls, rm -rf: nfsfuse, previous build, local ($REPEAT round(s))"
+builds=(N)
+((HAVE_BASELINE)) && builds+=(B)
+for ((i = 1; i <= REPEAT; i++)); do
+	for b in "${builds[@]}"; do
+		if [[ $b == B ]]; then use_baseline; else use_subject; fi
+		mkdir -p -- "$R/u$b$i" &&
+			run_rep "U$b" cold_mount "$U $CUR_NAME" 1 -- tar -C "$R/u$b$i" --no-same-owner -xf "$SHM/untar.tar"
+	done
+	for b in "${builds[@]}"; do
+		if [[ $b == B ]]; then use_baseline; else use_subject; fi
+		[[ -d $R/u$b$i ]] &&
+			run_rep "F$b" cold_mount "$F $CUR_NAME" 1 --count-lines -- find "$R/u$b$i" -ls
+	done
+	for b in "${builds[@]}"; do
+		if [[ $b == B ]]; then use_baseline; else use_subject; fi
+		[[ -d $R/u$b$i ]] &&
+			run_rep "X$b" cold_mount "$X $CUR_NAME" 1 -- rm -rf -- "$R/u$b$i"
+	done
+	use_subject
+	mkdir -p -- "$LOCAL/u$i" &&
+		run_rep UL cold_other "$U local" 0 -- sh -c 'tar -C "$1" --no-same-owner -xf "$2" && sync -f "$1"' sh "$LOCAL/u$i" "$SHM/untar.tar"
+	run_rep FL cold_other "$F local" 0 --count-lines -- find "$LOCAL/u$i" -ls
+	run_rep XL cold_other "$X local" 0 -- rm -rf -- "$LOCAL/u$i"
+	{ long_run UN || long_run UB; } && break
+done
+use_subject
+for w in U F X; do
+	case $w in U) wl=$U ;; F) wl=$F ;; X) wl=$X ;; esac
+	if median_of "${w}N"; then
+		row_measured "$wl" nfsfuse "$(fmt_s "$M_WALL") s"
+		declare "${w}_NFSFUSE=$M_WALL"
+		[[ $w == U ]] && U_TOTAL=$M_RPC_TOTAL U_DCPU=$M_DCPU
+	else row_failed "$wl" nfsfuse; fi
+	if ((HAVE_BASELINE)); then
+		if median_of "${w}B"; then
+			row_measured "$wl" "previous build" "$(fmt_s "$M_WALL") s"
+			declare "${w}_PREV=$M_WALL"
+		else row_failed "$wl" "previous build"; fi
+	else
+		row_missing "$wl" "previous build" "not run: $BASELINE_WHY"
+	fi
+	if median_of "${w}L"; then
+		row_measured "$wl" local "$(fmt_s "$M_WALL") s" -
+		declare "${w}_LOCAL=$M_WALL"
+	else row_failed "$wl" local; fi
+done
+rm -rf -- "$LOCAL"/u*
+for ((i = 1; i <= REPEAT; i++)); do remote_rm "uN$i"; remote_rm "uB$i"; done
+
+# ------------------------------------------------------------ 8. four untars at once
+
+U4="4 untars at once into 4 directories"
+log "$U4: nfsfuse (fresh mount, once)"
+if cold_mount && mkdir -- "$R/p1" "$R/p2" "$R/p3" "$R/p4" &&
+	measure "$U4 nfsfuse" 1 -- bash -c 'pids=(); for d in "$1"/p1 "$1"/p2 "$1"/p3 "$1"/p4; do
+		tar -C "$d" --no-same-owner -xf "$2" & pids+=($!); done
+		rc=0; for p in "${pids[@]}"; do wait "$p" || rc=1; done; exit $rc' bash "$R" "$SHM/untar.tar"; then
+	row_measured "$U4" nfsfuse "$(fmt_s "$M_WALL") s"
+	U4_NFSFUSE=$M_WALL
+else row_failed "$U4" nfsfuse; fi
+for d in p1 p2 p3 p4; do remote_rm "$d"; done
+
+# ------------------------------------------------------------ 9. random 4 KiB reads
+
+RND="random 4KiB reads, ${RAND_JOBS} jobs, ${RAND_MIB}MiB file, ${RAND_TIME} s"
+log "$RND: set-up"
+RAND_OK=1
+rp=$(setup_path rand)
+# The source data repeated up to the size (random bytes: the server reads
+# real blocks, not holes).
+for ((left = RAND_MIB; left > 0; left -= SRC_MIB)); do
+	head -c "$(((left < SRC_MIB ? left : SRC_MIB) * 1048576))" "$SHM/src" || { RAND_OK=0; break; }
+done >"$rp" || RAND_OK=0
+log "$RND: fio on nfsfuse, nfs_randread ($REPEAT round(s))"
+fio_run() { "$PY" "$HELPER" fio-iops "$SHM/fio.json"; }
+RNF_IOPS=() RNF_IOS=() RNF_READ=() RNF_SNAP=() RNL_IOPS=() RNL_SNAP=() RNF_ERR=
+for ((i = 1; i <= REPEAT && RAND_OK; i++)); do
+	if ((HAVE_FIO)) && run_rep RNF cold_mount "$RND nfsfuse" 1 --stdout "$SHM/fio.json" -- \
+		fio --name=randread --filename="$R/rand" --rw=randread --bs=4k --numjobs="$RAND_JOBS" \
+		--ioengine=psync --size="${RAND_MIB}M" --time_based --runtime="$RAND_TIME" \
+		--group_reporting --output-format=json; then
+		if read -r iops ios < <(fio_run 2>"$SHM/err"); then
+			# Kept with the run: the median is by IOPS, not by wall time.
+			RNF_IOPS+=("$iops"); RNF_IOS+=("$ios"); RNF_READ+=("${M_RPC_READ:-0}")
+			RNF_SNAP+=("$(m_save)")
+		else
+			RNF_ERR=${RNF_ERR:-$(cat "$SHM/err")}
+		fi
+	fi
+	if ((HAVE_RANDREAD)) && run_rep RNL cold_other "$RND nfs_randread" 0 --stdout "$SHM/rr.out" -- \
+		"$RANDREAD" -t "$RAND_JOBS" -s "$RAND_TIME" -b 4096 "$RURL/rand"; then
+		RNL_IOPS+=("$(awk '$1 == "iops" { print $2 }' "$SHM/rr.out")")
+		RNL_SNAP+=("$(m_save)")
+	fi
+done
+# median_iops NAME: index of the median of NAME_IOPS.
+median_iops() {
+	# Empty arrays through a name reference count as unset under -u.
+	local -
+	set +u
+	local -n _v=${1}_IOPS
+	printf '%s\n' "${_v[@]}" | awk '{ print NR - 1, $1 }' | sort -k2,2g |
+		awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+}
+iops_range() {
+	# Empty arrays through a name reference count as unset under -u.
+	local -
+	set +u
+	local -n _v=${1}_IOPS
+	((${#_v[@]} > 1)) || return 0
+	printf ' (n=%d, %s..%s)' "${#_v[@]}" "$(printf '%s\n' "${_v[@]}" | sort -g | head -n 1)" \
+		"$(printf '%s\n' "${_v[@]}" | sort -g | tail -n 1)"
+}
+if ((!HAVE_FIO)); then
+	row_missing "$RND" "nfsfuse (fio)" "fio is not installed (Debian: fio)"
+elif ((!RAND_OK)); then
+	LAST_ERR="could not write the $RAND_MIB MiB file"; row_failed "$RND" "nfsfuse (fio)"
+elif ((${#RNF_IOPS[@]})); then
+	k=$(median_iops RNF)
+	eval "${RNF_SNAP[k]}"
+	M_N=1
+	RN_NFSFUSE=${RNF_IOPS[k]}
+	rpi=$(awk -v r="${RNF_READ[k]}" -v n="${RNF_IOS[k]}" 'BEGIN { if (n > 0) printf "%.2f", r / n; else print "-" }')
+	row_measured "$RND" "nfsfuse (fio)" "${RN_NFSFUSE} IOPS$(iops_range RNF), ${rpi} READ/IO"
+	[[ -n ${RNF_ERR:-} ]] && FAILED+=("$RND nfsfuse: a run failed: $RNF_ERR")
+else
+	LAST_ERR=${RNF_ERR:-not run}; row_failed "$RND" "nfsfuse (fio)"
+fi
+if ((!HAVE_RANDREAD)); then
+	if [[ -f $REPO_ROOT/build/build.ninja ]] && ! pkg-config --exists libnfs 2>/dev/null; then
+		why="not built: libnfs's headers are not installed (Debian: libnfs-dev), then rebuild"
+	else
+		why="$RANDREAD not found (built by meson where libnfs is installed; give --randread)"
+	fi
+	row_missing "$RND" "libnfs (nfs_randread)" "$why"
+elif ((!RAND_OK)); then
+	LAST_ERR="could not write the $RAND_MIB MiB file"; row_failed "$RND" "libnfs (nfs_randread)"
+elif ((${#RNL_IOPS[@]})); then
+	k=$(median_iops RNL)
+	eval "${RNL_SNAP[k]}"
+	M_N=1
+	RN_LIBNFS=${RNL_IOPS[k]}
+	row_measured "$RND" "libnfs (nfs_randread)" "${RN_LIBNFS} IOPS$(iops_range RNL)" "$(fmt_cpu "$M_CCPU")"
+else
+	median_of RNL || true
+	row_failed "$RND" "libnfs (nfs_randread)"
+fi
+remote_rm rand
+
+# ------------------------------------------------------------ 10. nconnect
+
+NC="4 files read at once, 4 x $((SIZE_MIB / 2))MiB, cold"
+if ((HAVE_NCONNECT)); then
+	log "$NC: nconnect=1 and nconnect=4 ($REPEAT round(s))"
+	NC_OK=1
+	for f in 1 2 3 4; do
+		head -c "$((SIZE_MIB / 2 * 1048576))" "$SHM/src" >"$(setup_path "nc$f")" || NC_OK=0
+	done
+	for ((i = 1; i <= REPEAT && NC_OK; i++)); do
+		for n in 1 4; do
+			EXTRA_OPTS=nconnect=$n
+			run_rep "NC$n" cold_mount "$NC nconnect=$n" 1 -- bash -c 'pids=(); for f in 1 2 3 4; do
+				dd if="$1/nc$f" of=/dev/null bs=1M status=none & pids+=($!); done
+				rc=0; for p in "${pids[@]}"; do wait "$p" || rc=1; done; exit $rc' bash "$R"
+		done
+	done
+	EXTRA_OPTS=
+	for n in 1 4; do
+		if ((!NC_OK)); then
+			LAST_ERR="could not write the four files"; row_failed "$NC" "nfsfuse nconnect=$n"
+		elif median_of "NC$n"; then
+			row_measured "$NC" "nfsfuse nconnect=$n" "$(fmt_mbs "$((SIZE_MIB / 2 * 1048576 * 4))" "$M_WALL")"
+			declare "NC${n}_WALL=$M_WALL"
+		else row_failed "$NC" "nfsfuse nconnect=$n"; fi
+	done
+	for f in 1 2 3 4; do remote_rm "nc$f"; done
+else
+	row_missing "$NC" "nfsfuse nconnect=1, 4" "this nfsfuse has no nconnect option"
+fi
+
+# ------------------------------------------------------------ 11. memory against cache_size
+
+MR="memory: RSS after reading ${MEMREAD_MIB}MiB"
+log "$MR: nfsfuse (fresh mount, a sparse file)"
+if truncate -s "${MEMREAD_MIB}M" "$(setup_path mem)" && cold_mount &&
+	CACHE_SIZE=$(mount_flag cache_size) &&
+	measure "$MR nfsfuse" 1 -- dd if="$R/mem" of=/dev/null bs=1M status=none; then
+	MEM_RSS=$M_RSS1 MEM_HWM=$M_HWM1 MEM_BASE=$M_RSS0 MEM_DC=${M_DCACHE1:-0}
+	row_measured "$MR" nfsfuse "RSS $(fmt_mib "$MEM_RSS")"
+	row_info "  (RSS at mount, peak; data cache; cache_size)" nfsfuse \
+		"$(fmt_mib "$MEM_BASE"), $(fmt_mib "$MEM_HWM")" \
+		"data cache $(fmt_mib "$MEM_DC"); cache_size ${CACHE_SIZE:+$(fmt_mib "$CACHE_SIZE")}"
+else row_failed "$MR" nfsfuse; fi
+remote_rm mem
 
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+T_END=$(date +%s)
 
 # ------------------------------------------------------------ report
 
 echo
-echo "nfsfuse benchmark  $(date '+%F %T')"
+echo "nfsfuse benchmark  $(date '+%F %T'), $((T_END - T_START)) s"
 echo "  nfsfuse:  $NFSFUSE ($(cd "$REPO_ROOT" && git describe --always --dirty 2>/dev/null || echo "no git"))${MOUNT_OPTS:+  -o $MOUNT_OPTS}"
+if ((HAVE_BASELINE)); then
+	echo "  previous build: $BASELINE_DESC"
+else
+	echo "  previous build: none ($BASELINE_WHY)"
+fi
 echo "  server:   $SERVER:$EXPORT   local disk: $LOCAL_PARENT ($(df -P "$LOCAL_PARENT" | awk 'NR == 2 { print $1 }'))"
 echo "  machine:  $(nproc) CPUs; load average $LOAD_START at start, $LOAD_END at end"
+echo "  mount:    wsize ${WSIZE:-?}, cache_size ${CACHE_SIZE:-?}; $REPEAT run(s) per workload, cold read $READ_REPEAT (median shown, n= and range when more than one)"
 case $DROP_STATE in
-yes) echo "  cold reads: remount + sync + drop_caches (page cache dropped, client and server)" ;;
-*) echo "  cold reads: remount only; could NOT drop the page cache (not root?): server-side reads were warm" ;;
+yes) echo "  cold:     remount + sync + drop_caches (page cache dropped, client and server)" ;;
+*) echo "  cold:     remount only; could NOT drop the page cache (not root?): server-side reads were warm" ;;
 esac
-echo "  MB/s = 10^6 B/s of wall time; daemon CPU = nfsfuse daemon utime+stime (nfs-cp/nfs-ls: the tool's own CPU)"
+echo "  MB/s = 10^6 B/s of wall time; daemon CPU = nfsfuse daemon utime+stime (libnfs tools: their own CPU)"
 echo
 {
-	printf 'workload\ttool\tMB/s or s\twall s\tdaemon CPU s\tRPCs\n'
+	printf 'workload\ttool\tresult\twall s\tdaemon CPU s\tCPU us/RPC\tRPCs\n'
 	printf '%s\n' "${ROWS[@]}"
 } | column -t -s $'\t' -o ' | '
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
-mark() { if "$@"; then echo met; else echo "NOT met"; fi; }
+# target TEXT VALUE VERDICT
+target() { printf '  %-58s %-12s %s\n' "$1" "$2" "$3"; }
+# target_ratio TEXT A B le|ge LIMIT : A/B against LIMIT.
+target_ratio() {
+	local r
+	if [[ -n $2 && -n $3 ]]; then
+		r=$(ratio "$2" "$3")
+		if "$4" "$r" "$5"; then target "$1" "$r" met; else target "$1" "$r" "NOT met"; fi
+	else
+		target "$1" - "NOT measured"
+	fi
+}
 
 echo
-echo "targets"
-if [[ -n ${R_NFSFUSE:-} && -n ${R_NFSCP:-} ]]; then
-	# Same bytes, so the MB/s ratio is the inverse ratio of the times.
-	r=$(ratio "$R_NFSCP" "$R_NFSFUSE")
-	printf '  %-48s %-10s %s\n' "cold read nfsfuse/nfs-cp >= 1.20" "$r" "$(mark ge "$r" 1.2)"
+echo "targets (ratios of this run)"
+target_ratio "untar: nfsfuse/local <= 12" "${U_NFSFUSE:-}" "${U_LOCAL:-}" le 12
+target_ratio "untar: nfsfuse/previous build <= 0.6" "${U_NFSFUSE:-}" "${U_PREV:-}" le 0.6
+target_ratio "rm -rf: nfsfuse/previous build <= 0.5" "${X_NFSFUSE:-}" "${X_PREV:-}" le 0.5
+target_ratio "find -ls cold: nfsfuse/previous build <= 0.7" "${F_NFSFUSE:-}" "${F_PREV:-}" le 0.7
+target_ratio "ls -l $LS_FILES cold: nfsfuse/nfs-ls <= 5" "${LS_COLD:-}" "${LS_NFSLS:-}" le 5
+target_ratio "ls -l $LS_FILES warm: nfsfuse/local <= 2" "${LS_WARM:-}" "${LS_LOCAL:-}" le 2
+if ((SCALE)); then
+	target_ratio "ls -l $SCALE_FILES / ls -l $LS_FILES, cold <= 11" "${LS2_COLD:-}" "${LS_COLD:-}" le 11
 else
-	printf '  %-48s %-10s %s\n' "cold read nfsfuse/nfs-cp >= 1.20" "-" "NOT measured"
+	target "ls -l $SCALE_FILES / ls -l $LS_FILES, cold <= 11" - "not run (--scale)"
 fi
-if [[ -n ${W_NFSFUSE:-} && -n ${W_NFSCP:-} ]]; then
-	r=$(ratio "$W_NFSCP" "$W_NFSFUSE")
-	printf '  %-48s %-10s %s\n' "write nfsfuse/nfs-cp >= 1.00" "$r" "$(mark ge "$r" 1.0)"
+# IOPS: more is better, so the ratio is nfsfuse/libnfs.
+target_ratio "random 4KiB reads: nfsfuse/libnfs IOPS >= 1.5" "${RN_NFSFUSE:-}" "${RN_LIBNFS:-}" ge 1.5
+target_ratio "write ${SMALLW_MIB}MiB: time bs=4k / bs=1M <= 2" "${SW4_WALL:-}" "${SW1_WALL:-}" le 2
+if [[ -n ${SW4_WRITE:-} && -n ${WSIZE:-} ]]; then
+	lim=$(awk -v b="$SMALLW_B" -v w="$WSIZE" 'BEGIN { n = int((b + w - 1) / w); printf "%d", n * 1.1 }')
+	if ((SW4_WRITE <= lim)); then v=met; else v="NOT met"; fi
+	target "write ${SMALLW_MIB}MiB bs=4k: WRITE calls <= size/wsize + 10% ($lim)" "$SW4_WRITE" "$v"
 else
-	printf '  %-48s %-10s %s\n' "write nfsfuse/nfs-cp >= 1.00" "-" "NOT measured"
+	target "write ${SMALLW_MIB}MiB bs=4k: WRITE calls <= size/wsize + 10%" - "NOT measured"
+fi
+# Same bytes: the throughput ratio is the inverse ratio of the times.
+target_ratio "cold read: nfsfuse/nfs-cp >= 1.5 (median of $READ_REPEAT)" "${R_NFSCP:-}" "${R_NFSFUSE:-}" ge 1.5
+target_ratio "write + fsync: nfsfuse/nfs-cp >= 1.0" "${W_NFSCP:-}" "${W_NFSFUSE:-}" ge 1.0
+target_ratio "4 untars at once / one untar <= 2" "${U4_NFSFUSE:-}" "${U_NFSFUSE:-}" le 2
+if ((HAVE_NCONNECT)); then
+	target_ratio "4 readers: nconnect=4 / nconnect=1 >= 1.3" "${NC1_WALL:-}" "${NC4_WALL:-}" ge 1.3
+else
+	target "4 readers: nconnect=4 / nconnect=1 >= 1.3" - "not run (no nconnect option)"
+fi
+if [[ -n ${U_TOTAL:-} && $U_TOTAL -gt 0 ]]; then
+	us=$(awk -v c="$U_DCPU" -v n="$U_TOTAL" 'BEGIN { printf "%.1f", c * 1e6 / n }')
+	if le "$us" 40; then v=met; else v="NOT met"; fi
+	target "untar: daemon CPU per RPC <= 40 us" "$us" "$v"
+else
+	target "untar: daemon CPU per RPC <= 40 us" - "NOT measured"
+fi
+if [[ -n ${MEM_RSS:-} && -n ${CACHE_SIZE:-} ]]; then
+	lim=$((CACHE_SIZE + MEM_OVERHEAD_MIB * 1048576))
+	if ((MEM_RSS <= lim)); then v=met; else v="NOT met"; fi
+	target "RSS after ${MEMREAD_MIB}MiB read <= cache_size + ${MEM_OVERHEAD_MIB} MiB" "$(fmt_mib "$MEM_RSS")" "$v"
+else
+	target "RSS after ${MEMREAD_MIB}MiB read <= cache_size + ${MEM_OVERHEAD_MIB} MiB" - "NOT measured"
 fi
 if [[ -n ${RR_GETATTR:-} ]]; then
 	v="GETATTR $RR_GETATTR READ $RR_READ"
 	extra=$((RR_TOTAL - RR_GETATTR - RR_READ))
 	((extra > 0)) && v="$v (+$extra other: $RR_RPCS)"
-	printf '  %-48s %-10s %s\n' "re-read: 1 GETATTR and 0 READ" "$v" \
-		"$(mark test "$RR_GETATTR" -eq 1 -a "$RR_READ" -eq 0)"
+	if ((RR_GETATTR == 1 && RR_READ == 0)); then m=met; else m="NOT met"; fi
+	target "re-read: 1 GETATTR and 0 READ" "$v" "$m"
 else
-	printf '  %-48s %-10s %s\n' "re-read: 1 GETATTR and 0 READ" "-" "NOT measured"
+	target "re-read: 1 GETATTR and 0 READ" - "NOT measured"
 fi
 if [[ -n ${C_TOTAL:-} ]]; then
 	nd=$((C_TOTAL - C_WRITE))
 	per=$(awk -v a="$nd" -v n="$CREATE_FILES" 'BEGIN { printf "%.2f", a / n }')
-	printf '  %-48s %-10s %s\n' "create: <= 2 RPCs per file (+ its WRITEs)" "$per" "$(mark ge 2 "$per")"
+	if le "$per" 2; then m=met; else m="NOT met"; fi
+	target "create: <= 2 RPCs per file (+ its WRITEs)" "$per" "$m"
 	printf '    (%d RPCs for %d files: %s; WRITE %d/file, COMMIT %d/file not exempted)\n' \
 		"$C_TOTAL" "$CREATE_FILES" "$C_RPCS" "$((C_WRITE / CREATE_FILES))" "$((C_COMMIT / CREATE_FILES))"
 else
-	printf '  %-48s %-10s %s\n' "create: <= 2 RPCs per file (+ its WRITEs)" "-" "NOT measured"
+	target "create: <= 2 RPCs per file (+ its WRITEs)" - "NOT measured"
 fi
+echo
+echo "for information"
 if [[ -n ${U_TOTAL:-} ]]; then
-	printf '  %-48s %s\n' "(untar, for information: RPCs per tar entry)" \
+	printf '  %-58s %s\n' "untar: RPCs per tar entry" \
 		"$(awk -v a="$U_TOTAL" -v n="$TAR_ENTRIES" 'BEGIN { printf "%.2f", a / n }')"
+fi
+if [[ -n ${MEM_PER_INODE:-} ]]; then
+	printf '  %-58s %s\n' "daemon memory per inode (${LS_MEM_FROM})" "$MEM_PER_INODE B"
+fi
+if [[ -n ${MEM_RSS:-} && -n ${CACHE_SIZE:-} ]]; then
+	printf '  %-58s %s\n' "RSS - cache_size after the ${MEMREAD_MIB}MiB read (peak - cache_size)" \
+		"$(fmt_mib "$((MEM_RSS - CACHE_SIZE))") ($(fmt_mib "$((MEM_HWM - CACHE_SIZE))"))"
 fi
 
 if ((${#FAILED[@]})); then

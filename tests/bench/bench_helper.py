@@ -14,14 +14,21 @@ Runs one workload and prints shell assignments for bench.sh to eval:
   M_RPCS    RPC deltas by procedure, largest first ("READ 1024 GETATTR 1")
   M_RPC_<PROC>  the delta of each procedure; M_RPC_TOTAL their sum
   M_LINES   lines the command printed on stdout (with --count-lines)
+  M_RSS0, M_RSS1, M_HWM1  the daemon's resident set (VmRSS) before and
+            after, and its peak (VmHWM) after, in bytes (with --pid)
+  M_INODES0, M_INODES1, M_DCACHE1  the daemon's "inodes" before and after
+            and "data_cache_bytes" after, from its stats (with --pid)
 
 The daemon's CPU is read after the "before" stats snapshot and before the
 "after" one, so the control-socket traffic of nfsfusectl is not counted.
 
   --create DIR N SIZE   the workload is: create N files of SIZE bytes in DIR
                         (open O_CREAT|O_EXCL, one write, close), in-process.
+  --stdout FILE         keep what the command printed on stdout in FILE.
 
   bench_helper.py mkfiles DIR N    N empty files f000000.. (set-up, untimed)
+  bench_helper.py fio-iops FILE    read IOPS of a fio --output-format=json
+                                   report (all jobs), and the reads done
 """
 
 import json
@@ -51,10 +58,24 @@ def proc_cpu(pid):
 
 
 def ctl_stats(ctl, mnt):
+    """RPC calls by procedure, and the daemon's top-level numeric stats."""
     out = subprocess.run([ctl, mnt, "stats", "--json"], check=True,
                          capture_output=True, text=True, timeout=30).stdout
-    rpc = json.loads(out)["rpc"]
-    return {name: int(v.get("calls", 0)) for name, v in rpc.items()}
+    js = json.loads(out)
+    rpc = {name: int(v.get("calls", 0)) for name, v in js["rpc"].items()}
+    extra = {k: v for k, v in js.items() if isinstance(v, int)}
+    return rpc, extra
+
+
+def proc_mem(pid):
+    """VmRSS and VmHWM of a process, in bytes."""
+    mem = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            key, _, val = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                mem[key] = int(val.split()[0]) * 1024
+    return mem.get("VmRSS", 0), mem.get("VmHWM", 0)
 
 
 def children_cpu():
@@ -83,6 +104,7 @@ def measure(argv):
     pid = ctl = mnt = None
     timeout = None
     count_lines = False
+    stdout_file = None
     create = None
     cmd = None
     i = 0
@@ -98,6 +120,8 @@ def measure(argv):
             timeout = float(argv[i + 1]); i += 2
         elif a == "--count-lines":
             count_lines = True; i += 1
+        elif a == "--stdout":
+            stdout_file = argv[i + 1]; i += 2
         elif a == "--create":
             create = (argv[i + 1], int(argv[i + 2]), int(argv[i + 3])); i += 4
         elif a == "--":
@@ -109,7 +133,8 @@ def measure(argv):
     if pid is not None and not (ctl and mnt):
         die("measure: --pid needs --ctl and --mnt", 2)
 
-    before = ctl_stats(ctl, mnt) if pid is not None else None
+    before, extra0 = ctl_stats(ctl, mnt) if pid is not None else (None, None)
+    rss0 = proc_mem(pid)[0] if pid is not None else None
     dcpu0 = proc_cpu(pid) if pid is not None else None
     lines = None
     if create:
@@ -126,7 +151,8 @@ def measure(argv):
         t0 = time.perf_counter()
         try:
             p = subprocess.run(cmd, stdin=subprocess.DEVNULL,
-                               stdout=subprocess.PIPE if count_lines
+                               stdout=subprocess.PIPE
+                               if count_lines or stdout_file
                                else subprocess.DEVNULL,
                                stderr=subprocess.PIPE, timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -141,8 +167,12 @@ def measure(argv):
                 + (f"\n{err}" if err else ""))
         if count_lines:
             lines = p.stdout.count(b"\n")
+        if stdout_file:
+            with open(stdout_file, "wb") as f:
+                f.write(p.stdout)
     dcpu1 = proc_cpu(pid) if pid is not None else None
-    after = ctl_stats(ctl, mnt) if pid is not None else None
+    rss1, hwm1 = proc_mem(pid) if pid is not None else (None, None)
+    after, extra1 = ctl_stats(ctl, mnt) if pid is not None else (None, None)
 
     out = {"M_WALL": f"{wall:.6f}", "M_CCPU": f"{ccpu:.3f}"}
     if pid is not None:
@@ -154,6 +184,13 @@ def measure(argv):
         out["M_RPC_TOTAL"] = str(sum(delta.values()))
         for k, v in delta.items():
             out[f"M_RPC_{k}"] = str(v)
+        out["M_RSS0"], out["M_RSS1"], out["M_HWM1"] = \
+            str(rss0), str(rss1), str(hwm1)
+        if "inodes" in extra0 and "inodes" in extra1:
+            out["M_INODES0"] = str(extra0["inodes"])
+            out["M_INODES1"] = str(extra1["inodes"])
+        if "data_cache_bytes" in extra1:
+            out["M_DCACHE1"] = str(extra1["data_cache_bytes"])
     else:
         out["M_DCPU"] = "-"
         out["M_RPCS"] = "-"
@@ -174,6 +211,22 @@ def mkfiles(argv):
         os.close(fd)
 
 
+def fio_iops(argv):
+    if len(argv) != 1:
+        die("usage: fio-iops FILE", 2)
+    try:
+        with open(argv[0]) as f:
+            text = f.read()
+        # fio may print notes before the JSON document.
+        js = json.loads(text[text.index("{"):])
+        jobs = js["jobs"]
+        iops = sum(float(j["read"]["iops"]) for j in jobs)
+        ios = sum(int(j["read"]["total_ios"]) for j in jobs)
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        die(f"cannot read fio's report {argv[0]}: {e}")
+    print(f"{iops:.0f} {ios}")
+
+
 def main():
     if len(sys.argv) < 2:
         die(__doc__.strip(), 2)
@@ -182,6 +235,8 @@ def main():
         measure(rest)
     elif sub == "mkfiles":
         mkfiles(rest)
+    elif sub == "fio-iops":
+        fio_iops(rest)
     else:
         die(f"unknown subcommand {sub!r}", 2)
 
