@@ -241,6 +241,36 @@ def record_seed(out, segs, n):
         out.put("record", "tcp", "stream-%d" % n, bytes(data), 4)
 
 
+def nfs4_reply_ops(pcap):
+    """(client port, xid) -> the operation numbers of an NFSv4 COMPOUND
+    reply, as tshark reads them (frames holding one reply only)."""
+    cmd = ["tshark", "-r", pcap, "-Y", "rpc.msgtyp == 1 && nfs.opcode",
+           "-T", "fields", "-e", "tcp.srcport", "-e", "tcp.dstport",
+           "-e", "rpc.xid", "-e", "nfs.opcode"]
+    ops = {}
+    out = subprocess.run(cmd, check=True, capture_output=True,
+                         text=True).stdout
+    for line in out.splitlines():
+        sp, dp, xid, opl = (line.split("\t") + [""] * 4)[:4]
+        if not sp or "," in xid or not opl:
+            continue
+        client = max(int(sp), int(dp)) if min(int(sp), int(dp)) == 2049 \
+            else int(dp)
+        ops[(client, int(xid, 16))] = [int(o) for o in opl.split(",")]
+    return ops
+
+
+def nfs4_walk_seed(out, ops, body):
+    """fuzz_nfs4 selector 0: the reply walked as the answer to its first
+    8 operations (all of them ones the harness decodes)."""
+    if not ops or any(o not in NFS4_OPS for o in ops):
+        return
+    ops = ops[:8]
+    out.put("nfs4", ("walk", tuple(ops)), "0-walk-real",
+            bytes([0, len(ops) - 1] + [NFS4_OPS.index(o) for o in ops]) +
+            body)
+
+
 def from_pcap(pcap, root):
     out = Out(root)
     streams = {}  # (stream, src, dst) -> [segments]
@@ -258,6 +288,7 @@ def from_pcap(pcap, root):
     for sid, sp, dp, payload in udp:
         msgs.append((dp if sp < dp else sp, payload))
 
+    v4ops = nfs4_reply_ops(pcap)
     calls = {}
     for client, m in msgs:
         c = parse_call(m)
@@ -276,6 +307,8 @@ def from_pcap(pcap, root):
         call = calls.get((client, xid))
         if call and body is not None:
             reply_seed(out, *call, body)
+        if call == (100003, 4, 1) and body is not None:
+            nfs4_walk_seed(out, v4ops.get((client, xid)), body)
     # Raw streams for the record reader: both directions, several sizes.
     n = 0
     for key, segs in sorted(streams.items(), key=lambda kv: len(kv[1])):
