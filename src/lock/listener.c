@@ -368,12 +368,6 @@ static void setup_statd_callback(struct lockmgr *lm)
 
 /* ---- serving ---- */
 
-struct lk_reply_sink {
-	int fd;
-	bool tcp;
-	struct rpc_addr to; /* UDP */
-};
-
 static void send_reply(struct lk_reply_sink *s, uint32_t xid,
 		       uint32_t accept_stat, xdr_enc_fn enc, const void *res)
 {
@@ -517,8 +511,8 @@ static void serve_statd(struct lockmgr *lm, const struct rpc_call_hdr *h,
 		send_reply(s, h->xid, RPC_PROC_UNAVAIL, NULL, NULL);
 }
 
-static void dispatch(struct lockmgr *lm, const uint8_t *buf, size_t len,
-		     const struct rpc_addr *from, struct lk_reply_sink *s)
+void lk_listener_dispatch(struct lockmgr *lm, const uint8_t *buf, size_t len,
+			  const struct rpc_addr *from, struct lk_reply_sink *s)
 {
 	struct rpc_call_hdr h;
 	struct xdr_dec d;
@@ -535,6 +529,30 @@ static void dispatch(struct lockmgr *lm, const uint8_t *buf, size_t len,
 		send_reply(s, h.xid, RPC_PROG_UNAVAIL, NULL, NULL);
 }
 
+bool lk_listener_stream(struct lockmgr *lm, struct rpc_record_reader *rr,
+			int fd, const struct rpc_addr *from,
+			const uint8_t *buf, size_t n)
+{
+	size_t off = 0;
+
+	while (off < n) {
+		struct lk_reply_sink s = { .fd = fd, .tcp = true };
+		uint8_t *rec = NULL;
+		size_t used, len = 0;
+		int ret = rpc_record_feed(rr, buf + off, n - off, &used, &rec,
+					  &len);
+
+		if (ret < 0)
+			return false;
+		off += used;
+		if (ret == 1) {
+			lk_listener_dispatch(lm, rec, len, from, &s);
+			free(rec);
+		}
+	}
+	return true;
+}
+
 struct lk_tcp_conn {
 	int fd;
 	struct rpc_addr from;
@@ -548,27 +566,12 @@ static bool tcp_readable(struct lockmgr *lm, struct lk_tcp_conn *c)
 {
 	uint8_t tmp[8192];
 	ssize_t n = recv(c->fd, tmp, sizeof(tmp), 0);
-	size_t off = 0;
 
 	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
 		return false;
 	c->last = lk_now();
-	while (n > 0 && off < (size_t)n) {
-		struct lk_reply_sink s = { .fd = c->fd, .tcp = true };
-		uint8_t *rec = NULL;
-		size_t used, len = 0;
-		int ret = rpc_record_feed(&c->rr, tmp + off, (size_t)n - off,
-					  &used, &rec, &len);
-
-		if (ret < 0)
-			return false;
-		off += used;
-		if (ret == 1) {
-			dispatch(lm, rec, len, &c->from, &s);
-			free(rec);
-		}
-	}
-	return true;
+	return n < 0 || lk_listener_stream(lm, &c->rr, c->fd, &c->from, tmp,
+					   (size_t)n);
 }
 
 /* A peer's address as accepted or received: IPv4 or IPv6 only, and an
@@ -640,7 +643,7 @@ static void udp_readable(struct lockmgr *lm, int fd)
 		return;
 	/* The reply goes back exactly where the call came from. */
 	rpc_addr_set(&s.to, (const struct sockaddr *)&ss, fl);
-	dispatch(lm, buf, (size_t)n, &from, &s);
+	lk_listener_dispatch(lm, buf, (size_t)n, &from, &s);
 }
 
 static void *listener_main(void *arg)

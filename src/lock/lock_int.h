@@ -61,6 +61,18 @@ int lk_conn_call(struct lk_conn *c, uint32_t proc, const struct rpc_cred *cred,
 /* A message that needs no reply (the _MSG/_RES procedures). */
 int lk_conn_send(struct lk_conn *c, uint32_t proc, const struct rpc_cred *cred,
 		 xdr_enc_fn enc, const void *args);
+/*
+ * The reply to call xid from the TCP stream fd, before deadline: replies
+ * to other XIDs are read and dropped.  res is decoded from *reply (may be
+ * NULL), which the caller releases.  0, -EIO for a reply that does not
+ * decode or a record over 64 KiB, or the socket's error (-ECONNRESET at
+ * its end, -ETIMEDOUT).  lk_conn_call's reader, and the fuzz harness's
+ * (tests/fuzz/fuzz_nlm_client.c).
+ */
+struct timespec;
+int lk_conn_recv_reply(int fd, uint32_t xid, xdr_dec_fn dec, void *res,
+		       struct rpc_reply *reply,
+		       const struct timespec *deadline);
 
 /* ---- the tables (lock_table.c, wait.c) ---- */
 
@@ -269,6 +281,25 @@ void *lk_wait_main(void *arg);
 /* ---- listener.c ---- */
 int lk_listener_start(struct lockmgr *lm, char *err, size_t errlen);
 void lk_listener_stop(struct lockmgr *lm);
+/* Where a call's reply goes: the TCP connection it came on, or a UDP
+ * socket and the address the datagram came from. */
+struct lk_reply_sink {
+	int fd;
+	bool tcp;
+	struct rpc_addr to; /* UDP */
+};
+/* Serve one call (a whole record or datagram) from `from`.  With
+ * lk_listener_stream, the part of the listener that reads no socket: the
+ * fuzz harness (tests/fuzz/fuzz_listener.c) drives both. */
+void lk_listener_dispatch(struct lockmgr *lm, const uint8_t *buf, size_t len,
+			  const struct rpc_addr *from, struct lk_reply_sink *s);
+/* n bytes of a TCP connection's stream (rr its reader, fd where replies
+ * go): serves each record they complete.  False when the connection must
+ * close (a record over rr's limit). */
+struct rpc_record_reader;
+bool lk_listener_stream(struct lockmgr *lm, struct rpc_record_reader *rr,
+			int fd, const struct rpc_addr *from,
+			const uint8_t *buf, size_t n);
 
 /* ---- statmon.c ---- */
 /* After the first grant: SM_MON, or SM_STAT watching when no statd. */

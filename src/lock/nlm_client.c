@@ -266,6 +266,26 @@ static int decode_reply(uint8_t *buf, size_t len, xdr_dec_fn dec, void *res,
 	return ret;
 }
 
+int lk_conn_recv_reply(int fd, uint32_t xid, xdr_dec_fn dec, void *res,
+		       struct rpc_reply *reply,
+		       const struct timespec *deadline)
+{
+	for (;;) {
+		uint8_t *buf;
+		size_t len;
+		uint32_t rxid;
+		int ret = recv_record(fd, &buf, &len, deadline);
+
+		if (ret)
+			return ret;
+		if (rpcmsg_dec_xid(buf, len, &rxid) || rxid != xid) {
+			free(buf); /* a late reply to an earlier message */
+			continue;
+		}
+		return decode_reply(buf, len, dec, res, reply);
+	}
+}
+
 static int call_tcp(struct lk_conn *c, uint32_t xid, struct xdr_enc *e,
 		    xdr_dec_fn dec, void *res, struct rpc_reply *reply,
 		    const struct timespec *deadline, bool want_reply)
@@ -279,20 +299,7 @@ static int call_tcp(struct lk_conn *c, uint32_t xid, struct xdr_enc *e,
 	ret = send_all(c->fd, e->buf, e->len, deadline);
 	if (ret || !want_reply)
 		return ret;
-	for (;;) {
-		uint8_t *buf;
-		size_t len;
-		uint32_t rxid;
-
-		ret = recv_record(c->fd, &buf, &len, deadline);
-		if (ret)
-			return ret;
-		if (rpcmsg_dec_xid(buf, len, &rxid) || rxid != xid) {
-			free(buf); /* a late reply to an earlier message */
-			continue;
-		}
-		return decode_reply(buf, len, dec, res, reply);
-	}
+	return lk_conn_recv_reply(c->fd, xid, dec, res, reply, deadline);
 }
 
 static int call_udp(struct lk_conn *c, uint32_t xid, struct xdr_enc *e,
