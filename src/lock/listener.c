@@ -545,10 +545,10 @@ bool lk_listener_stream(struct lockmgr *lm, struct rpc_record_reader *rr,
 		if (ret < 0)
 			return false;
 		off += used;
-		if (ret == 1) {
+		/* An empty record (rec NULL) holds no call to answer. */
+		if (ret == 1 && len > 0)
 			lk_listener_dispatch(lm, rec, len, from, &s);
-			free(rec);
-		}
+		free(rec);
 	}
 	return true;
 }
