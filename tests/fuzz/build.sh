@@ -91,6 +91,30 @@ if $have_nfs2; then
 	harness fuzz_nfs2 "${xdr_objs[@]}"
 fi
 harness fuzz_record "$(lib src/rpc/record.c)" "${xdr_objs[@]}"
+# The layers above xdr/ (glib for the logger and the statistics): the
+# NFSv2 result conversion of proto/ and the lock manager's listener and
+# record reader, linked whole (the harnesses replace nothing in them).
+if pkg-config --exists glib-2.0; then
+	read -ra glib_cflags <<<"$(pkg-config --cflags glib-2.0)"
+	read -ra glib_libs <<<"$(pkg-config --libs glib-2.0)"
+	app_objs=()
+	for s in src/base/log.c src/base/trace.c src/base/stats.c \
+		src/base/idmap.c src/base/userns.c src/base/safedir.c \
+		src/rpc/addr.c src/rpc/record.c src/rpc/rpc.c \
+		src/rpc/clnt_io.c src/rpc/tcp.c src/rpc/udp.c src/rpc/stats.c \
+		src/proto/nfs.c src/proto/nfs2_procs.c src/proto/nfs3_procs.c \
+		src/proto/pmap_client.c src/proto/oneshot.c "$src"/src/lock/*.c; do
+		s=${s#"$src/"}
+		app_objs+=("$(lib "$s" "${glib_cflags[@]}")")
+	done
+	app_link=("${app_objs[@]}" "${xdr_objs[@]}" "${glib_libs[@]}" -lpthread)
+	harness fuzz_nfs2_fixup "${app_link[@]}"
+	harness fuzz_listener -I "$src/src/lock" "${glib_cflags[@]}" "${app_link[@]}"
+	harness fuzz_nlm_client -I "$src/src/lock" "${glib_cflags[@]}" "${app_link[@]}"
+else
+	echo "build.sh: glib-2.0 not found by pkg-config: fuzz_nfs2_fixup," \
+		"fuzz_listener, fuzz_nlm_client not built" >&2
+fi
 if pkg-config --exists fuse3; then
 	read -ra fuse_cflags <<<"$(pkg-config --cflags fuse3)"
 	read -ra fuse_libs <<<"$(pkg-config --libs fuse3)"

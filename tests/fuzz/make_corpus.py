@@ -485,6 +485,99 @@ def handmade(root):
     P("record", 2, "empty-records", bytes([0x80]) + chunk(u32(0x80000000) *
       3))
 
+    # NFSv2 -> NFSv3 conversion: v3 procedure, offset, count, v2 reply.
+    def fix(proc, desc, body, off=0, cnt=0):
+        P("nfs2_fixup", (proc, desc), "%02d-%s" % (proc, desc),
+          bytes([proc]) + u64(off) + u32(cnt) + body)
+    statfs = u32(0) + u32(8192) + u32(4096) + u32(100) + u32(50) + u32(40)
+    for proc, desc, body, off, cnt in [
+            (1, "getattr", u32(0) + fattr2(), 0, 0),
+            (2, "setattr", u32(0) + fattr2(), 0, 0),
+            (3, "lookup", u32(0) + FH2 + fattr2(2), 0, 0),
+            (5, "readlink", u32(0) + opaque("../t"), 0, 0),
+            (6, "read-mid", u32(0) + fattr2() + opaque("hello"), 0, 5),
+            (6, "read-eof", u32(0) + fattr2() + opaque("hello"), 6, 5),
+            (7, "write", u32(0) + fattr2(), 0, 5),
+            (7, "write-nospc", u32(28), 100, 8192),
+            (8, "create", u32(0) + FH2 + fattr2(), 0, 0),
+            (10, "symlink", u32(0), 0, 0),
+            (11, "mknod-fifo", u32(0) + FH2 + fattr2(4, 0xffffffff), 0, 0),
+            (12, "remove-stale", u32(70), 0, 0),
+            (14, "rename", u32(0), 0, 0),
+            (16, "readdir", u32(0) + ents2 + u32(1), 0, 4096),
+            (16, "readdir-empty", u32(0) + u32(0) + u32(0), 2, 512),
+            (17, "readdirplus", u32(0) + ents2 + u32(0), 1, 8192),
+            (18, "fsstat", statfs, 0, 0),
+            (19, "fsinfo", statfs, 0, 0),
+            (19, "fsinfo-tsize0", u32(0) + u32(0) * 5, 0, 0)]:
+        fix(proc, desc, body, off, cnt)
+
+    # Callback listener: calls as a TCP stream or as datagrams.
+    def rec(b):
+        return u32(0x80000000 | len(b)) + b
+
+    def call(xid, prog, vers, proc, args=b""):
+        return (u32(xid) + u32(0) + u32(2) + u32(prog) + u32(vers) +
+                u32(proc) + u32(0) * 4 + args)
+    lock4 = (opaque("server") + opaque("handle!") + opaque("owner") + u32(7) +
+             u64(16) + u64(32))
+    granted4 = ck + u32(1) + lock4
+    granted1 = ck + u32(1) + (opaque("server") + opaque("handle!") +
+                              opaque("owner") + u32(7) + u32(16) + u32(32))
+    status = opaque("server") + u32(5) + b"\0" * 16
+    g = call(1, 100021, 4, 5, granted4)
+    stream = (u32(24) + g[:24] + u32(0x80000000 | (len(g) - 24)) + g[24:] +
+              rec(call(2, 100021, 4, 10, granted4)) +
+              rec(call(3, 100021, 4, 0)))
+    P("listener", 0, "granted-server", bytes([0x10]) + chunk(stream[:30]) +
+      chunk(stream[30:]))
+    P("listener", 1, "granted-v1-other", bytes([0x11]) +
+      chunk(rec(call(4, 100021, 1, 5, granted1)) +
+            rec(call(5, 100021, 3, 10, granted1))))
+    P("listener", 2, "misc", bytes([0x10]) +
+      chunk(rec(call(6, 100021, 2, 5)) + rec(call(7, 100021, 4, 99)) +
+            rec(call(8, 100003, 3, 0)) + rec(call(9, 100021, 4, 11)) +
+            rec(call(10, 0x4e465301, 1, 1, status)) +
+            rec(call(11, 100021, 4, 16, status))))
+    P("listener", 3, "statd-loopback", bytes([0x12]) +
+      chunk(rec(call(12, 0x4e465301, 1, 1, status)) +
+            rec(call(13, 0x4e465301, 1, 0)) + rec(call(14, 0x4e465301, 1, 2))))
+    P("listener", 4, "dgram-nlm", bytes([0x04]) +
+      chunk(call(15, 100021, 4, 5, granted4)) +
+      chunk(call(16, 100021, 4, 10, granted4)) + chunk(b"\0\0"))
+    P("listener", 5, "dgram-statd", bytes([0x0e]) +
+      chunk(call(17, 0x4e465301, 1, 1, status)) +
+      chunk(call(18, 100021, 4, 0)))
+    P("listener", 6, "over-limit", bytes([0x00]) +
+      chunk(rec(call(19, 100021, 4, 0)) + u32(0x80000101) + b"x" * 8))
+    # An empty record: no call, no reply (it once reached the decoder as a
+    # null buffer).
+    P("listener", 7, "empty-record", bytes([0x00]) +
+      chunk(u32(0x80000000) * 2 + rec(call(20, 100021, 4, 0))))
+
+    # nlm_client's reply reader: decoder, XID waited for, the stream.
+    def reply(xid, body, accept=0):
+        return u32(xid) + u32(1) + u32(0) + u32(0) + u32(0) + u32(accept) + body
+    res = ck + u32(0)
+    P("nlm_client", 0, "late-then-ours", bytes([0]) + u32(5) +
+      rec(reply(4, res)) + rec(reply(5, res)) + rec(reply(5, res)))
+    denied = (ck + u32(1) + u32(1) + u32(9) + opaque("owner") + u64(1 << 40) +
+              u64(0))
+    r = reply(6, denied)
+    P("nlm_client", 1, "testres4-frags", bytes([1]) + u32(6) +
+      u32(20) + r[:20] + u32(0x80000000 | (len(r) - 20)) + r[20:])
+    P("nlm_client", 2, "testres1-denied", bytes([2]) + u32(7) +
+      rec(reply(7, ck + u32(1) + u32(0) + u32(9) + opaque("o") + u32(0) +
+                u32(100))))
+    P("nlm_client", 3, "prog-unavail", bytes([0]) + u32(8) +
+      rec(reply(8, b"", 1)))
+    P("nlm_client", 4, "denied-auth", bytes([3]) + u32(9) +
+      rec(u32(9) + u32(1) + u32(1) + u32(1) + u32(5)))
+    P("nlm_client", 5, "over-limit", bytes([0]) + u32(10) +
+      u32(0x80010001) + b"x" * 16)
+    P("nlm_client", 6, "empty-record", bytes([0]) + u32(11) +
+      u32(0x80000000) + rec(reply(11, res)))
+
     # Options: command lines (NUL-separated argv).
     for i, argv in enumerate([
             ["nfsfuse", "127.0.0.1:/export", "/mnt"],
