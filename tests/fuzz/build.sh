@@ -12,7 +12,9 @@
 # The code under test is compiled with the same sanitizers and coverage
 # (-fsanitize=fuzzer-no-link); the harnesses, and only they, also with
 # -Werror.  fuzz_nfs2 is built when xdr/nfs2.h exists, fuzz_options when
-# pkg-config knows fuse3.
+# pkg-config knows fuse3; fuzz_nfs2_fixup, fuzz_listener and
+# fuzz_nlm_client, which link the rpc, proto and lock layers whole, when it
+# knows glib-2.0.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -63,10 +65,33 @@ if [ -f "$src/xdr/nfs2.h" ]; then
 	have_nfs2=true
 	xdr_srcs+=(xdr/nfs2.c xdr/nfs2_conv.c)
 fi
-xdr_objs=()
-for s in "${xdr_srcs[@]}"; do
-	xdr_objs+=("$(lib "$s" -I "$src/xdr")")
-done
+# The same for many sources, FUZZ_JOBS (default: the CPUs) at a time:
+# flags, "--", sources.  The objects, in order, in lib_objs.
+lib_all() {
+	local flags=() pids=() s o fail=0 n=${FUZZ_JOBS:-$(nproc)}
+	while [ "$1" != -- ]; do
+		flags+=("$1")
+		shift
+	done
+	shift
+	lib_objs=()
+	for s in "$@"; do
+		o=$out/obj/$(echo "$s" | tr / _).o
+		rm -f "$o"
+		lib_objs+=("$o")
+		lib "$s" "${flags[@]}" >/dev/null &
+		pids+=($!)
+		while [ "$(jobs -rp | wc -l)" -ge "$n" ]; do
+			wait -n || true
+		done
+	done
+	for s in "${pids[@]}"; do
+		wait "$s" || fail=1
+	done
+	return $fail
+}
+lib_all -I "$src/xdr" -- "${xdr_srcs[@]}"
+xdr_objs=("${lib_objs[@]}")
 
 harness() { # name, then extra sources/objects and flags
 	local name=$1
@@ -97,17 +122,15 @@ harness fuzz_record "$(lib src/rpc/record.c)" "${xdr_objs[@]}"
 if pkg-config --exists glib-2.0; then
 	read -ra glib_cflags <<<"$(pkg-config --cflags glib-2.0)"
 	read -ra glib_libs <<<"$(pkg-config --libs glib-2.0)"
-	app_objs=()
-	for s in src/base/log.c src/base/trace.c src/base/stats.c \
-		src/base/idmap.c src/base/userns.c src/base/safedir.c \
-		src/rpc/addr.c src/rpc/record.c src/rpc/rpc.c \
-		src/rpc/clnt_io.c src/rpc/tcp.c src/rpc/udp.c src/rpc/stats.c \
-		src/proto/nfs.c src/proto/nfs2_procs.c src/proto/nfs3_procs.c \
-		src/proto/pmap_client.c src/proto/oneshot.c "$src"/src/lock/*.c; do
-		s=${s#"$src/"}
-		app_objs+=("$(lib "$s" "${glib_cflags[@]}")")
-	done
-	app_link=("${app_objs[@]}" "${xdr_objs[@]}" "${glib_libs[@]}" -lpthread)
+	lock_srcs=("$src"/src/lock/*.c)
+	lib_all "${glib_cflags[@]}" -- src/base/log.c src/base/trace.c \
+		src/base/stats.c src/base/idmap.c src/base/userns.c \
+		src/base/safedir.c src/rpc/addr.c src/rpc/record.c \
+		src/rpc/rpc.c src/rpc/clnt_io.c src/rpc/tcp.c src/rpc/udp.c \
+		src/rpc/stats.c src/proto/nfs.c src/proto/nfs2_procs.c \
+		src/proto/nfs3_procs.c src/proto/pmap_client.c \
+		src/proto/oneshot.c "${lock_srcs[@]#"$src/"}"
+	app_link=("${lib_objs[@]}" "${xdr_objs[@]}" "${glib_libs[@]}" -lpthread)
 	harness fuzz_nfs2_fixup "${app_link[@]}"
 	harness fuzz_listener -I "$src/src/lock" "${glib_cflags[@]}" "${app_link[@]}"
 	harness fuzz_nlm_client -I "$src/src/lock" "${glib_cflags[@]}" "${app_link[@]}"
