@@ -20,6 +20,8 @@ PACKAGES=(
 	# process and socket inspection, xattr/ACL command-line tools; for
 	# the benchmark, libnfs's headers (its random-read baseline) and fio
 	libnfs-utils libnfs-dev fio tshark valgrind procps psmisc iproute2 attr acl
+	# profiles of the daemon (perf record -g -p PID)
+	linux-perf
 	# setpriv, runuser, mountpoint (essential, listed for clarity)
 	util-linux
 	# man pages (scdoc sources, checked with man and groff), the bash
