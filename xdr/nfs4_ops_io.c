@@ -600,6 +600,14 @@ static bool locktype_ok(uint32_t t)
 	return t >= NFS4_READ_LT && t <= NFS4_WRITEW_LT;
 }
 
+/* A range the server takes: not empty, and either to the end of the file
+ * (all ones) or ending within 64 bits (RFC 8881 18.10.3: else INVAL). */
+static bool range_ok(uint64_t offset, uint64_t length)
+{
+	return length != 0 &&
+	       (length == UINT64_MAX || length <= UINT64_MAX - offset);
+}
+
 /*
  * LOCK4args: locktype, reclaim, offset, length, locker4 (new_lock_owner,
  * then open_to_lock_owner4: open_seqid, open_stateid, lock_seqid,
@@ -609,7 +617,7 @@ int nfs4_enc_lock_args(struct xdr_enc *e, const void *args)
 {
 	const struct nfs4_lock_args *a = args;
 
-	if (!a || !locktype_ok(a->locktype) || a->length == 0)
+	if (!a || !locktype_ok(a->locktype) || !range_ok(a->offset, a->length))
 		return enc_fail(e, -EINVAL);
 	xdr_enc_u32(e, a->locktype);
 	xdr_enc_bool(e, a->reclaim);
@@ -645,7 +653,7 @@ int nfs4_enc_lockt_args(struct xdr_enc *e, const void *args)
 {
 	const struct nfs4_lockt_args *a = args;
 
-	if (!a || !locktype_ok(a->locktype) || a->length == 0)
+	if (!a || !locktype_ok(a->locktype) || !range_ok(a->offset, a->length))
 		return enc_fail(e, -EINVAL);
 	xdr_enc_u32(e, a->locktype);
 	xdr_enc_u64(e, a->offset);
@@ -670,7 +678,7 @@ int nfs4_enc_locku_args(struct xdr_enc *e, const void *args)
 {
 	const struct nfs4_locku_args *a = args;
 
-	if (!a || !locktype_ok(a->locktype) || a->length == 0)
+	if (!a || !locktype_ok(a->locktype) || !range_ok(a->offset, a->length))
 		return enc_fail(e, -EINVAL);
 	xdr_enc_u32(e, a->locktype);
 	xdr_enc_u32(e, a->seqid);

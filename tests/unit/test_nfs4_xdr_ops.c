@@ -390,6 +390,12 @@ static void test_locks(void **state)
 			   sizeof(lock_existing));
 	la.length = 0;
 	assert_int_equal(xdr_check_encode_err(nfs4_enc_lock_args, &la), -EINVAL);
+	/* a range past 2^64 - 1 that is not "to the end" */
+	la.offset = UINT64_MAX - 4;
+	la.length = 5;
+	assert_int_equal(xdr_check_encode_err(nfs4_enc_lock_args, &la), -EINVAL);
+	la.length = 4;
+	assert_int_equal(xdr_check_encode_err(nfs4_enc_lock_args, &la), 0);
 	free(xdr_check_decode_all(nfs4_dec_lock_res, lock_ok, sizeof(lock_ok),
 				  &lr, sizeof(lr)));
 	assert_int_equal(lr.stateid.seqid, 1);
