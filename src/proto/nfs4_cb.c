@@ -4,63 +4,78 @@
 #include <errno.h>
 #include <string.h>
 
-#include "../../xdr/nfs4_more.h"
+#include "../../xdr/nfs4.h"
 #include "../../xdr/rpc_msg.h"
 #include "../base/log.h"
 #include "nfs4_session.h"
 
-/* CB_COMPOUND: CB_SEQUENCE first, then every operation refused. */
+/* CB_SEQUENCE on the backchannel's one slot: its sequence id must be the
+ * next one, or the last one again (a retry, answered the same: nothing
+ * is cached, and nothing we answer has effects to repeat). */
+static uint32_t cb_sequence(struct nfs4_session *s,
+			    const struct nfs4_cb_sequence_args *a,
+			    struct nfs4_cb_sequence_res *res)
+{
+	memset(res, 0, sizeof(*res));
+	if (memcmp(a->sessionid, s->sessionid, NFS4_SESSIONID_SIZE))
+		res->status = NFS4ERR_BADSESSION;
+	else if (a->slotid != 0)
+		res->status = NFS4ERR_BADSLOT;
+	else if (a->sequenceid != s->cb_seqid + 1 &&
+		 a->sequenceid != s->cb_seqid)
+		res->status = NFS4ERR_SEQ_MISORDERED;
+	if (res->status != NFS4_OK)
+		return res->status;
+	s->cb_seqid = a->sequenceid;
+	memcpy(res->sessionid, a->sessionid, NFS4_SESSIONID_SIZE);
+	res->sequenceid = a->sequenceid;
+	res->slotid = 0;
+	res->highest_slotid = 0;
+	res->target_highest_slotid = 0;
+	return NFS4_OK;
+}
+
+/* CB_COMPOUND: CB_SEQUENCE first, then every other operation refused
+ * (the compound stops at the first refusal). */
 static int cb_compound(struct nfs4_session *s, struct xdr_dec *d,
 		       struct xdr_enc *e)
 {
-	struct nfs4more_cb_head h;
-	struct nfs4more_cb_sequence_args sa;
-	uint32_t op, st = NFS4_OK;
+	struct nfs4_cb_compound_args ca;
+	struct nfs4_cb_reply r;
+	union nfs4_cb_args args;
+	uint32_t op;
+	int ret;
 
-	if (nfs4more_dec_cb_head(d, &h))
+	if (nfs4_cb_dec_compound_args(d, &ca))
 		return -EBADMSG;
-	if (h.minorversion != s->minor) {
-		return nfs4more_enc_cb_res_head(e, NFS4ERR_MINOR_VERS_MISMATCH,
-						&h.tag, 0);
+	nfs4_cb_reply_start(&r, e, &ca.tag);
+	if (ca.minorversion != s->minor)
+		return nfs4_cb_reply_status(&r, NFS4ERR_MINOR_VERS_MISMATCH);
+	for (unsigned i = 0; (ret = nfs4_cb_next_op(&ca, &op, &args)) == 1;
+	     i++) {
+		if (i == 0 && op == NFS4CBOP_SEQUENCE) {
+			struct nfs4_cb_sequence_res sr;
+
+			if (cb_sequence(s, &args.sequence, &sr) != NFS4_OK)
+				return nfs4_cb_reply_add(&r, op, &sr);
+			nfs4_cb_reply_add(&r, op, &sr);
+			continue;
+		}
+		if (i == 0 || op == NFS4CBOP_SEQUENCE) {
+			struct nfs4_status_res st = {
+				i == 0 ? NFS4ERR_OP_NOT_IN_SESSION
+				       : NFS4ERR_SEQUENCE_POS };
+
+			return nfs4_cb_reply_add(&r, op, &st);
+		}
+		nf_log(NF_LOG_DEBUG, "NFSv4 callback %s refused (not "
+		       "supported)", nfs4_cb_op_name(op) ?
+		       nfs4_cb_op_name(op) : "unknown");
+		return nfs4_cb_reply_unsupported(&r, op);
 	}
-	if (h.nops == 0)
-		return nfs4more_enc_cb_res_head(e, NFS4_OK, &h.tag, 0);
-	if (xdr_dec_u32(d, &op))
-		return -EBADMSG;
-	if (op != NFS4CBOP_SEQUENCE) {
-		nfs4more_enc_cb_res_head(e, NFS4ERR_OP_NOT_IN_SESSION, &h.tag,
-					 1);
-		return nfs4more_enc_cb_status_res(e, op,
-						  NFS4ERR_OP_NOT_IN_SESSION);
-	}
-	if (nfs4more_dec_cb_sequence_args(d, &sa))
-		return -EBADMSG;
-	/* One slot; its sequence id must be the next one, or the last
-	 * one again (a retry, answered the same: nothing is cached). */
-	if (memcmp(sa.sessionid, s->sessionid, NFS4_SESSIONID_SIZE))
-		st = NFS4ERR_BADSESSION;
-	else if (sa.slotid != 0)
-		st = NFS4ERR_BADSLOT;
-	else if (sa.sequenceid != s->cb_seqid + 1 &&
-		 sa.sequenceid != s->cb_seqid)
-		st = NFS4ERR_SEQ_MISORDERED;
-	if (st != NFS4_OK) {
-		nfs4more_enc_cb_res_head(e, st, &h.tag, 1);
-		return nfs4more_enc_cb_sequence_res(e, st, &sa, 0);
-	}
-	s->cb_seqid = sa.sequenceid;
-	if (h.nops == 1) {
-		nfs4more_enc_cb_res_head(e, NFS4_OK, &h.tag, 1);
-		return nfs4more_enc_cb_sequence_res(e, NFS4_OK, &sa, 0);
-	}
-	/* The next operation is refused, and the compound stops there. */
-	if (xdr_dec_u32(d, &op))
-		op = NFS4CBOP_ILLEGAL;
-	nf_log(NF_LOG_DEBUG, "NFSv4 callback %s refused (not supported)",
-	       nfs4_cb_op_name(op) ? nfs4_cb_op_name(op) : "unknown");
-	nfs4more_enc_cb_res_head(e, NFS4ERR_NOTSUPP, &h.tag, 2);
-	nfs4more_enc_cb_sequence_res(e, NFS4_OK, &sa, 0);
-	return nfs4more_enc_cb_status_res(e, op, NFS4ERR_NOTSUPP);
+	if (ret == -EOPNOTSUPP)
+		return nfs4_cb_reply_unsupported(&r, op);
+	return ret < 0 ? ret : xdr_enc_error(e);
 }
 
 int nfs4_cb_dispatch(void *ctx, const uint8_t *msg, size_t len,

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "../../src/proto/nfs4_cb.h"
 #include "../../src/proto/nfs4_idmap.h"
 #include "../../src/proto/nfs4_owner.h"
 #include "../../src/proto/nfs4_session.h"
@@ -215,6 +216,102 @@ static void test_status_map(void **state)
 	assert_int_equal(nfs4_stat_to_nfs3(10052), 5);   /* BADSESSION: IO */
 }
 
+/* A CB_COMPOUND call as the server sends it on the backchannel:
+ * CB_SEQUENCE (slot 0, seqid) then, with recall, a CB_RECALL. */
+static void cb_call(struct xdr_enc *e, const uint8_t *sid, uint32_t minor,
+		    uint32_t seqid, bool recall, uint32_t prog)
+{
+	struct rpc_cred none = { .flavor = RPC_AUTH_NONE };
+	struct nfs4_compound c;
+	struct nfs4_cb_sequence_args sa = { .sequenceid = seqid };
+	struct nfs4_cb_recall_args ra = { .fh = { 4, { 1, 2, 3, 4 } } };
+
+	memcpy(sa.sessionid, sid, NFS4_SESSIONID_SIZE);
+	assert_int_equal(xdr_enc_init(e, 256, 0), 0);
+	rpcmsg_enc_call(e, 77, prog, 1, NFS4_CB_PROC_COMPOUND, &none);
+	nfs4_cb_compound_start(&c, e, "t", minor, 0);
+	nfs4_cb_compound_add(&c, NFS4CBOP_SEQUENCE, &sa);
+	if (recall)
+		nfs4_cb_compound_add(&c, NFS4CBOP_RECALL, &ra);
+	assert_int_equal(xdr_enc_error(e), 0);
+}
+
+/* Runs the dispatcher on a call; the CB_COMPOUND reply's walk in *r
+ * (over *reply, which the caller releases); returns the RPC accept
+ * status. */
+static uint32_t cb_answer(struct nfs4_session *s, struct xdr_enc *call,
+			  struct xdr_enc *reply, struct nfs4_compound_res *r)
+{
+	struct rpc_reply_hdr h;
+	struct xdr_dec d;
+
+	assert_int_equal(xdr_enc_init(reply, 256, 0), 0);
+	assert_int_equal(nfs4_cb_dispatch(s, call->buf, call->len, reply), 0);
+	xdr_enc_release(call);
+	xdr_dec_init(&d, reply->buf, reply->len);
+	assert_int_equal(rpcmsg_dec_reply(&d, &h), 0);
+	assert_int_equal(h.xid, 77);
+	if (h.accept_stat == RPC_SUCCESS)
+		assert_int_equal(nfs4_cb_dec_compound_res(&d, r), 0);
+	return h.accept_stat;
+}
+
+static void test_backchannel(void **state)
+{
+	struct nfs4_session s;
+	struct nfs4_compound_res r;
+	struct nfs4_cb_sequence_res sr;
+	struct nfs4_status_res st;
+	struct xdr_enc call, reply;
+	uint8_t other[NFS4_SESSIONID_SIZE] = { 9 };
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	s.minor = 1;
+	memset(s.sessionid, 0xab, sizeof(s.sessionid));
+
+	/* CB_SEQUENCE alone: answered OK, the slot's seqid taken */
+	cb_call(&call, s.sessionid, 1, 1, false, NFS4_CB_PROGRAM);
+	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_SUCCESS);
+	assert_int_equal(r.status, NFS4_OK);
+	assert_int_equal(nfs4_compound_next(&r, NFS4CBOP_SEQUENCE, &sr), 0);
+	assert_int_equal(sr.status, NFS4_OK);
+	assert_int_equal(sr.sequenceid, 1);
+	assert_memory_equal(sr.sessionid, s.sessionid, NFS4_SESSIONID_SIZE);
+	assert_int_equal(s.cb_seqid, 1);
+	xdr_enc_release(&reply);
+
+	/* then a recall: SEQUENCE OK, CB_RECALL refused, compound NOTSUPP */
+	cb_call(&call, s.sessionid, 1, 2, true, NFS4_CB_PROGRAM);
+	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_SUCCESS);
+	assert_int_equal(r.status, NFS4ERR_NOTSUPP);
+	assert_int_equal(nfs4_compound_next(&r, NFS4CBOP_SEQUENCE, &sr), 0);
+	assert_int_equal(sr.status, NFS4_OK);
+	assert_int_equal(nfs4_compound_next(&r, NFS4CBOP_RECALL, &st), 0);
+	assert_int_equal(st.status, NFS4ERR_NOTSUPP);
+	xdr_enc_release(&reply);
+
+	/* a sequence id out of order, another session, another minor */
+	cb_call(&call, s.sessionid, 1, 7, false, NFS4_CB_PROGRAM);
+	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_SUCCESS);
+	assert_int_equal(r.status, NFS4ERR_SEQ_MISORDERED);
+	xdr_enc_release(&reply);
+	cb_call(&call, other, 1, 3, false, NFS4_CB_PROGRAM);
+	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_SUCCESS);
+	assert_int_equal(r.status, NFS4ERR_BADSESSION);
+	xdr_enc_release(&reply);
+	cb_call(&call, s.sessionid, 2, 3, false, NFS4_CB_PROGRAM);
+	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_SUCCESS);
+	assert_int_equal(r.status, NFS4ERR_MINOR_VERS_MISMATCH);
+	xdr_enc_release(&reply);
+	assert_int_equal(s.cb_seqid, 2);
+
+	/* another program: PROG_UNAVAIL */
+	cb_call(&call, s.sessionid, 1, 3, false, 12345);
+	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_PROG_UNAVAIL);
+	xdr_enc_release(&reply);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -225,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_hostid_kept),
 		cmocka_unit_test(test_idmap),
 		cmocka_unit_test(test_status_map),
+		cmocka_unit_test(test_backchannel),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
