@@ -158,6 +158,10 @@ struct fattr3 {
 	struct nfstime3 atime;
 	struct nfstime3 mtime;
 	struct nfstime3 ctime;
+	/* Not on the NFSv3 wire: NFSv4's change attribute, which moves at
+	 * every change of the file (data or metadata) whatever the clock
+	 * granularity; 0 where the version has none (v2, v3). */
+	uint64_t change;
 };
 
 struct post_op_attr {

@@ -152,6 +152,7 @@ int nfs3_dec_fattr3(struct xdr_dec *d, struct fattr3 *a)
 	a->mtime.nseconds = xdr_get_u32(p + 72);
 	a->ctime.seconds = xdr_get_u32(p + 76);
 	a->ctime.nseconds = xdr_get_u32(p + 80);
+	a->change = 0;
 	return 0;
 }
 

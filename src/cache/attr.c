@@ -4,9 +4,14 @@
 enum acache_change acache_compare(const struct fattr3 *old,
 				  const struct fattr3 *cur)
 {
+	/* NFSv4: an equal change attribute is proof of no change, even
+	 * where timestamps are too coarse to show one. */
+	if (old->change && cur->change && old->change == cur->change)
+		return ACACHE_SAME;
 	if (old->size != cur->size || !nfstime_eq(&old->mtime, &cur->mtime))
 		return ACACHE_DATA;
-	if (!nfstime_eq(&old->ctime, &cur->ctime))
+	if (!nfstime_eq(&old->ctime, &cur->ctime) ||
+	    old->change != cur->change)
 		return ACACHE_META;
 	return ACACHE_SAME;
 }
@@ -43,9 +48,11 @@ enum acache_change acache_update(struct attr_state *s, const struct fattr3 *a,
 	else
 		s->timeo = min;
 	/* Changed within the timestamp granularity of now: another change
-	 * in the same tick would leave mtime and ctime as they are. */
-	if (server_now - nfstime_ns(&a->mtime) < p->time_delta_ns ||
-	    server_now - nfstime_ns(&a->ctime) < p->time_delta_ns)
+	 * in the same tick would leave mtime and ctime as they are.  Not
+	 * with a change attribute, which moves whatever the clock does. */
+	if (!a->change &&
+	    (server_now - nfstime_ns(&a->mtime) < p->time_delta_ns ||
+	     server_now - nfstime_ns(&a->ctime) < p->time_delta_ns))
 		s->timeo = 0;
 
 	s->attr = *a;

@@ -14,6 +14,10 @@
  * server's time): the estimate can only be late, which errs toward asking
  * again, never toward believing stale data.
  *
+ * NFSv4 attributes carry the change attribute (fattr3.change, 0 for v2
+ * and v3): an equal value proves the file unchanged and a different one
+ * changed, and the time_delta rule does not apply to them.
+ *
  * The functions are pure: the caller passes the clock, so tests can drive
  * time.  Locking is the caller's (the inode lock).
  */

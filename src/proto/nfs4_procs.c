@@ -195,6 +195,7 @@ static int step_attr(struct nfs4_compound_res *r, struct v4call *q,
 	/* Attributes the server left out stay 0: the rest is still true. */
 	nfs4_fattr_to_attr3(&gr.attrs, &a3);
 	out->attr = a3.attr;
+	out->attr.change = a3.change;
 	out->attr.uid = nfs4_idmap_uid(a3.owner.s, a3.owner.len);
 	out->attr.gid = nfs4_idmap_gid(a3.owner_group.s, a3.owner_group.len);
 	out->present = true;
@@ -292,6 +293,7 @@ static int entries_to_v3(struct v4call *q, bool plus, struct xdr_dec *out,
 				nfs4_fattr_to_attr3(&e4.attrs, &a3);
 				pa.present = true;
 				pa.attr = a3.attr;
+				pa.attr.change = a3.change;
 				pa.attr.uid = nfs4_idmap_uid(a3.owner.s,
 							     a3.owner.len);
 				pa.attr.gid = nfs4_idmap_gid(

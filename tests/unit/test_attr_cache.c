@@ -170,6 +170,42 @@ static void test_expire_keeps_for_compare(void **state)
 						    &skew));
 }
 
+/* NFSv4's change attribute: equal proves no change, whatever the
+ * timestamps; a file changed just now is still believed, since a later
+ * change in the same clock tick would move the attribute. */
+static void test_change_attribute(void **state)
+{
+	struct attr_state s = { 0 };
+	uint32_t now_s = (uint32_t)(REAL / S);
+	struct fattr3 a = file_attr(10, now_s); /* changed this second */
+	int64_t skew = 0, t = 0;
+
+	(void)state;
+	/* without it, attributes this fresh are not believed */
+	acache_update(&s, &a, &params, t, REAL, &skew);
+	assert_int_equal(s.timeo, 0);
+
+	memset(&s, 0, sizeof(s));
+	a.change = 42;
+	acache_update(&s, &a, &params, t, REAL, &skew);
+	assert_int_equal(s.timeo, 3 * S);
+	/* the same change value: the same file, timeout doubling */
+	t += 4 * S;
+	assert_int_equal(acache_update(&s, &a, &params, t, REAL + t, &skew),
+			 ACACHE_SAME);
+	assert_int_equal(s.timeo, 6 * S);
+	/* a new value without a size or mtime move: metadata */
+	a.change = 43;
+	assert_int_equal(acache_update(&s, &a, &params, t, REAL + t, &skew),
+			 ACACHE_META);
+	assert_int_equal(s.timeo, 3 * S);
+	/* and with one: data */
+	a.change = 44;
+	a.size = 11;
+	assert_int_equal(acache_update(&s, &a, &params, t, REAL + t, &skew),
+			 ACACHE_DATA);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_server_clock_ahead),
 		cmocka_unit_test(test_wcc_match),
 		cmocka_unit_test(test_expire_keeps_for_compare),
+		cmocka_unit_test(test_change_attribute),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
