@@ -157,11 +157,26 @@ class Tally:
         elif rec != want:
             self.bad += 1
 
+    def count(self):
+        return sum(self.replies.values())
+
     def summary(self, sent, extra=""):
         got = sum(self.replies.values())
         dup = sum(1 for n in self.replies.values() if n > 1)
         return ("sent=%d got=%d distinct=%d dupxids=%d bad=%d short=%d%s"
                 % (sent, got, len(self.replies), dup, self.bad, self.short, extra))
+
+
+def wait_time(args, tally):
+    """How long to wait for the next reply: up to the --bound while fewer
+    than --expect replies have come (a loaded machine may be slow to
+    deliver them) or fewer than --expect-distinct XIDs answered, then
+    --idle, the quiet time that shows nothing more
+    is coming."""
+    if (tally.count() < args.expect
+            or len(tally.replies) < args.expect_distinct):
+        return args.bound
+    return args.idle
 
 
 def client_udp(args, tally, expect):
@@ -170,9 +185,9 @@ def client_udp(args, tally, expect):
     for i in range(args.count):
         xid = XID_BASE + i
         s.send(make_call(xid, call_args(i)))
-    s.settimeout(args.idle)
     try:
         while True:
+            s.settimeout(wait_time(args, tally))
             tally.add(s.recv(65536), expect)
     except (socket.timeout, ConnectionRefusedError):
         pass
@@ -192,9 +207,9 @@ def client_tcp_batch(args, tally, expect):
     s = tcp_connect(args, 0)
     for i in range(args.count):
         send_record(s, make_call(XID_BASE + i, call_args(i)), args.frag)
-    s.settimeout(args.idle)
     try:
         while True:
+            s.settimeout(wait_time(args, tally))
             rec = recv_record(s)
             if rec is None:
                 break
@@ -211,7 +226,7 @@ def client_tcp_reconnect(args, tally, expect):
     s = tcp_connect(args, 0)
     src = s.getsockname()[1]
     reconnects = 0
-    deadline = time.time() + 30
+    deadline = time.time() + args.bound
     for i in range(args.count):
         call = make_call(XID_BASE + i, call_args(i))
         while time.time() < deadline:
@@ -254,7 +269,7 @@ def ctl(args):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.connect(args.path)
     s.sendall((args.command + "\n").encode())
-    s.settimeout(5)
+    s.settimeout(60)
     buf = b""
     while not buf.endswith(b"\n"):
         chunk = s.recv(4096)
@@ -292,12 +307,18 @@ def main():
     p.add_argument("--frag", type=int, default=0)
     p.add_argument("--reconnect", action="store_true")
     p.add_argument("--interval", type=float, default=0.0)
+    p.add_argument("--expect", type=int, default=0,
+                   help="replies to wait for, up to --bound seconds")
+    p.add_argument("--expect-distinct", type=int, default=0,
+                   help="distinct XIDs to wait for, up to --bound seconds")
+    p.add_argument("--bound", type=float, default=120.0)
     p = sub.add_parser("ctl")
     p.add_argument("path")
     p.add_argument("command")
     p = sub.add_parser("raw")
     p.add_argument("--port", type=int, required=True)
-    p.add_argument("--idle", type=float, default=2.0)
+    # Only a close is ever expected: wait for it generously.
+    p.add_argument("--idle", type=float, default=60.0)
     p.add_argument("hex")
     args = ap.parse_args()
     {"serve": serve, "client": client, "ctl": ctl, "raw": raw}[args.cmd](args)

@@ -51,9 +51,11 @@ fi
 FAILS=0
 fail() { echo "  FAIL: $*"; FAILS=$((FAILS + 1)); }
 
+# Every wait is for a state, bounded generously (60 s): a loaded machine
+# may be slow, and a test must not fail for that.
 wait_file() {
 	local i
-	for i in $(seq 100); do
+	for i in $(seq 1200); do
 		[ -s "$1" ] && return 0
 		sleep 0.05
 	done
@@ -109,10 +111,21 @@ expect() {
 
 count_log() { grep -c -- "$2" "$TMP/$1.log"; }
 
+# wait_log NAME PATTERN N: until the proxy has logged N such lines (it logs
+# as it forwards, which may trail the client); true when it has.
+wait_log() {
+	local i
+	for i in $(seq 1200); do
+		[ "$(count_log "$1" "$2")" -ge "$3" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 t_plain() {
 	local proto=$1 name="plain_$1" out
 	start_proxy "$name" --proto "$proto" || return
-	out=$(client --proto "$proto" --count 20 --idle 0.5 --frag 7)
+	out=$(client --proto "$proto" --count 20 --expect 20 --idle 0.5 --frag 7)
 	expect "$name" "$out" sent=20 got=20 distinct=20 bad=0 short=0
 	stop_proxy "$name"
 }
@@ -122,6 +135,7 @@ t_drop_calls() {
 	start_proxy "$name" --proto "$proto" --drop-calls 100 || return
 	out=$(client --proto "$proto" --count 5 --idle 1)
 	expect "$name" "$out" got=0
+	wait_log "$name" '^drop call xid=0x1000000' 5
 	[ "$(count_log "$name" '^drop call xid=0x1000000')" -eq 5 ] ||
 		fail "$name: expected 5 'drop call' lines"
 	stop_proxy "$name"
@@ -130,7 +144,7 @@ t_drop_calls() {
 t_dup_replies() {
 	local proto=$1 name="dup_replies_$1" out
 	start_proxy "$name" --proto "$proto" --dup-replies 100 || return
-	out=$(client --proto "$proto" --count 8 --idle 0.5)
+	out=$(client --proto "$proto" --count 8 --expect 16 --idle 0.5)
 	expect "$name" "$out" got=16 distinct=8 dupxids=8 bad=0
 	stop_proxy "$name"
 }
@@ -157,8 +171,9 @@ t_corrupt_truncate() {
 	local name=corrupt_truncate out
 	start_proxy "$name" --corrupt-replies 100 --corrupt-mode truncate \
 		--seed 7 || return
-	out=$(client --count 10 --idle 0.5)
+	out=$(client --count 10 --expect 10 --idle 0.5)
 	expect "$name" "$out" got=10 short=10 bad=0
+	wait_log "$name" '^corrupt reply xid=.* mode=truncate' 10
 	[ "$(count_log "$name" '^corrupt reply xid=.* mode=truncate')" -eq 10 ] ||
 		fail "$name: expected 10 'corrupt reply' lines"
 	stop_proxy "$name"
@@ -170,10 +185,10 @@ t_control() {
 	out=$(client --count 3 --idle 0.5)
 	expect "$name" "$out" got=0
 	[ "$(ctl clear)" = ok ] || fail "$name: clear not ok"
-	out=$(client --count 3 --idle 0.5)
+	out=$(client --count 3 --expect 3 --idle 0.5)
 	expect "$name" "$out" got=3 bad=0
 	[ "$(ctl 'dup-replies 100')" = ok ] || fail "$name: dup-replies not ok"
-	out=$(client --count 3 --idle 0.5)
+	out=$(client --count 3 --expect 6 --idle 0.5)
 	expect "$name" "$out" got=6 distinct=3
 	[ "$(ctl 'drop-calls 101')" != ok ] || fail "$name: 101% accepted"
 	[ "$(ctl 'nonsense 1')" != ok ] || fail "$name: unknown command accepted"
@@ -198,7 +213,7 @@ t_malformed() {
 	[ "$out" = closed=1 ] || fail "$name: empty record: $out"
 	out=$(python3 "$ECHO" raw --port "$PORT" 0000000001020304ffffffff)
 	[ "$out" = closed=1 ] || fail "$name: oversized second fragment: $out"
-	out=$(client --count 3 --idle 0.5)
+	out=$(client --count 3 --expect 3 --idle 0.5)
 	expect "$name" "$out" got=3 bad=0
 	[ "$(count_log "$name" '^close .* \(record over 16 MiB\|malformed record\) from client')" -eq 3 ] ||
 		fail "$name: expected 3 malformed closes"
@@ -234,8 +249,9 @@ t_drop_reply_once() {
 	local proto=$1 name="drop_reply_once_$1" out
 	start_proxy "$name" --proto "$proto" --dup-calls 100 \
 		--drop-reply-once 100 || return
-	out=$(client --proto "$proto" --count 6 --idle 0.5)
+	out=$(client --proto "$proto" --count 6 --expect 6 --idle 0.5)
 	expect "$name" "$out" got=6 distinct=6 dupxids=0 bad=0
+	wait_log "$name" '^drop-once reply xid=0x1000000' 6
 	[ "$(count_log "$name" '^drop-once reply xid=0x1000000')" -eq 6 ] ||
 		fail "$name: expected 6 'drop-once reply' lines"
 	stop_proxy "$name"
@@ -250,7 +266,7 @@ t_mixed() {
 		|| return
 	# A reply held back for reordering with nothing after it goes out
 	# after PROXY_REORDER_HOLD_MS (1 s): wait longer than that.
-	out=$(client --count 30 --idle 2)
+	out=$(client --count 30 --expect-distinct 30 --idle 2)
 	expect "$name" "$out" distinct=30 bad=0 short=0
 	grep -q '^reorder ' "$TMP/$name.log" || fail "$name: nothing reordered"
 	stop_proxy "$name"
@@ -264,10 +280,10 @@ TESTS=(
 	t_seed t_mixed "t_drop_reply_once tcp" "t_drop_reply_once udp"
 )
 for t in "${TESTS[@]}"; do
-	before=$FAILS
+	before=$FAILS; t0=$SECONDS
 	$t
 	if [ "$FAILS" -eq "$before" ]; then
-		echo "PASS: $t"
+		echo "PASS: $t ($((SECONDS - t0)) s)"
 	else
 		echo "FAIL: $t (KEEP=1 keeps the logs)"
 	fi
