@@ -16,8 +16,7 @@ ensure_server
 need_nfsfuse
 need_cmd getfacl setfacl rpcinfo
 need_root          # ACLs for "nobody" on files owned by root
-rpcinfo -p "$SERVER" 2>/dev/null | awk '$1 == 100227' | grep -q . ||
-	skip "the test server has no NFSACL (Enable_NFSACL = true; restart it: contrib/test-server.sh restart)"
+need_rpc_program 100227 "the test server has no NFSACL (Enable_NFSACL = true; restart it: contrib/test-server.sh restart)"
 
 T=$(make_testdir acl)
 S=$EXPORT_DIR/$T

@@ -184,6 +184,22 @@ wait_until() {
 	return 1
 }
 
+# rpc_registered PROG: rpcbind on $SERVER lists program PROG.
+rpc_registered() {
+	rpcinfo -p "$SERVER" 2>/dev/null | awk -v p="$1" '$1 == p { f = 1 } END { exit !f }'
+}
+
+# need_rpc_program PROG WHY: PROG registered with rpcbind on $SERVER,
+# waited for (a server just restarted registers its programs one by one,
+# slowly on a busy machine); a skip with WHY only when rpcbind answers and
+# still lacks it, a failure when rpcbind does not answer.
+need_rpc_program() {
+	wait_until 60 rpc_registered "$1" && return 0
+	timeout 60 rpcinfo -p "$SERVER" >/dev/null 2>&1 ||
+		fail "rpcbind on $SERVER does not answer"
+	skip "$2"
+}
+
 on_exit() { printf '%q ' "$@" >>"$_REG/on_exit"; echo >>"$_REG/on_exit"; }
 
 tmpdir_new() { mktemp -d "$NFSFUSE_TMP/d.XXXXXX"; }

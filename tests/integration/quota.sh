@@ -18,8 +18,7 @@ ensure_server
 need_nfsfuse
 need_root          # the ordinary test user, and the packet capture
 need_cmd rpcinfo df
-rpcinfo -p "$SERVER" 2>/dev/null | awk '$1 == 100011' | grep -q . ||
-	skip "the test server has no rquotad (ganesha's Enable_RQUOTA)"
+need_rpc_program 100011 "the test server has no rquotad (ganesha's Enable_RQUOTA)"
 ensure_test_user
 
 WHERE=$SERVER:$EXPORT
