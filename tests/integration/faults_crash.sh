@@ -40,7 +40,7 @@ kill_server() {
 	[[ -n $pid && $(cat "/proc/$pid/comm" 2>/dev/null) == ganesha.nfsd ]] ||
 		fail "no ganesha.nfsd at pid '$pid'"
 	kill -9 "$pid"
-	wait_until 10 _pid_gone "$pid" || fail "ganesha (pid $pid) survived kill -9"
+	wait_until 60 _pid_gone "$pid" || fail "ganesha (pid $pid) survived kill -9"
 	note "killed ganesha.nfsd (pid $pid)"
 }
 

@@ -63,7 +63,7 @@ assert_contains "$flags" "acregmin=5,acregmax=5" "actimeo from fstab in effect"
 pid=$(nfsfuse_pids "$M1")
 with_timeout umount "$M1" || fail "umount $M1 failed"
 assert_fails is_fuse_mount "$M1"
-for p in $pid; do wait_until 10 _pid_gone "$p" || fail "nfsfuse $p still running after umount"; done
+for p in $pid; do wait_until 120 _pid_gone "$p" || fail "nfsfuse $p still running 120 s after umount"; done
 
 # ---- an ordinary user: the fstab line has `user`; the source is nfs://.
 note "$SECONDS s: user"
@@ -85,7 +85,7 @@ flags=$("$NFSFUSECTL" list | grep -A2 "^$M2 from" | grep Flags:)
 assert_contains "$flags" "rsize=65536" "root lists the user's mount with its options"
 out=$(as_user timeout -k 5 30 umount "$M2" 2>&1) || fail "umount $M2 as $TEST_USER failed: $out"
 assert_fails is_fuse_mount "$M2"
-for p in $pid; do wait_until 10 _pid_gone "$p" || fail "nfsfuse $p still running after umount"; done
+for p in $pid; do wait_until 120 _pid_gone "$p" || fail "nfsfuse $p still running 120 s after umount"; done
 
 # ---- mount -t fuse.nfsfuse, no fstab line.
 note "$SECONDS s: mount -t"

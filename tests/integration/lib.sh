@@ -328,18 +328,36 @@ _unmount() {
 	return 1
 }
 
-# umount_nfsfuse MNT: unmount and wait (10 s) for the daemon to exit.
+# umount_nfsfuse MNT: unmount and wait (120 s) for the daemon to exit.
 umount_nfsfuse() {
-	local mnt pids p
+	local mnt pids p t0
 	mnt=$(realpath -m -- "$1")
 	pids=$(nfsfuse_pids "$mnt")
 	_unmount "$mnt" || fail "cannot unmount $mnt: $(fusermount3 -u -- "$mnt" 2>&1)"
 	for p in $pids; do
 		# A daemon built with ASan checks for leaks as it exits, which
-		# takes seconds on a busy machine.
-		wait_until 30 _pid_gone "$p" || fail "nfsfuse (pid $p) still running 30 s after unmounting $mnt"
+		# takes seconds on a busy machine, and tens of seconds on one
+		# loaded many times over.  A daemon that hangs still fails, and
+		# where its threads wait is shown.
+		t0=$SECONDS
+		if ! wait_until 120 _pid_gone "$p"; then
+			_threads_of "$p" >&2
+			fail "nfsfuse (pid $p) still running 120 s after unmounting $mnt"
+		fi
+		((SECONDS - t0 < 10)) || note "nfsfuse (pid $p) took $((SECONDS - t0)) s to exit"
 	done
 	sed -i "\\|^$mnt\$|d" "$_REG/mounts" 2>/dev/null || true
+}
+
+# _threads_of PID: each thread's name, state and kernel wait channel.
+_threads_of() {
+	local t
+	for t in /proc/"$1"/task/*; do
+		printf '# thread %s %s state %s wchan %s\n' "${t##*/}" \
+			"$(cat "$t/comm" 2>/dev/null)" \
+			"$(awk '{ print $3 }' "$t/stat" 2>/dev/null)" \
+			"$(cat "$t/wchan" 2>/dev/null)"
+	done
 }
 
 _pid_gone() { [[ ! -e /proc/$1 ]] || [[ $(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) == Z ]]; }

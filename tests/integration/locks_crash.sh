@@ -27,7 +27,7 @@ journal_has_lock() { cat "$SA"/journal-* 2>/dev/null | grep -q '^H '; }
 wait_until 10 journal_has_lock || fail "A's lock is not in its journal: $(cat "$SA"/journal-* 2>/dev/null)"
 [[ -n $PID_A ]] || fail "no pid for daemon A"
 kill -KILL "$PID_A"
-wait_until 5 _pid_gone "$PID_A" || fail "daemon A did not die"
+wait_until 60 _pid_gone "$PID_A" || fail "daemon A did not die"
 # The holder is stuck on a dead mount: abort it so that it can exit.
 _fuse_abort "$(realpath "$MA")"
 timeout 10 fusermount3 -u -z "$MA" 2>/dev/null || true

@@ -91,7 +91,7 @@ assert_eq "w 0 0" "$(lk getlk "$MC/$FB" 0 0 w)" "the third mount sees B's lock"
 PID_B=$(nfsfuse_pids "$(realpath "$MB")" | head -n 1)
 [[ -n $PID_B ]] || fail "no pid for B's daemon"
 kill -KILL "$PID_B"
-wait_until 10 _pid_gone "$PID_B" || fail "B's daemon did not die"
+wait_until 60 _pid_gone "$PID_B" || fail "B's daemon did not die"
 _fuse_abort "$(realpath "$MB")"
 timeout 10 fusermount3 -u -z "$MB" 2>/dev/null || true
 MB2=$(new_mountpoint)
