@@ -61,8 +61,8 @@
 #   median run (its time, CPU and RPCs) and the range; the tools compared
 #   run one after the other in each round, so that a change of the
 #   machine's load falls on both.  A workload whose first run took longer
-#   than 60 s is not repeated (untar, find and rm against the previous
-#   build: 120 s).
+#   than 60 s (untar, find and rm against the previous build: 120 s), or
+#   one of whose runs failed, is not repeated.
 #   write  dd bs=1M conv=fsync (nfsfuse, local); nfs-cp LOCAL nfs://...
 #          (libnfs sends no COMMIT).
 #   small writes  nfsfuse: --small-write MiB by dd bs=4k conv=fsync, and
@@ -455,12 +455,14 @@ median_of() {
 	[[ -n ${_e:-} ]] && FAILED+=("${#_w[@]} run(s) kept, one failed: $_e")
 	return 0
 }
-# long_run NAME [S]: its first run took longer than S (LONG_RUN) seconds.
+# long_run NAME [S]: its first run took longer than S (LONG_RUN) seconds,
+# or a run failed (a timeout would only repeat).
 long_run() {
 	# Empty arrays through a name reference count as unset under -u.
 	local -
 	set +u
-	local -n _w=${1}_W
+	local -n _w=${1}_W _e=${1}_ERR
+	[[ -n ${_e:-} ]] && return 0
 	((${#_w[@]})) && ge "${_w[0]}" "${2:-$LONG_RUN}"
 }
 
