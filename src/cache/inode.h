@@ -65,6 +65,10 @@ struct inode {
 	bool wbatch;            /* writes sent since the last flush */
 	struct fattr3 wb_before; /* attributes before that batch */
 	bool wb_before_valid;
+	/* Where our writes of the batch reach: a file with writes not yet
+	 * on the server is never told to the kernel as shorter, or its
+	 * next O_APPEND would land on them. */
+	uint64_t wb_end;
 	/* The cached attributes show a non-directory with more than one
 	 * name (counted in the table: inode_multilinked). */
 	bool multilink;

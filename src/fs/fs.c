@@ -155,6 +155,11 @@ void fs_inode_stat(struct inode *ino, const struct fattr3 *a, struct stat *st)
 	pthread_mutex_lock(&ino->lock);
 	if (ino->silly_name && st->st_nlink > 0)
 		st->st_nlink--;
+	/* Attributes from a LOOKUP or READDIRPLUS while our writes are
+	 * still gathered or on the wire lack them; the Linux client, too,
+	 * never shrinks a file that has writes pending. */
+	if (ino->wbatch && (uint64_t)st->st_size < ino->wb_end)
+		st->st_size = (off_t)ino->wb_end;
 	pthread_mutex_unlock(&ino->lock);
 }
 

@@ -784,6 +784,20 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	reply_from_server(req, &h->cred, i, df, (uint64_t)off, size, gen, seq);
 }
 
+/* Our writes to ino are unsettled: the attributes the wcc chain of the
+ * batch must start from are kept, and until it is settled none are
+ * believed.  The inode lock is held. */
+static void batch_begin(struct inode *i)
+{
+	if (i->wbatch)
+		return;
+	i->wbatch = true;
+	i->wb_end = 0;
+	i->wb_before = i->as.attr;
+	i->wb_before_valid = i->as.valid;
+	acache_invalidate(&i->as);
+}
+
 void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 	      off_t off, struct fuse_file_info *fi)
 {
@@ -807,14 +821,7 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 	pthread_mutex_lock(&i->lock);
 	if (!i->wb)
 		i->wb = wback_new(fs->nfs, &i->fh, WBACK_MAX_HELD);
-	if (!i->wbatch) {
-		/* The attributes the wcc chain of this batch must start
-		 * from; until it is settled, none are believed. */
-		i->wbatch = true;
-		i->wb_before = i->as.attr;
-		i->wb_before_valid = i->as.valid;
-		acache_invalidate(&i->as);
-	}
+	batch_begin(i);
 	pthread_mutex_unlock(&i->lock);
 	if (!i->wb) {
 		fuse_reply_err(req, ENOMEM);
@@ -831,6 +838,16 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 	 * its writes go out as they come, not gathered. */
 	ret = wback_write(i->wb, &cred, (uint64_t)off, buf, size,
 			  (fi->flags & O_DIRECT) ? WBACK_NOW : 0);
+	/* A flush that ran meanwhile (a stat, another close) may have
+	 * settled the batch without these bytes and cached the size it
+	 * found; until the kernel hears this write is done it ignores
+	 * attributes asked for before, so marking the batch again here is
+	 * in time. */
+	pthread_mutex_lock(&i->lock);
+	batch_begin(i);
+	if (ret == 0 && (uint64_t)off + size > i->wb_end)
+		i->wb_end = (uint64_t)off + size;
+	pthread_mutex_unlock(&i->lock);
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;

@@ -172,7 +172,17 @@ sys.exit(0 if ok else "mmap'd file on the other mount: %d bytes, head %r" % (len
 PY
 
 # --- O_APPEND from two processes -----------------------------------------
+# A third keeps asking for the size meanwhile: the size it gets, and the
+# kernel then believes, must count the gathered bytes, or the next append
+# lands on top of them.
 : >"$A/$T/log"
+python3 - "$A/$T/log" "$SIG/appended" <<'PY' &
+import os, sys
+while not os.path.exists(sys.argv[2]):
+    os.stat(sys.argv[1])
+PY
+STATTER=$!
+APPENDERS=()
 for who in one two; do
 	python3 - "$A/$T/log" "$who" <<'PY' &
 import os, sys
@@ -182,8 +192,11 @@ for i in range(500):
     os.write(fd, ("%s %04d %s\n" % (who, i, "." * 50)).encode())
 os.close(fd)
 PY
+	APPENDERS+=($!)
 done
-wait
+wait "${APPENDERS[@]}"
+touch "$SIG/appended"
+wait "$STATTER"
 python3 - "$B/$T/log" <<'PY' || fail "O_APPEND from two processes lost or mixed lines"
 import sys
 lines = open(sys.argv[1], "rb").read().split(b"\n")
