@@ -46,6 +46,7 @@
 	X(verifier_changes)     /* server restarted: data written again */  \
 	X(evictions)            /* clean blocks dropped for the size cap */ \
 	X(dir_hits)             /* READDIR(PLUS) served from a buffer */    \
+	X(dir_entries_kept)     /* entry the kernel held unchanged: kept */ \
 	X(silly_renames)        /* open file unlinked: moved to .nfsXXXX */ \
 	X(silly_removes)        /* .nfsXXXX name removed at last close */   \
 	X(silly_orphans)        /* .nfsXXXX left by a crashed run: removed */

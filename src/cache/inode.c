@@ -156,6 +156,16 @@ struct inode *inode_find_fh(struct inode_table *t, const struct nfs_fh3 *fh)
 	return ino;
 }
 
+uint64_t inode_lookups(struct inode_table *t, const struct inode *ino)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&t->lock);
+	n = ino->nlookup;
+	pthread_mutex_unlock(&t->lock);
+	return n;
+}
+
 void inode_forget(struct inode_table *t, uint64_t id, uint64_t n)
 {
 	struct inode *ino;

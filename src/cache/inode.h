@@ -73,6 +73,10 @@ struct inode {
 	 * name (counted in the table: inode_multilinked). */
 	bool multilink;
 	char name[64];          /* last name seen, for the trace only */
+	/* A directory: its size, mtime and ctime when a READDIRPLUS last
+	 * listed it from the start (fs_dir.c), to tell an unchanged one. */
+	struct wcc_attr listed;
+	bool listed_valid;
 	pthread_cond_t ra_cond; /* signalled when a read-ahead READ ends */
 	unsigned ra_inflight;   /* read-ahead READs on the wire */
 	/* Silly rename: the name this open file was moved to when its last
@@ -109,6 +113,8 @@ struct inode *inode_remember(struct inode_table *t, const struct nfs_fh3 *fh);
  * NULL when no inode has that handle (nothing is created).
  */
 struct inode *inode_find_fh(struct inode_table *t, const struct nfs_fh3 *fh);
+/* The lookups ino holds now: the kernel's and the daemon's own. */
+uint64_t inode_lookups(struct inode_table *t, const struct inode *ino);
 /* Take n lookups away; frees the inode at zero.  Forgetting more than was
  * remembered aborts: it means the lookup accounting is broken. */
 void inode_forget(struct inode_table *t, uint64_t id, uint64_t n);

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "../base/log.h"
+#include "../base/stats.h"
 
 struct dir_handle {
 	pthread_mutex_t lock;
@@ -20,6 +21,8 @@ struct dir_handle {
 	bool plus;               /* the buffered reply is READDIRPLUS */
 	bool have;               /* reply/it hold a reply */
 	bool eof;                /* the buffered reply ends the directory */
+	bool same;               /* ... of a directory unchanged since the
+				  * last listing (dir_unchanged) */
 	uint64_t pos;            /* cookie at which `it` stands */
 	struct rpc_reply reply;
 	struct xdr_dec it;
@@ -79,6 +82,58 @@ void fs_fsyncdir(fuse_req_t req, fuse_ino_t ino, int datasync,
 	fuse_reply_err(req, 0);
 }
 
+/*
+ * Is dir, as READDIRPLUS just described it (a), unchanged since it was
+ * last listed from the start, with attributes we believe (not changed
+ * within the server's timestamp granularity of now)?  Then every name in
+ * it still names what that listing said, and the kernel's entries from
+ * it still hold.  A listing from the start records what it saw.
+ */
+static bool dir_unchanged(struct inode *dir, const struct post_op_attr *a,
+			  uint64_t cookie)
+{
+	bool same;
+
+	if (!a->present)
+		return false;
+	pthread_mutex_lock(&dir->lock);
+	same = dir->listed_valid && wcc_attr_is(&dir->listed, &a->attr);
+	if (cookie == 0) {
+		dir->listed = (struct wcc_attr){ a->attr.size, a->attr.mtime,
+						 a->attr.ctime };
+		dir->listed_valid = true;
+	}
+	pthread_mutex_unlock(&dir->lock);
+	return same && fs_attr_timeout(dir) > 0;
+}
+
+/*
+ * Does the kernel hold the inode of this entry already, with the
+ * attributes the listing gives (size, mtime, ctime: any change of mode,
+ * owner or links moves ctime)?  In a directory unchanged since the
+ * listing that gave the kernel its entries, the name is the kernel's
+ * already, and linking it again would only make the kernel drop the ACLs
+ * it keeps for the file (one GETXATTR per file for the next `ls -l`).
+ * The attributes still refresh ours.
+ */
+static bool entry_held_same(struct fs *fs, const struct nfs_fh3 *fh,
+			    const struct post_op_attr *pa)
+{
+	struct inode *ino = inode_find_fh(fs->inodes, fh);
+	struct fattr3 a;
+	bool same;
+
+	if (!ino)
+		return false;
+	/* Beyond our own hold, one the kernel (or a call in flight) has. */
+	same = inode_lookups(fs->inodes, ino) >= 2 && inode_get_attr(ino, &a) &&
+	       acache_compare(&a, &pa->attr) == ACACHE_SAME;
+	if (same)
+		fs_learn(fs, ino, pa, "readdir");
+	inode_forget(fs->inodes, ino->id, 1);
+	return same;
+}
+
 /* Fetch the part of the directory that starts after `cookie`. */
 static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 		    uint64_t cookie, bool plus)
@@ -125,6 +180,7 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 		rpc_reply_release(&dh->reply);
 		return nfs_stat_errno(r.status);
 	}
+	dh->same = plus && dir_unchanged(dir, &r.dir_attributes, cookie);
 	memcpy(dh->cookieverf, r.cookieverf, sizeof(dh->cookieverf));
 	dh->it = r.entries;
 	dh->eof = r.eof;
@@ -251,9 +307,15 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 			/* Only names with a handle and attributes become
 			 * entries the kernel holds; the others it will
 			 * LOOKUP itself when it needs them. */
-			if (!is_dot(d.name, (uint32_t)strlen(d.name)) &&
-			    d.fh.present && d.attr.present &&
-			    fs_make_entry(req, dir, &d.fh.fh, &d.attr, d.name, &e) != 0)
+			bool name = !is_dot(d.name, (uint32_t)strlen(d.name)) &&
+				    d.fh.present && d.attr.present;
+
+			if (name && dh->same && entry_held_same(fs, &d.fh.fh, &d.attr)) {
+				STAT_INC(dir_entries_kept);
+				name = false;
+			}
+			if (name && fs_make_entry(req, dir, &d.fh.fh, &d.attr,
+						  d.name, &e) != 0)
 				memset(&e, 0, sizeof(e));
 			if (e.ino == 0) {
 				e.attr.st_ino = d.fileid;

@@ -6,6 +6,11 @@
 #     (nfs-ganesha's VFS answers GETACL with no entries at all), `ls -l`
 #     costs no GETACL per file; the rule shows in stats, counts its
 #     answers (acl_none_fs) and is asked again once it has expired.
+#   - untar, find -ls and rm -rf of a tree: per entry only the calls that
+#     change or read it (no GETATTR or ACCESS after a reply that carried
+#     attributes, no COMMIT for files that went FILE_SYNC, no LOOKUP of a
+#     name READDIRPLUS returned, no LOOKUP before each unlink while no
+#     file is open or has other links).
 . "$(dirname "$0")/lib.sh"
 ensure_server
 need_nfsfuse
@@ -40,6 +45,8 @@ umount_nfsfuse "$probe"
 mkdir "$S/ls"
 python3 -c 'import os,sys
 for i in range(int(sys.argv[2])): open(os.path.join(sys.argv[1], "f%04d" % i), "w").close()' "$S/ls" "$N"
+# Not "recent" for the server's time_delta: attributes that are believed.
+touch -d '-1 hour' "$S/ls"/* "$S/ls"
 
 # --- ls -l: one GETACL for the file system, none per file -------------
 PCAP=
@@ -52,7 +59,9 @@ else
 	note "no tshark/dumpcap (or not root): GETACL is counted by the daemon only"
 fi
 M=$(new_mountpoint)
-mount_nfsfuse "$M" -o nolock
+# Long attribute timeouts: the kernel still believes what the first
+# listing gave it when the second one runs, however slow the machine.
+mount_nfsfuse "$M" -o nolock,acregmin=60,acdirmin=60
 g0=$(acl_calls "$M")
 h0=$(counter "$M" acl_none_fs)
 lines=$(ls -l "$M/$T/ls" | wc -l)
@@ -72,6 +81,37 @@ if [[ -n $PCAP ]]; then
 	assert_eq "$(acl_calls "$M")" "$wire" "GETACL calls on the wire and in nfsfusectl stats"
 fi
 
+# --- a second ls -l of the unchanged directory: READDIRPLUS, and the
+# kernel keeps the entries (and the "no ACL" of each) it already holds.
+# The kernel may forget inodes it does not use (memory pressure); a
+# process holding every file (O_PATH: no open of ours) keeps them.
+python3 -c 'import os, sys, time
+fds = [os.open(os.path.join(sys.argv[1], f), os.O_PATH) for f in os.listdir(sys.argv[1])]
+print("open", flush=True)
+time.sleep(600)' "$M/$T/ls" >"$NFSFUSE_TMP/pin.out" &
+PIN=$!
+on_exit kill "$PIN"
+wait_until 60 grep -q open "$NFSFUSE_TMP/pin.out" || fail "could not open the files"
+r0=$(calls "$M" READDIRPLUS)
+h1=$(counter "$M" acl_none_fs)
+k1=$(counter "$M" dir_entries_kept)
+ls -l "$M/$T/ls" >/dev/null
+dk=$(($(counter "$M" dir_entries_kept) - k1))
+dh=$(($(counter "$M" acl_none_fs) - h1))
+note "second ls -l: $dk entries kept, $dh ACL reads reached the daemon"
+((dk >= N)) || fail "second ls -l of an unchanged directory: only $dk of $N entries kept"
+((dh <= 2)) || fail "second ls -l: the kernel asked for $dh ACLs again (its entries were linked anew)"
+(($(calls "$M" READDIRPLUS) > r0)) || fail "second ls -l sent no READDIRPLUS"
+# A change in the directory: its entries are given to the kernel again.
+touch "$S/ls/new"
+k2=$(counter "$M" dir_entries_kept)
+n=$(ls -l "$M/$T/ls" | grep -c ' new$' || true)
+assert_eq 1 "$n" "a file made on the server is listed"
+assert_eq "$k2" "$(counter "$M" dir_entries_kept)" "a changed directory's entries are linked again"
+rm -f "$S/ls/new"
+kill "$PIN"
+wait "$PIN" 2>/dev/null || true
+
 # The answers are the ones GETACL gives: no ACL, mode bits only.
 assert_eq "" "$(getfacl -cps "$M/$T/ls/f0001" 2>/dev/null)" "getfacl -s: no ACL"
 expect_fail_with "No such attribute" getfattr -n system.posix_acl_access "$M/$T/ls/f0002"
@@ -87,6 +127,86 @@ sleep 2 # past acdirmax: the rule and the files' attributes expire
 getfattr -n system.posix_acl_access "$M2/$T/ls/f0011" >/dev/null 2>&1 || true
 (($(acl_calls "$M2") > g1)) || fail "an expired rule still answered without GETACL"
 umount_nfsfuse "$M2"
+
+# --- untar, find -ls, rm -rf: the calls each entry needs ---------------
+# A tree of D directories with F small files each (one WRITE: FILE_SYNC
+# at close) and one symlink each.
+D=12 F=8
+SRC=$(tmpdir_new)/tree
+for ((d = 0; d < D; d++)); do
+	mkdir -p "$SRC/t/d$d"
+	for ((f = 0; f < F; f++)); do head -c 1000 /dev/urandom >"$SRC/t/d$d/f$f"; done
+	ln -s f0 "$SRC/t/d$d/link"
+done
+tar -C "$SRC" -cf "$SRC/t.tar" t
+DIRS=$((D + 1)) FILES=$((D * F)) LINKS=$D
+ENTRIES=$((DIRS + FILES + LINKS))
+# rpcs MNT: the NFS calls so far, "PROC N" per line.
+rpcs() {
+	"$NFSFUSECTL" "$1" stats --json | python3 -c 'import json,sys
+for k, v in json.load(sys.stdin)["rpc"].items(): print(k, v["calls"])'
+}
+# delta BEFORE AFTER PROC: calls of PROC between two rpcs outputs.
+delta() {
+	local a b
+	a=$(awk -v p="$3" '$1 == p { print $2 }' <<<"$1")
+	b=$(awk -v p="$3" '$1 == p { print $2 }' <<<"$2")
+	echo $((${b:-0} - ${a:-0}))
+}
+M4=$(new_mountpoint)
+mount_nfsfuse "$M4" -o nolock
+mkdir "$M4/$T/u"
+r0=$(rpcs "$M4")
+tar -C "$M4/$T/u" --no-same-owner -xf "$SRC/t.tar"
+r1=$(rpcs "$M4")
+note "untar of $ENTRIES entries: $(python3 -c 'import sys
+a = dict(l.split() for l in sys.argv[1].splitlines()); b = dict(l.split() for l in sys.argv[2].splitlines())
+print(" ".join("%s %d" % (k, int(b[k]) - int(a.get(k, 0))) for k in b if int(b[k]) - int(a.get(k, 0))))' "$r0" "$r1")"
+assert_eq "$FILES" "$(delta "$r0" "$r1" CREATE)" "untar: one CREATE per file"
+assert_eq "$DIRS" "$(delta "$r0" "$r1" MKDIR)" "untar: one MKDIR per directory"
+assert_eq "$FILES" "$(delta "$r0" "$r1" WRITE)" "untar: one WRITE per small file"
+assert_eq 0 "$(delta "$r0" "$r1" COMMIT)" "untar: no COMMIT for files that went FILE_SYNC"
+assert_eq 0 "$(delta "$r0" "$r1" ACCESS)" "untar: no ACCESS (the kernel checks the mode)"
+(($(delta "$r0" "$r1" GETATTR) <= 2)) || fail "untar: $(delta "$r0" "$r1" GETATTR) GETATTR (the replies carry attributes)"
+# A LOOKUP for each new name (the kernel asks before it creates), no more.
+(($(delta "$r0" "$r1" LOOKUP) <= ENTRIES + 1)) || fail "untar: $(delta "$r0" "$r1" LOOKUP) LOOKUP for $ENTRIES entries"
+# The SETATTR of each exclusive create, the times of each file, the mode
+# and times of each directory: at most two per entry.
+(($(delta "$r0" "$r1" SETATTR) <= 2 * ENTRIES)) || fail "untar: $(delta "$r0" "$r1" SETATTR) SETATTR for $ENTRIES entries"
+cmp <(cd "$SRC" && find t -type f -exec md5sum {} + | sort) \
+	<(cd "$M4/$T/u" && find t -type f -exec md5sum {} + | sort) >/dev/null ||
+	fail "untar: the tree read back differs"
+umount_nfsfuse "$M4"
+
+# find -ls on a fresh mount: one READDIRPLUS per directory, and nothing
+# per name (READDIRPLUS gave its handle and attributes) but READLINK.
+M5=$(new_mountpoint)
+mount_nfsfuse "$M5" -o nolock
+stat "$M5/$T/u" >/dev/null
+r0=$(rpcs "$M5")
+n=$(find "$M5/$T/u/t" -ls | wc -l)
+r1=$(rpcs "$M5")
+assert_eq "$ENTRIES" "$n" "find -ls lists every entry"
+assert_eq "$DIRS" "$(delta "$r0" "$r1" READDIRPLUS)" "find -ls: one READDIRPLUS per directory"
+assert_eq "$LINKS" "$(delta "$r0" "$r1" READLINK)" "find -ls: one READLINK per symlink"
+# (Not 0: names whose dentries the kernel dropped meanwhile, as a
+# drop_caches elsewhere on the machine makes it, are looked up again.)
+(($(delta "$r0" "$r1" LOOKUP) < ENTRIES / 4)) || fail "find -ls: $(delta "$r0" "$r1" LOOKUP) LOOKUP of names READDIRPLUS returned"
+(($(delta "$r0" "$r1" GETATTR) <= 1)) || fail "find -ls: $(delta "$r0" "$r1" GETATTR) GETATTR"
+
+# rm -rf in the same mount: REMOVE and RMDIR, the listings, and no
+# LOOKUP or GETATTR per entry.
+r0=$(rpcs "$M5")
+rm -rf "$M5/$T/u/t"
+r1=$(rpcs "$M5")
+assert_not_exists "$S/u/t" "rm -rf removed the tree on the server"
+assert_eq $((FILES + LINKS)) "$(delta "$r0" "$r1" REMOVE)" "rm -rf: one REMOVE per file"
+assert_eq "$DIRS" "$(delta "$r0" "$r1" RMDIR)" "rm -rf: one RMDIR per directory"
+(($(delta "$r0" "$r1" LOOKUP) < ENTRIES / 4)) || fail "rm -rf: $(delta "$r0" "$r1" LOOKUP) LOOKUP (none is needed before an unlink here)"
+(($(delta "$r0" "$r1" GETATTR) <= 1)) || fail "rm -rf: $(delta "$r0" "$r1" GETATTR) GETATTR"
+# rm reads each directory twice (a look for entries, then the walk).
+(($(delta "$r0" "$r1" READDIRPLUS) <= 2 * DIRS)) || fail "rm -rf: $(delta "$r0" "$r1" READDIRPLUS) READDIRPLUS for $DIRS directories"
+umount_nfsfuse "$M5"
 
 # --- noacl: nothing asked, nothing marked ------------------------------
 M3=$(new_mountpoint)
