@@ -32,7 +32,6 @@
 #define RPC_BACKOFF_MIN_US (100u * 1000)
 #define RPC_BACKOFF_MAX_US (5u * 1000 * 1000)
 #define RPC_CONNECT_MIN_US (1000u * 1000)
-#define RPC_IDLE_POLL_MS 1000
 
 static void conn_lost(struct rpc_clnt *c, int err)
 {
@@ -40,6 +39,7 @@ static void conn_lost(struct rpc_clnt *c, int err)
 
 	nf_log(NF_LOG_DEBUG, "%s: connection %s: %s", c->server,
 	       c->state == RPC_UP ? "lost" : "failed", strerror(-err));
+	rpc_send_stop_direct(c);
 	/* The previous local port cannot be had again: take any. */
 	if (c->state == RPC_CONNECTING &&
 	    (err == -EADDRINUSE || err == -EADDRNOTAVAIL))
@@ -72,6 +72,23 @@ static void start_connect(struct rpc_clnt *c)
 	} else {
 		rpc_conn_established(c);
 	}
+}
+
+/* Write the send queue, unless a caller is writing it (it wakes this
+ * thread for what it leaves). */
+static int send_queue(struct rpc_clnt *c)
+{
+	bool mine;
+	int ret;
+
+	pthread_mutex_lock(&c->lock);
+	mine = rpc_send_begin_locked(c, false);
+	pthread_mutex_unlock(&c->lock);
+	if (!mine)
+		return 0;
+	ret = c->ops->send(c);
+	rpc_send_end(c);
+	return ret;
 }
 
 /* Minor and major timeouts of the outstanding calls. */
@@ -131,7 +148,7 @@ static void check_timeouts(struct rpc_clnt *c)
 	pthread_mutex_unlock(&c->lock);
 	rpc_run_done_list(c, done_list);
 	if (queued && c->state == RPC_UP) {
-		int ret = c->ops->send(c);
+		int ret = send_queue(c);
 
 		if (ret < 0)
 			conn_lost(c, ret);
@@ -175,7 +192,9 @@ void *rpc_io_thread(void *arg)
 			break;
 		}
 		outstanding = c->first != NULL;
-		queued = rpc_sendq_ready_locked(c);
+		/* A caller writing the queue wakes this thread for what it
+		 * leaves: no POLLOUT meanwhile. */
+		queued = !c->sending && rpc_sendq_ready_locked(c);
 		next_deadline = c->next_deadline_us;
 		pthread_mutex_unlock(&c->lock);
 
@@ -246,7 +265,7 @@ void *rpc_io_thread(void *arg)
 			 * for another round of poll. */
 			if (ret == 0 && ((pfd[1].revents & POLLOUT) ||
 					 (pfd[0].revents & POLLIN)))
-				ret = c->ops->send(c);
+				ret = send_queue(c);
 			if (ret < 0)
 				conn_lost(c, ret);
 		}
@@ -254,6 +273,7 @@ void *rpc_io_thread(void *arg)
 	}
 
 	fail_all(c, -ESHUTDOWN);
+	rpc_send_stop_direct(c);
 	if (c->fd >= 0)
 		c->ops->close(c);
 	c->state = RPC_DOWN;

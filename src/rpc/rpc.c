@@ -408,6 +408,7 @@ void rpc_conn_established(struct rpc_clnt *c)
 		hook_ctx = c->reconnect_ctx;
 	}
 	c->local_port_seen = true;
+	c->direct_ok = !c->ops->datagram;
 	pthread_mutex_unlock(&c->lock);
 	if (hook)
 		hook(hook_ctx);
@@ -422,6 +423,7 @@ static int submit(struct rpc_clnt *c, uint32_t proc,
 {
 	struct rpc_call_ent *e = calloc(1, sizeof(*e));
 	uint32_t xid;
+	bool direct, soon;
 	int ret;
 
 	if (!e)
@@ -482,15 +484,60 @@ static int submit(struct rpc_clnt *c, uint32_t proc,
 	e->start_us = clock_mono_us();
 	e->timeout_us = c->timeo_us;
 	e->deadline_us = e->start_us + e->timeout_us;
+	/* The transport thread looks at its timers at least every
+	 * RPC_IDLE_POLL_MS, so a deadline sooner than any it knows may be
+	 * seen that much late: a wake-up, unless the timeout is ten times
+	 * as long (TCP's 60 s). */
+	soon = e->deadline_us < c->next_deadline_us &&
+	       e->timeout_us < 10u * RPC_IDLE_POLL_MS * 1000u;
 	if (e->deadline_us < c->next_deadline_us)
 		c->next_deadline_us = e->deadline_us;
 	sendq_append_locked(c, e);
 	if (!done)
 		c->users++;
+	direct = rpc_send_begin_locked(c, true);
 	pthread_mutex_unlock(&c->lock);
-	wake(c);
 	*out = e;
+	if (!direct || soon)
+		wake(c);
+	if (!direct)
+		return 0;
+	/* The wire is free: write the queue from this thread rather than
+	 * wake the transport thread for it.  Whatever stays (a full socket,
+	 * an error, calls queued meanwhile) is left to that thread. */
+	ret = c->ops->send(c);
+	if (rpc_send_end(c) || ret < 0)
+		wake(c);
 	return 0;
+}
+
+bool rpc_send_begin_locked(struct rpc_clnt *c, bool direct)
+{
+	if (c->sending || (direct && !c->direct_ok))
+		return false;
+	c->sending = true;
+	return true;
+}
+
+bool rpc_send_end(struct rpc_clnt *c)
+{
+	bool more;
+
+	pthread_mutex_lock(&c->lock);
+	c->sending = false;
+	pthread_cond_broadcast(&c->send_done);
+	more = rpc_sendq_ready_locked(c);
+	pthread_mutex_unlock(&c->lock);
+	return more;
+}
+
+void rpc_send_stop_direct(struct rpc_clnt *c)
+{
+	pthread_mutex_lock(&c->lock);
+	c->direct_ok = false;
+	while (c->sending)
+		pthread_cond_wait(&c->send_done, &c->lock);
+	pthread_mutex_unlock(&c->lock);
 }
 
 int rpc_clnt_call_async(struct rpc_clnt *c, uint32_t proc,
@@ -631,6 +678,7 @@ static void clnt_free(struct rpc_clnt *c)
 	free(c->rbuf);
 	free(c->stats);
 	free(c->server);
+	pthread_cond_destroy(&c->send_done);
 	pthread_cond_destroy(&c->idle);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
@@ -656,6 +704,7 @@ int rpc_clnt_create(const struct sockaddr *addr, socklen_t addrlen,
 		return -ENOMEM;
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->idle, NULL);
+	pthread_cond_init(&c->send_done, NULL);
 	c->fd = -1;
 	c->wakefd = -1;
 	memcpy(&c->addr, addr, addrlen);

@@ -7,15 +7,26 @@
  *
  * Threads and locks
  * -----------------
- * Each client has one transport thread.  It alone touches the socket: it
- * connects, writes queued calls, reads replies, runs the retransmission
- * timers and reconnects.  Calling threads encode their call, queue it and
- * wake the transport thread through an eventfd; a synchronous caller then
- * sleeps on its own condition variable, an asynchronous call's done()
- * runs on the transport thread.  Keeping all socket I/O on one thread means
- * a partially written record can never be interleaved with another one,
- * and a caller that gives up (interrupted) never leaves half a record on
- * the wire: an entry that is being written stays queued until it is out.
+ * Each client has one transport thread.  It connects, reads replies, runs
+ * the retransmission timers and reconnects.  Calling threads encode their
+ * call and queue it; a synchronous caller then sleeps on its own condition
+ * variable, an asynchronous call's done() runs on the transport thread.
+ *
+ * Writing the send queue is done by one thread at a time, the holder of
+ * c->sending: the transport thread, or, on a stream transport whose
+ * connection is up (c->direct_ok), the caller that just queued a call and
+ * found the wire free.  Writing from the caller saves a wake-up of the
+ * transport thread (an eventfd write, a poll and a context switch) per
+ * call.  A caller writes without blocking and leaves what does not go out
+ * at once to the transport thread, which it wakes through the eventfd, as
+ * does a caller that finds the wire busy.  One writer at a time means a
+ * partially written record is never interleaved with another one, and a
+ * caller that gives up (interrupted) never leaves half a record on the
+ * wire: an entry that is being written stays queued until it is out.  The
+ * transport thread closes the socket only after clearing c->direct_ok and
+ * waiting for c->sending to clear, so a caller never writes to a closed
+ * (or reused) descriptor; c->fd is read by a caller only while it holds
+ * c->sending with c->direct_ok set.
  *
  * c->lock protects every field marked [L] below and every field of
  * struct rpc_call_ent; it is never held across socket I/O, a wait for a
@@ -39,6 +50,8 @@
 #include "record.h"
 
 #define RPC_RBUF_SIZE (64u * 1024)
+/* The transport thread looks at its timers at least this often. */
+#define RPC_IDLE_POLL_MS 1000
 /* Largest RPC message in one UDP datagram over IPv4 (65535 - 8 - 20). */
 #define RPC_UDP_MAX_MSG 65507u
 /*
@@ -102,7 +115,8 @@ struct rpc_clnt;
 
 /*
  * A transport.  Every operation runs on the transport thread without the
- * lock.  TCP (tcp.c) sends records on a stream; UDP (udp.c) sends each
+ * lock, except send, which runs on the holder of c->sending (on a stream,
+ * maybe a caller's thread).  TCP (tcp.c) sends records on a stream; UDP (udp.c) sends each
  * call as one datagram without its record mark, and a retransmission is
  * a new datagram with the same XID.
  */
@@ -163,6 +177,9 @@ struct rpc_clnt {
 	void *trace_ctx;          /* [L] */
 	int local_port;           /* [L] host order; 0 before connecting */
 	uint64_t connects;        /* [L] connections made, the first too */
+	bool direct_ok;           /* [L] callers may write (stream, up) */
+	bool sending;             /* [L] a thread writes the send queue */
+	pthread_cond_t send_done; /* [L] sending went false */
 	rpc_callback_fn cb;       /* [L] calls from the server */
 	void *cb_ctx;             /* [L] */
 	rpc_reconnect_fn on_reconnect; /* [L] */
@@ -193,17 +210,26 @@ void rpc_ent_unref_locked(struct rpc_call_ent *e);
 
 /* Transport thread: hand over one reply record (ownership passes). */
 void rpc_deliver(struct rpc_clnt *c, uint8_t *buf, size_t len);
-/* Transport thread: the head of the send queue to write, with a
+/* Holder of c->sending: the head of the send queue to write, with a
  * reference, and the offset to write from; NULL when the queue is empty. */
 struct rpc_call_ent *rpc_sendq_peek(struct rpc_clnt *c);
-/* Transport thread: n more bytes of e were written; drops the reference
- * taken by rpc_sendq_peek(). */
+/* Holder of c->sending: n more bytes of e were written; drops the
+ * reference taken by rpc_sendq_peek(). */
 void rpc_sendq_advance(struct rpc_clnt *c, struct rpc_call_ent *e, size_t n);
 /* Something in the send queue may go out now (for a datagram transport:
  * the congestion window has room for its head). */
 bool rpc_sendq_ready_locked(struct rpc_clnt *c);
 /* Queues e again for a retransmission (check_timeouts()). */
 void rpc_sendq_requeue_locked(struct rpc_clnt *c, struct rpc_call_ent *e);
+/* Take the right to write the send queue (c->sending): false when another
+ * thread holds it or, for a caller (direct), the connection is not up or
+ * not a stream. */
+bool rpc_send_begin_locked(struct rpc_clnt *c, bool direct);
+/* Give it back; true when the queue still has something ready to send. */
+bool rpc_send_end(struct rpc_clnt *c);
+/* Transport thread, before closing the socket: no caller writes from
+ * now on, and the one writing (if any) is done. */
+void rpc_send_stop_direct(struct rpc_clnt *c);
 
 void *rpc_io_thread(void *arg);
 

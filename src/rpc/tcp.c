@@ -277,6 +277,10 @@ static int tcp_recv(struct rpc_clnt *c)
 		}
 		if (ret < 0)
 			return ret;
+		/* Less than asked for: the socket is empty for now, and
+		 * poll says when more comes (no recv just to hear EAGAIN). */
+		if ((size_t)n < want)
+			return 0;
 	}
 	return 0;
 }

@@ -563,6 +563,144 @@ static void test_out_of_order(void **state)
 	assert_true(s.xids[0] != s.xids[1]);
 }
 
+
+/* ---- many callers, large records: one record on the wire at a time ---- */
+
+#define BIG_CALLERS 6
+#define BIG_CALLS 3
+#define BIG_LEN(arg) (1024u * 1024 + (arg) * 1000u)
+
+struct big_arg {
+	uint32_t arg;
+};
+
+/* The argument, then BIG_LEN(arg) bytes that each say which call they
+ * belong to: an interleaved or torn record cannot pass for a whole one. */
+static int enc_marked(struct xdr_enc *e, const void *args)
+{
+	uint32_t a = ((const struct big_arg *)args)->arg;
+	uint32_t n = BIG_LEN(a);
+	uint8_t *p;
+
+	xdr_enc_u32(e, a);
+	xdr_enc_u32(e, n);
+	p = xdr_enc_reserve(e, n);
+	if (!p)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		p[i] = (uint8_t)(a + i / 4096);
+	return 0;
+}
+
+static int srv_read_big(struct srv *s, int fd, uint32_t *xid, uint32_t *arg)
+{
+	uint8_t mark[4], *buf;
+	struct rpc_call_hdr h;
+	struct xdr_dec d;
+	const uint8_t *p;
+	uint32_t len, n;
+	int ret = -1;
+
+	if (read_full(fd, mark, 4))
+		return -1;
+	len = xdr_get_u32(mark);
+	if (!(len & 0x80000000u) || (len & 0x7fffffff) > (4u << 20)) {
+		s->fail = 1;
+		return -1;
+	}
+	len &= 0x7fffffff;
+	buf = malloc(len);
+	if (!buf || read_full(fd, buf, len))
+		goto out;
+	xdr_dec_init(&d, buf, len);
+	if (rpcmsg_dec_call(&d, &h) || xdr_dec_u32(&d, arg) ||
+	    xdr_dec_u32(&d, &n) || n != BIG_LEN(*arg) ||
+	    !(p = xdr_dec_inline(&d, n)) || xdr_dec_inline(&d, 1)) {
+		s->fail = 1;
+		goto out;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (p[i] != (uint8_t)(*arg + i / 4096)) {
+			s->fail = 1;
+			goto out;
+		}
+	*xid = h.xid;
+	ret = 0;
+out:
+	free(buf);
+	return ret;
+}
+
+static void scen_big(struct srv *s)
+{
+	struct timeval none = { 0 };
+	uint32_t xid, arg;
+	int port, fd = srv_accept(s, &port);
+
+	if (fd < 0) {
+		s->fail = 1;
+		return;
+	}
+	/* However slow the machine, wait for the client's next record. */
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &none, sizeof(none));
+	/* Let the callers fill the socket, so that writes come out
+	 * partial and callers find the wire busy. */
+	usleep(200 * 1000);
+	/* Every whole record is answered (a retransmission too) until
+	 * the client goes; a torn one fails the test and ends the
+	 * server, and the client's soft calls then time out. */
+	while (srv_read_big(s, fd, &xid, &arg) == 0)
+		srv_reply(fd, xid, arg + 10, 1);
+	if (s->fail)
+		shutdown(s->lfd, SHUT_RDWR);
+	close(fd);
+}
+
+struct big_caller {
+	struct rpc_clnt *c;
+	uint32_t first;
+	int bad;
+	pthread_t th;
+};
+
+static void *big_caller_main(void *p)
+{
+	struct big_caller *k = p;
+
+	for (uint32_t i = 0; i < BIG_CALLS; i++) {
+		struct big_arg a = { k->first + i };
+		uint32_t res = 0;
+
+		if (rpc_clnt_call(k->c, 1, &test_cred, enc_marked, &a, dec_u32,
+				  &res, NULL, NULL) || res != a.arg + 10)
+			k->bad++;
+	}
+	return NULL;
+}
+
+static void test_many_big_calls(void **state)
+{
+	struct big_caller k[BIG_CALLERS];
+	struct srv s;
+	struct rpc_clnt *c;
+
+	(void)state;
+	srv_start(&s, scen_big);
+	/* Soft, so that a broken record ends in an error, not a hang. */
+	c = client(&s, 150, 1, true);
+	for (int i = 0; i < BIG_CALLERS; i++) {
+		k[i] = (struct big_caller){ .c = c, .first = 10u * (uint32_t)i };
+		assert_int_equal(pthread_create(&k[i].th, NULL,
+						big_caller_main, &k[i]), 0);
+	}
+	for (int i = 0; i < BIG_CALLERS; i++) {
+		pthread_join(k[i].th, NULL);
+		assert_int_equal(k[i].bad, 0);
+	}
+	rpc_clnt_destroy(c);
+	srv_join(&s);
+}
+
 /* The server drops the connection after reading a call; the client must
  * come back from the same port with the same XID. */
 static void scen_drop_once(struct srv *s)
@@ -1355,6 +1493,7 @@ int main(void)
 		cmocka_unit_test(test_record_oversize),
 		cmocka_unit_test(test_record_direct),
 		cmocka_unit_test(test_out_of_order),
+		cmocka_unit_test(test_many_big_calls),
 		cmocka_unit_test(test_reconnect_same_port),
 		cmocka_unit_test(test_soft_timeout),
 		cmocka_unit_test(test_interrupted),
