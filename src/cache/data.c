@@ -334,9 +334,11 @@ static void block_put(struct block *b, uint32_t s, uint32_t e,
 }
 
 /* Puts [off, off+len); with only_existing, a piece smaller than a block
- * goes only where its block exists.  Returns the bytes left out. */
+ * goes only where its block exists, unless it runs from the block's start
+ * to the end of the file (eof).  Returns the bytes left out. */
 static size_t put_range(struct dcache *dc, struct dfile *df, uint64_t off,
-			const uint8_t *data, size_t len, bool only_existing)
+			const uint8_t *data, size_t len, bool only_existing,
+			bool eof)
 {
 	size_t skipped = 0;
 
@@ -350,6 +352,7 @@ static size_t put_range(struct dcache *dc, struct dfile *df, uint64_t off,
 		if (n > len)
 			n = (uint32_t)len;
 		if (only_existing && n < DCACHE_BLOCK &&
+		    !(eof && s == 0 && n == len) &&
 		    !g_hash_table_contains(df->blocks, &index))
 			b = NULL;
 		else if (!(b = block_get(dc, df, index)))
@@ -370,19 +373,19 @@ static size_t put_range(struct dcache *dc, struct dfile *df, uint64_t off,
 void dcache_write(struct dcache *dc, struct dfile *df, uint64_t off,
 		  const void *data, size_t len)
 {
-	put_range(dc, df, off, data, len, false);
+	put_range(dc, df, off, data, len, false, false);
 }
 
 void dcache_fill(struct dcache *dc, struct dfile *df, uint64_t off,
 		 const void *data, size_t len)
 {
-	put_range(dc, df, off, data, len, false);
+	put_range(dc, df, off, data, len, false, false);
 }
 
 size_t dcache_refresh(struct dcache *dc, struct dfile *df, uint64_t off,
-		      const void *data, size_t len)
+		      const void *data, size_t len, bool eof)
 {
-	return put_range(dc, df, off, data, len, true);
+	return put_range(dc, df, off, data, len, true, eof);
 }
 
 /* Is every byte of [off, off+len) in the cache?  dc->lock held. */

@@ -47,13 +47,14 @@ void dcache_fill(struct dcache *dc, struct dfile *df, uint64_t off,
 /*
  * Bytes a READ returned to a reader (not read ahead): they update the
  * blocks the file already has and make new blocks only where they cover
- * one whole.  The kernel's page cache keeps what it asked for, so a small
- * random read that took a block of its own would hold DCACHE_BLOCK bytes
- * for a few KiB nobody asks the daemon for again.  Returns the bytes left
- * out.
+ * one whole, or from its start to the end of the file (eof: the file ends
+ * at off + len), as a small file read whole does.  The kernel's page
+ * cache keeps what it asked for, so a small random read that took a
+ * block of its own would hold DCACHE_BLOCK bytes for a few KiB nobody
+ * asks the daemon for again.  Returns the bytes left out.
  */
 size_t dcache_refresh(struct dcache *dc, struct dfile *df, uint64_t off,
-		      const void *data, size_t len);
+		      const void *data, size_t len, bool eof);
 /*
  * Copy [off, off+len) into out if every byte of it is cached, with len
  * cut at file_size first.  Returns the byte count (possibly 0 past EOF),

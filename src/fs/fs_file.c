@@ -672,7 +672,8 @@ static int read_once(fuse_req_t req, const struct rpc_cred *cred,
 	pthread_mutex_lock(&i->lock);
 	fresh = gen == i->data_gen && (!i->wb || wback_seq(i->wb) == seq);
 	if (fresh && ret == 0 && df &&
-	    dcache_refresh(fs->dc, df, off, res->data, res->data_len))
+	    dcache_refresh(fs->dc, df, off, res->data, res->data_len,
+			   res->eof))
 		STAT_INC(data_left_to_kernel);
 	pthread_mutex_unlock(&i->lock);
 	if (fresh)

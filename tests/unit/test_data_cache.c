@@ -117,14 +117,15 @@ static void test_refresh_small_reads(void **state)
 
 	(void)state;
 	fill(buf, 5 * DCACHE_BLOCK, 4096);
-	assert_int_equal(dcache_refresh(dc, df, 5 * DCACHE_BLOCK, buf, 4096),
+	assert_int_equal(dcache_refresh(dc, df, 5 * DCACHE_BLOCK, buf, 4096,
+					false),
 			 4096);
 	assert_int_equal(dcache_bytes(dc), 0);
 	/* Unaligned, one block and a bit: the whole block is kept, the
 	 * pieces of the blocks around it are not. */
 	fill(buf, DCACHE_BLOCK - 100, DCACHE_BLOCK + 200);
 	assert_int_equal(dcache_refresh(dc, df, DCACHE_BLOCK - 100, buf,
-					DCACHE_BLOCK + 200), 200);
+					DCACHE_BLOCK + 200, false), 200);
 	dcache_describe(dc, df, &blocks, &bytes);
 	assert_int_equal(blocks, 1);
 	assert_int_equal(bytes, DCACHE_BLOCK);
@@ -132,9 +133,20 @@ static void test_refresh_small_reads(void **state)
 	fill(buf, 0, 4096);
 	dcache_write(dc, df, 0, buf, 4096);
 	fill(buf, 4096, 4096);
-	assert_int_equal(dcache_refresh(dc, df, 4096, buf, 4096), 0);
+	assert_int_equal(dcache_refresh(dc, df, 4096, buf, 4096, false), 0);
 	assert_int_equal(dcache_read(dc, df, 0, 8192, 1 << 30, buf), 8192);
 	check(buf, 0, 8192);
+	/* A small file read whole (eof) keeps its one block; a piece that
+	 * does not start the block does not, eof or not. */
+	fill(buf, 8 * DCACHE_BLOCK, 900);
+	assert_int_equal(dcache_refresh(dc, df, 8 * DCACHE_BLOCK, buf, 900,
+					true), 0);
+	assert_int_equal(dcache_read(dc, df, 8 * DCACHE_BLOCK, 900, 1 << 30,
+				     buf), 900);
+	check(buf, 8 * DCACHE_BLOCK, 900);
+	fill(buf, 9 * DCACHE_BLOCK + 4096, 900);
+	assert_int_equal(dcache_refresh(dc, df, 9 * DCACHE_BLOCK + 4096, buf,
+					900, true), 900);
 	dfile_free(dc, df);
 	dcache_free(dc);
 }
