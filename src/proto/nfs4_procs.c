@@ -62,6 +62,7 @@ struct v4call {
 	/* asynchronous calls */
 	nfs_done_fn done;
 	void *done_ctx;
+	struct nfs3_read_args read_args; /* READ: a copy, for a resend */
 };
 
 static const struct nfs4_stateid anon_stateid = { 0, { 0 } };
@@ -98,6 +99,8 @@ uint32_t nfs4_stat_to_nfs3(uint32_t st)
 	case NFS4ERR_FILE_OPEN:
 		return NFS3ERR_ACCES;
 	}
+	nf_log(NF_LOG_INFO, "NFSv4 status %s (%u) reported as EIO",
+	       nfs4_stat_name(st) ? nfs4_stat_name(st) : "unknown", st);
 	return NFS3ERR_IO;
 }
 
@@ -348,6 +351,23 @@ static int finish(struct v4call *q, struct rpc_reply *reply)
 	return 0;
 }
 
+/* Calls whose reply the server keeps for a retransmission: those whose
+ * second execution would not do what the first did, and the
+ * asynchronous writes, which cannot be sent again as new calls (their
+ * arguments are gone by then).  Their replies are small. */
+static bool once_only(enum nfs3_proc proc)
+{
+	switch (proc) {
+	case NFS3PROC_WRITE: case NFS3PROC_COMMIT:
+	case NFS3PROC_SETATTR: case NFS3PROC_CREATE: case NFS3PROC_MKDIR:
+	case NFS3PROC_SYMLINK: case NFS3PROC_MKNOD: case NFS3PROC_REMOVE:
+	case NFS3PROC_RMDIR: case NFS3PROC_RENAME: case NFS3PROC_LINK:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static bool needs_reply(enum nfs3_proc proc)
 {
 	return proc == NFS3PROC_READDIR || proc == NFS3PROC_READDIRPLUS ||
@@ -370,8 +390,9 @@ static int v4_call(struct nfs_client *c, enum nfs3_proc proc,
 				     NULL, NULL, reply, interrupted);
 	if (!reply && needs_reply(proc))
 		reply = &own;
-	ret = nfs4_session_call(c->v4, cred, build, parse, &q, reply,
-				interrupted);
+	ret = nfs4_session_call(c->v4, cred, once_only(proc) ?
+				NFS4_CALL_CACHETHIS : 0, build, parse, &q,
+				reply, interrupted);
 	if (ret == 0)
 		ret = finish(&q, reply);
 	if (reply == &own || (ret && reply))
@@ -397,6 +418,7 @@ static int v4_call_async(struct nfs_client *c, enum nfs3_proc proc,
 			 void *res, nfs_done_fn done, void *ctx)
 {
 	struct v4call *q = calloc(1, sizeof(*q));
+	unsigned flags = 0;
 	int ret;
 
 	if (!q)
@@ -404,9 +426,17 @@ static int v4_call_async(struct nfs_client *c, enum nfs3_proc proc,
 	*q = (struct v4call){ .c = c, .proc = proc, .args = args, .res = res,
 			      .uid = cred ? cred->uid : 0, .done = done,
 			      .done_ctx = ctx };
-	/* args is read only while encoding, which happens before this
-	 * returns; parse touches only res and q. */
-	ret = nfs4_session_call_async(c->v4, cred, build, parse, q,
+	/* args is read while encoding, which happens before this returns,
+	 * and again for a retry: READ's (no pointers) are copied for that;
+	 * WRITE's are not (their reply is cached instead). */
+	if (proc == NFS3PROC_READ) {
+		q->read_args = *(const struct nfs3_read_args *)args;
+		q->args = &q->read_args;
+		flags = NFS4_CALL_RESENDABLE;
+	}
+	if (once_only(proc))
+		flags |= NFS4_CALL_CACHETHIS;
+	ret = nfs4_session_call_async(c->v4, cred, flags, build, parse, q,
 				      v4_async_done, q);
 	if (ret)
 		free(q);
@@ -1114,8 +1144,8 @@ int nfs4_root_fh(struct nfs_client *c, const struct rpc_cred *cred,
 		}
 		p += n;
 	}
-	ret = nfs4_session_call(c->v4, cred, build_root, parse_root, &w, NULL,
-				NULL);
+	ret = nfs4_session_call(c->v4, cred, 0, build_root, parse_root, &w,
+				NULL, NULL);
 	if (ret)
 		return ret;
 	if (w.st4 != NFS4_OK && w.failed_at > 0) {

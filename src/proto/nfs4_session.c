@@ -23,6 +23,9 @@
 struct nfs4_req {
 	struct nfs4_session *s;
 	bool sequence;           /* starts with SEQUENCE (all but set-up) */
+	bool cachethis;          /* ask the server to keep the reply */
+	bool resendable;         /* async: build may run again */
+	bool retried;            /* a retry on the same slot was made */
 	nfs4_build_fn build;
 	nfs4_parse_fn parse;
 	void *ctx;
@@ -48,6 +51,7 @@ static int enc_compound(struct xdr_enc *e, const void *arg)
 		struct nfs4_sequence_args sa = {
 			.sequenceid = q->seqid,
 			.slotid = q->slotid,
+			.cachethis = q->cachethis,
 		};
 
 		memcpy(sa.sessionid, s->sessionid, NFS4_SESSIONID_SIZE);
@@ -179,6 +183,17 @@ static int finish_slot(struct nfs4_session *s, struct nfs4_req *q, int err,
 		pthread_mutex_unlock(&s->lock);
 		return 1;
 	}
+	if (err == 0 && st == NFS4ERR_RETRY_UNCACHED_REP && !*retried) {
+		/* A retransmission (after a reconnection) of a call the server
+		 * executed without keeping its reply: the calls that may be
+		 * repeated go again as new ones, on the next sequence id;
+		 * those asked with cachethis never get here. */
+		*retried = true;
+		s->slots.seqid[q->slotid]++;
+		q->seqid = s->slots.seqid[q->slotid];
+		pthread_mutex_unlock(&s->lock);
+		return 1;
+	}
 	if (err == 0 && st == NFS4ERR_DELAY) {
 		pthread_mutex_unlock(&s->lock);
 		return 1;
@@ -195,11 +210,14 @@ static int finish_slot(struct nfs4_session *s, struct nfs4_req *q, int err,
 }
 
 int nfs4_session_call(struct nfs4_session *s, const struct rpc_cred *cred,
-		      nfs4_build_fn build, nfs4_parse_fn parse, void *ctx,
-		      struct rpc_reply *reply, volatile int *interrupted)
+		      unsigned flags, nfs4_build_fn build, nfs4_parse_fn parse,
+		      void *ctx, struct rpc_reply *reply,
+		      volatile int *interrupted)
 {
 	struct nfs4_req q = { .s = s, .sequence = true, .build = build,
-			      .parse = parse, .ctx = ctx };
+			      .parse = parse, .ctx = ctx,
+			      .cachethis = (flags & NFS4_CALL_CACHETHIS) &&
+					   s->max_resp_cached >= 2048 };
 	bool retried = false;
 	int ret;
 
@@ -231,11 +249,19 @@ static void async_done(void *ctx, int err, struct xdr_dec *results,
 		       struct rpc_reply *reply)
 {
 	struct nfs4_req *q = ctx;
-	bool retried = true; /* no retry from the transport thread */
 
 	if (err == 0 && dec_compound(results, q))
 		err = -EIO;
-	err = finish_slot(q->s, q, err, &retried);
+	if (!q->resendable)
+		q->retried = true; /* the arguments are gone: no retry */
+	err = finish_slot(q->s, q, err, &q->retried);
+	if (err == 1 && q->seq.status != NFS4ERR_DELAY) {
+		/* Again on the same slot, from the transport thread. */
+		rpc_reply_release(reply);
+		if (rpc_clnt_call_async(q->s->rpc, NFS4_PROC_COMPOUND, &q->cred,
+					enc_compound, q, async_done, q) == 0)
+			return;
+	}
 	if (err == 1) {
 		/* DELAY: give the slot back untouched and fail this one;
 		 * the callers of asynchronous calls retry or report. */
@@ -254,9 +280,9 @@ static void async_done(void *ctx, int err, struct xdr_dec *results,
 }
 
 int nfs4_session_call_async(struct nfs4_session *s,
-			    const struct rpc_cred *cred, nfs4_build_fn build,
-			    nfs4_parse_fn parse, void *ctx, nfs4_done_fn done,
-			    void *done_ctx)
+			    const struct rpc_cred *cred, unsigned flags,
+			    nfs4_build_fn build, nfs4_parse_fn parse, void *ctx,
+			    nfs4_done_fn done, void *done_ctx)
 {
 	struct nfs4_req *q = calloc(1, sizeof(*q));
 	bool retried = true;
@@ -266,7 +292,12 @@ int nfs4_session_call_async(struct nfs4_session *s,
 		return -ENOMEM;
 	*q = (struct nfs4_req){ .s = s, .sequence = true, .build = build,
 				.parse = parse, .ctx = ctx, .done = done,
-				.done_ctx = done_ctx };
+				.done_ctx = done_ctx,
+				.cachethis = (flags & NFS4_CALL_CACHETHIS) &&
+					     s->max_resp_cached >= 2048,
+				.resendable = flags & NFS4_CALL_RESENDABLE };
+	if (cred)
+		q->cred = *cred;
 	take_slot(s, q);
 	ret = rpc_clnt_call_async(s->rpc, NFS4_PROC_COMPOUND, cred,
 				  enc_compound, q, async_done, q);
@@ -349,7 +380,7 @@ static int build_cs(struct nfs4_compound *cmp, void *ctx)
 		.flags = NFS4_CREATE_SESSION_FLAG_CONN_BACK_CHAN,
 		.fore = { .maxrequestsize = NFS4_WANT_MSG,
 			  .maxresponsesize = NFS4_WANT_MSG,
-			  .maxresponsesize_cached = 4096,
+			  .maxresponsesize_cached = 8192,
 			  .maxoperations = NFS4_MAXOPS,
 			  .maxrequests = NFS4_WANT_SLOTS },
 		.back = { .maxrequestsize = 16384,
@@ -483,6 +514,7 @@ static int create_session(struct nfs4_session *s, uint32_t create_seq,
 	memcpy(s->sessionid, x.res.sessionid, NFS4_SESSIONID_SIZE);
 	s->max_req = x.res.fore.maxrequestsize;
 	s->max_resp = x.res.fore.maxresponsesize;
+	s->max_resp_cached = x.res.fore.maxresponsesize_cached;
 	pthread_mutex_lock(&s->lock);
 	nfs4_slots_init(&s->slots, x.res.fore.maxrequests);
 	pthread_mutex_unlock(&s->lock);
@@ -507,8 +539,8 @@ static int simple(struct nfs4_session *s, uint32_t op, bool sequence,
 			x->res.status = st;
 		return ret;
 	}
-	return nfs4_session_call(s, &s->cred, build_simple, parse_simple, x,
-				 NULL, NULL);
+	return nfs4_session_call(s, &s->cred, 0, build_simple, parse_simple,
+				 x, NULL, NULL);
 }
 
 /* Renews the lease while nothing else does: a SEQUENCE alone when half

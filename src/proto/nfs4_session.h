@@ -56,6 +56,7 @@ struct nfs4_session {
 	uint8_t sessionid[NFS4_SESSIONID_SIZE];
 	uint32_t lease_s;       /* lease time (seconds) */
 	uint32_t max_req, max_resp; /* fore channel sizes granted */
+	uint32_t max_resp_cached;   /* largest reply the server keeps */
 	bool have_client, have_session;
 
 	pthread_mutex_t lock;
@@ -101,20 +102,33 @@ void nfs4_session_stop(struct nfs4_session *s);
  * errno: the transport's, -EIO for a session the server no longer knows
  * or a malformed reply.  *reply (may be NULL when nothing parsed points
  * into it) owns the reply buffer.  NFS4ERR_DELAY on SEQUENCE is waited
- * out here.
+ * out here; NFS4ERR_SEQ_MISORDERED after a call given up on and
+ * NFS4ERR_RETRY_UNCACHED_REP after a retransmission are retried once.
  */
+/* flags: the server keeps the reply, so that a retransmission after a
+ * reconnection is answered from it instead of executed again (the
+ * calls that must not run twice: creations, removals, renames, links,
+ * SETATTR); only where the session caches replies that large. */
+#define NFS4_CALL_CACHETHIS 0x1u
+/* nfs4_session_call_async(): ctx stays valid and build may run again
+ * until done runs, so that a retry can be sent from the reply. */
+#define NFS4_CALL_RESENDABLE 0x2u
 int nfs4_session_call(struct nfs4_session *s, const struct rpc_cred *cred,
-		      nfs4_build_fn build, nfs4_parse_fn parse, void *ctx,
-		      struct rpc_reply *reply, volatile int *interrupted);
+		      unsigned flags, nfs4_build_fn build, nfs4_parse_fn parse,
+		      void *ctx, struct rpc_reply *reply,
+		      volatile int *interrupted);
 
 /* The same without waiting: done(done_ctx, err, reply) runs on the
- * transport thread once parse ran (err 0) or the call failed. */
+ * transport thread once parse ran (err 0) or the call failed.  Nothing
+ * is retried unless flags has NFS4_CALL_RESENDABLE: a call whose
+ * arguments are gone and that must survive a reconnection asks for
+ * NFS4_CALL_CACHETHIS. */
 typedef void (*nfs4_done_fn)(void *done_ctx, int err,
 			     struct rpc_reply *reply);
 int nfs4_session_call_async(struct nfs4_session *s,
-			    const struct rpc_cred *cred, nfs4_build_fn build,
-			    nfs4_parse_fn parse, void *ctx, nfs4_done_fn done,
-			    void *done_ctx);
+			    const struct rpc_cred *cred, unsigned flags,
+			    nfs4_build_fn build, nfs4_parse_fn parse, void *ctx,
+			    nfs4_done_fn done, void *done_ctx);
 
 /* Operations sent, by operation number, for `nfsfusectl stats` (a
  * program "nfs4ops" beside "nfs"); s may be NULL (not an NFSv4 mount:
