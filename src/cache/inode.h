@@ -77,6 +77,9 @@ struct inode {
 	 * listed it from the start (fs_dir.c), to tell an unchanged one. */
 	struct wcc_attr listed;
 	bool listed_valid;
+	/* Monotonic ns until which the kernel believes the attributes we
+	 * last gave it (0: not known). */
+	int64_t kattr_until;
 	pthread_cond_t ra_cond; /* signalled when a read-ahead READ ends */
 	unsigned ra_inflight;   /* read-ahead READs on the wire */
 	/* Silly rename: the name this open file was moved to when its last

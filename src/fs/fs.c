@@ -163,6 +163,13 @@ void fs_inode_stat(struct inode *ino, const struct fattr3 *a, struct stat *st)
 	pthread_mutex_unlock(&ino->lock);
 }
 
+void fs_kernel_attr_given(struct inode *ino, double timeout)
+{
+	pthread_mutex_lock(&ino->lock);
+	ino->kattr_until = clock_mono_ns() + (int64_t)(timeout * 1e9);
+	pthread_mutex_unlock(&ino->lock);
+}
+
 void fs_name_lost(struct fs *fs, struct inode *ino)
 {
 	inode_expire_attr(ino);
@@ -344,6 +351,7 @@ int fs_make_entry(fuse_req_t req, struct inode *dir,
 	e->entry_timeout = dir ? fs_attr_timeout(dir) : e->attr_timeout;
 	if (e->entry_timeout < e->attr_timeout)
 		e->entry_timeout = e->attr_timeout;
+	fs_kernel_attr_given(ino, e->attr_timeout);
 	return 0;
 }
 
@@ -563,6 +571,7 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 	if (inode_fresh_attr(i, &a, &left)) {
 		STAT_INC(attr_hits);
 		fs_inode_stat(i, &a, &st);
+		fs_kernel_attr_given(i, left);
 		fuse_reply_attr(req, &st, left);
 		return;
 	}
@@ -581,6 +590,7 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 		return;
 	}
 	fs_inode_stat(i, &a, &st);
+	fs_kernel_attr_given(i, fs_attr_timeout(i));
 	fuse_reply_attr(req, &st, fs_attr_timeout(i));
 }
 
@@ -683,6 +693,7 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		return;
 	}
 	fs_inode_stat(i, &a, &st);
+	fs_kernel_attr_given(i, fs_attr_timeout(i));
 	fuse_reply_attr(req, &st, fs_attr_timeout(i));
 }
 

@@ -66,6 +66,8 @@ void fs_inode_stat(struct inode *ino, const struct fattr3 *a, struct stat *st);
 /* ino lost a name (REMOVE, RENAME over it): its link count and ctime
  * moved on the server, so neither our attributes nor the kernel's hold. */
 void fs_name_lost(struct fs *fs, struct inode *ino);
+/* We give the kernel ino's attributes to keep for timeout seconds. */
+void fs_kernel_attr_given(struct inode *ino, double timeout);
 /* Seconds the kernel may keep ino's attributes (what our cache has left). */
 double fs_attr_timeout(struct inode *ino);
 /*

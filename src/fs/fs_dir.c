@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../base/clock.h"
 #include "../base/log.h"
 #include "../base/stats.h"
 
@@ -116,6 +117,8 @@ static bool dir_unchanged(struct inode *dir, const struct post_op_attr *a,
  * it keeps for the file (one GETXATTR per file for the next `ls -l`).
  * The attributes still refresh ours.
  */
+#define KEPT_MARGIN_NS (2 * CLOCK_NS_PER_SEC)
+
 static bool entry_held_same(struct fs *fs, const struct nfs_fh3 *fh,
 			    const struct post_op_attr *pa)
 {
@@ -125,8 +128,15 @@ static bool entry_held_same(struct fs *fs, const struct nfs_fh3 *fh,
 
 	if (!ino)
 		return false;
-	/* Beyond our own hold, one the kernel (or a call in flight) has. */
-	same = inode_lookups(fs->inodes, ino) >= 2 && inode_get_attr(ino, &a) &&
+	/* Beyond our own hold, one the kernel (or a call in flight) has;
+	 * and the kernel still believes the attributes it has, for a while
+	 * yet (the lister stats the names after the listing): otherwise it
+	 * asks for them again, and an entry given now saves that request. */
+	pthread_mutex_lock(&ino->lock);
+	same = ino->kattr_until > clock_mono_ns() + KEPT_MARGIN_NS;
+	pthread_mutex_unlock(&ino->lock);
+	same = same && inode_lookups(fs->inodes, ino) >= 2 &&
+	       inode_get_attr(ino, &a) &&
 	       acache_compare(&a, &pa->attr) == ACACHE_SAME;
 	if (same)
 		fs_learn(fs, ino, pa, "readdir");
