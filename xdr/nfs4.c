@@ -19,7 +19,7 @@ static int enc_fail(struct xdr_enc *e, int err)
 
 /* ---- names ---- */
 
-static const char *const op_names[] = {
+const char *const nfs4_op_names[NFS4_OP_NAMES] = {
 	[NFS4OP_ACCESS] = "ACCESS",
 	[NFS4OP_CLOSE] = "CLOSE",
 	[NFS4OP_COMMIT] = "COMMIT",
@@ -95,8 +95,8 @@ const char *nfs4_op_name(uint32_t op)
 {
 	if (op == NFS4OP_ILLEGAL)
 		return "ILLEGAL";
-	if (op < sizeof(op_names) / sizeof(op_names[0]))
-		return op_names[op];
+	if (op < NFS4_OP_NAMES)
+		return nfs4_op_names[op];
 	return NULL;
 }
 

@@ -167,6 +167,10 @@ enum nfs4_cb_op {
 };
 
 /* "SEQUENCE", "CB_RECALL"; NULL for a number not in the protocol. */
+/* Operation names by number, NULL where no operation has that number
+ * (NFS4OP_ILLEGAL is not in it): NFS4OP_CLONE is the last. */
+#define NFS4_OP_NAMES 72u
+extern const char *const nfs4_op_names[NFS4_OP_NAMES];
 const char *nfs4_op_name(uint32_t op);
 const char *nfs4_cb_op_name(uint32_t op);
 

@@ -392,7 +392,7 @@ static int nfs4ops_stats(void *ctx, unsigned proc, struct rpc_proc_stats *st)
 static const struct ctl_rpc_prog fs_ctl_progs[] = {
 	{ "rquota", rquota_proc_names, RQUOTAPROC_COUNT, rquota_stats },
 	{ "nfsacl", nfsacl_proc_names, NFSACLPROC_COUNT, nfsacl_stats },
-	{ "nfs4ops", nfs4_session_op_names, NFS4_OPS_COUNTED, nfs4ops_stats },
+	{ "nfs4ops", nfs4_op_names, NFS4_OPS_COUNTED, nfs4ops_stats },
 };
 
 void fs_ctl_hooks(struct fs *fs, struct ctl_hooks *h)

@@ -41,7 +41,7 @@
 #include "nfs4_slots.h"
 
 /* Operation numbers counted for statistics (every op up to CLONE). */
-#define NFS4_OPS_COUNTED 72u
+#define NFS4_OPS_COUNTED NFS4_OP_NAMES
 /* The program number our backchannel answers to (the server uses it in
  * every callback it sends on this session). */
 #define NFS4_CB_PROGRAM 0x40000000u
@@ -133,7 +133,6 @@ int nfs4_session_call_async(struct nfs4_session *s,
 /* Operations sent, by operation number, for `nfsfusectl stats` (a
  * program "nfs4ops" beside "nfs"); s may be NULL (not an NFSv4 mount:
  * all zeros). */
-extern const char *const nfs4_session_op_names[NFS4_OPS_COUNTED];
 int nfs4_session_op_stats(struct nfs4_session *s, unsigned op,
 			  struct rpc_proc_stats *st);
 
