@@ -19,7 +19,7 @@ mount_nfsfuse "$MNT"
 mount_nfsfuse "$MNT2" -o nordirplus
 M=$MNT/$T
 echo data >"$M/f"                       # LOOKUP CREATE WRITE (FILE_SYNC)
-head -c 300000 /dev/zero >"$M/big"      # UNSTABLE WRITEs, then COMMIT
+head -c 3000000 /dev/zero >"$M/big"     # more than one wsize: UNSTABLE WRITEs, then COMMIT
 cat "$MNT2/$T/f" >/dev/null             # ACCESS READ (the writer's cache would answer)
 chmod 600 "$M/f"                        # SETATTR
 mkdir "$M/d"                            # MKDIR
