@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "fuzz_records.h"
 #include "lock_int.h"
 #include "record.h"
 
@@ -202,35 +203,13 @@ static void drain_stream(struct xids *x, uint8_t **buf, size_t *len)
 static void stream_calls(struct xids *x, const uint8_t *s, size_t len,
 			 size_t max, bool *over)
 {
-	uint8_t *cur = NULL;
-	size_t cur_len = 0, off = 0;
+	struct fuzz_records r;
 
-	*over = false;
-	while (len - off >= 4) {
-		uint32_t m = xdr_get_u32(s + off);
-		size_t flen = m & ~RPC_RECORD_LAST;
-		uint8_t *nc;
-
-		off += 4;
-		if (flen > max || cur_len > max - flen) {
-			*over = true;
-			break;
-		}
-		if (flen > len - off)
-			break;
-		nc = realloc(cur, cur_len + flen + 1);
-		if (!nc)
-			abort();
-		cur = nc;
-		memcpy(cur + cur_len, s + off, flen);
-		cur_len += flen;
-		off += flen;
-		if (m & RPC_RECORD_LAST) {
-			xid_add(x, cur, cur_len);
-			cur_len = 0;
-		}
-	}
-	free(cur);
+	fuzz_records_parse(&r, s, len, max);
+	for (size_t i = 0; i < r.n; i++)
+		xid_add(x, r.recs[i], r.lens[i]);
+	*over = r.over;
+	fuzz_records_free(&r);
 }
 
 static const char *const from_host[4] = { "127.0.0.1", "192.0.2.1",

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "fuzz_records.h"
 #include "lock_int.h"
 #include "record.h"
 
@@ -34,69 +35,20 @@ FUZZ_DEFINE_SINK;
 
 #define MAX_REPLY (64u * 1024u) /* LK_MAX_REPLY */
 
+/* The reference's records, and the next one a reply may match. */
 struct ref {
-	uint8_t **recs;
-	size_t *lens;
-	size_t n, next;
-	bool over;
+	struct fuzz_records r;
+	size_t next;
 };
-
-static void ref_parse(struct ref *ref, const uint8_t *s, size_t len)
-{
-	uint8_t *cur = NULL;
-	size_t cur_len = 0, off = 0;
-
-	memset(ref, 0, sizeof(*ref));
-	ref->recs = calloc(len / 4 + 1, sizeof(*ref->recs));
-	ref->lens = calloc(len / 4 + 1, sizeof(*ref->lens));
-	if (!ref->recs || !ref->lens)
-		abort();
-	while (len - off >= 4) {
-		uint32_t m = xdr_get_u32(s + off);
-		size_t flen = m & ~RPC_RECORD_LAST;
-		uint8_t *nc;
-
-		off += 4;
-		if (flen > MAX_REPLY || cur_len > MAX_REPLY - flen) {
-			ref->over = true;
-			break;
-		}
-		if (flen > len - off)
-			break;
-		nc = realloc(cur, cur_len + flen + 1);
-		if (!nc)
-			abort();
-		cur = nc;
-		memcpy(cur + cur_len, s + off, flen);
-		cur_len += flen;
-		off += flen;
-		if (m & RPC_RECORD_LAST) {
-			ref->recs[ref->n] = cur;
-			ref->lens[ref->n] = cur_len;
-			ref->n++;
-			cur = NULL;
-			cur_len = 0;
-		}
-	}
-	free(cur);
-}
-
-static void ref_free(struct ref *ref)
-{
-	for (size_t i = 0; i < ref->n; i++)
-		free(ref->recs[i]);
-	free(ref->recs);
-	free(ref->lens);
-}
 
 /* Moves the cursor to the next record answering xid; false if none. */
 static bool ref_seek(struct ref *ref, uint32_t xid)
 {
-	for (; ref->next < ref->n; ref->next++) {
+	for (; ref->next < ref->r.n; ref->next++) {
 		uint32_t x;
 
-		if (rpcmsg_dec_xid(ref->recs[ref->next],
-				   ref->lens[ref->next], &x) == 0 && x == xid)
+		if (rpcmsg_dec_xid(ref->r.recs[ref->next],
+				   ref->r.lens[ref->next], &x) == 0 && x == xid)
 			return true;
 	}
 	return false;
@@ -150,7 +102,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	dec = decs[data[0] % 4];
 	xid = xdr_get_u32(data + 1);
-	ref_parse(&ref, data + 5, size - 5);
+	memset(&ref, 0, sizeof(ref));
+	fuzz_records_parse(&ref.r, data + 5, size - 5, MAX_REPLY);
 	fd = stream_socket(data + 5, size - 5);
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	deadline.tv_sec += 60; /* never reached: the stream ends */
@@ -169,8 +122,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(rpcmsg_dec_xid(reply.buf, reply.len, &rx) == 0 &&
 			   rx == xid);
 		FUZZ_CHECK(ref_seek(&ref, xid));
-		FUZZ_CHECK(reply.len == ref.lens[ref.next] &&
-			   memcmp(reply.buf, ref.recs[ref.next],
+		FUZZ_CHECK(reply.len == ref.r.lens[ref.next] &&
+			   memcmp(reply.buf, ref.r.recs[ref.next],
 				  reply.len) == 0);
 		ref.next++;
 		if (dec == nlm_dec_res) {
@@ -186,9 +139,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rpc_reply_release(&reply);
 	}
 	if (ret == -ECONNRESET)
-		FUZZ_CHECK(!ref.over && !ref_seek(&ref, xid));
+		FUZZ_CHECK(!ref.r.over && !ref_seek(&ref, xid));
 	else if (ret == -EIO)
-		FUZZ_CHECK(ref.over || ref_seek(&ref, xid));
+		FUZZ_CHECK(ref.r.over || ref_seek(&ref, xid));
 	else
 		/* The reply to our call said no (rpcmsg_reply_errno). */
 		FUZZ_CHECK(ref_seek(&ref, xid) &&
@@ -196,6 +149,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    ret == -EINVAL || ret == -EPROTO ||
 			    ret == -EACCES));
 	close(fd);
-	ref_free(&ref);
+	fuzz_records_free(&ref.r);
 	return 0;
 }

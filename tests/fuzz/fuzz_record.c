@@ -21,69 +21,14 @@
 #include <errno.h>
 
 #include "fuzz.h"
+#include "fuzz_records.h"
 #include "record.h"
 
 FUZZ_DEFINE_SINK;
 
-struct ref {
-	uint8_t **recs;
-	size_t *lens;
-	size_t n;     /* records before the first error (or the end) */
-	bool failed;  /* the reference reached a record over the limit */
-};
-
-static void ref_parse(struct ref *ref, const uint8_t *s, size_t len,
-		      size_t max)
-{
-	uint8_t *cur = NULL;
-	size_t cur_len = 0, off = 0;
-
-	memset(ref, 0, sizeof(*ref));
-	ref->recs = calloc(len / 4 + 1, sizeof(*ref->recs));
-	ref->lens = calloc(len / 4 + 1, sizeof(*ref->lens));
-	if (!ref->recs || !ref->lens)
-		abort();
-	while (len - off >= 4) {
-		uint32_t m = xdr_get_u32(s + off);
-		uint32_t flen = m & ~RPC_RECORD_LAST;
-		uint8_t *nc;
-
-		off += 4;
-		if (flen > max || cur_len > max - flen) {
-			ref->failed = true;
-			break;
-		}
-		if (flen > len - off)
-			break; /* the stream ends inside the fragment */
-		nc = realloc(cur, cur_len + flen + 1);
-		if (!nc)
-			abort();
-		cur = nc;
-		memcpy(cur + cur_len, s + off, flen);
-		cur_len += flen;
-		off += flen;
-		if (m & RPC_RECORD_LAST) {
-			ref->recs[ref->n] = cur;
-			ref->lens[ref->n] = cur_len;
-			ref->n++;
-			cur = NULL;
-			cur_len = 0;
-		}
-	}
-	free(cur);
-}
-
-static void ref_free(struct ref *ref)
-{
-	for (size_t i = 0; i < ref->n; i++)
-		free(ref->recs[i]);
-	free(ref->recs);
-	free(ref->lens);
-}
-
 struct state {
 	struct rpc_record_reader r;
-	struct ref ref;
+	struct fuzz_records ref;
 	size_t got;     /* records handed out so far */
 	bool checking;  /* no error yet: compare with the reference */
 };
@@ -106,7 +51,7 @@ static void on_error(struct state *st, int ret)
 {
 	FUZZ_CHECK(ret == -EMSGSIZE || ret == -ENOMEM);
 	if (st->checking && ret == -EMSGSIZE) {
-		FUZZ_CHECK(st->ref.failed);
+		FUZZ_CHECK(st->ref.over);
 		FUZZ_CHECK(st->got == st->ref.n);
 	}
 	st->checking = false;
@@ -189,7 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memset(&st, 0, sizeof(st));
 	rpc_record_reader_init(&st.r, max);
-	ref_parse(&st.ref, stream, slen, max);
+	fuzz_records_parse(&st.ref, stream, slen, max);
 	st.checking = true;
 
 	for (off = 1; off < size;) {
@@ -220,11 +165,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* Every complete reference record came out, and the reader
 		 * holds no more than the stream's incomplete tail. */
 		FUZZ_CHECK(st.got == st.ref.n);
-		FUZZ_CHECK(!st.ref.failed);
+		FUZZ_CHECK(!st.ref.over);
 		FUZZ_CHECK(st.r.len <= st.r.max);
 	}
 	rpc_record_reader_free(&st.r);
-	ref_free(&st.ref);
+	fuzz_records_free(&st.ref);
 	free(stream);
 	return 0;
 }
