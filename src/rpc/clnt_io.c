@@ -44,7 +44,10 @@ static void conn_lost(struct rpc_clnt *c, int err)
 	if (c->state == RPC_CONNECTING &&
 	    (err == -EADDRINUSE || err == -EADDRNOTAVAIL))
 		c->locallen = 0;
-	c->ops->close(c);
+	if (c->ops->drop && c->locallen > 0)
+		c->ops->drop(c);
+	else
+		c->ops->close(c);
 	c->state = RPC_DOWN;
 	rpc_record_reader_reset(&c->rr);
 	c->reconnect_at_us = now + c->backoff_us;
@@ -274,7 +277,7 @@ void *rpc_io_thread(void *arg)
 
 	fail_all(c, -ESHUTDOWN);
 	rpc_send_stop_direct(c);
-	if (c->fd >= 0)
+	if (c->fd >= 0 || c->held_fd >= 0)
 		c->ops->close(c);
 	c->state = RPC_DOWN;
 	return NULL;

@@ -668,7 +668,7 @@ static void clnt_free(struct rpc_clnt *c)
 		n = e->qnext;
 		rpc_ent_unref_locked(e);
 	}
-	if (c->fd >= 0)
+	if (c->fd >= 0 || c->held_fd >= 0)
 		c->ops->close(c);
 	if (c->calls)
 		g_hash_table_destroy(c->calls);
@@ -706,6 +706,7 @@ int rpc_clnt_create(const struct sockaddr *addr, socklen_t addrlen,
 	pthread_cond_init(&c->idle, NULL);
 	pthread_cond_init(&c->send_done, NULL);
 	c->fd = -1;
+	c->held_fd = -1;
 	c->wakefd = -1;
 	memcpy(&c->addr, addr, addrlen);
 	c->addrlen = addrlen;

@@ -139,6 +139,9 @@ struct rpc_xprt_ops {
 	int (*send)(struct rpc_clnt *c);
 	/* Closes c->fd (abortively for TCP: no TIME_WAIT on our port). */
 	void (*close)(struct rpc_clnt *c);
+	/* Optional: closes c->fd as close does, after a connection was
+	 * lost, but keeps its local port for the next connect_start. */
+	void (*drop)(struct rpc_clnt *c);
 };
 
 extern const struct rpc_xprt_ops rpc_tcp_ops;
@@ -188,6 +191,7 @@ struct rpc_clnt {
 
 	/* transport thread */
 	int fd;                   /* [T] */
+	int held_fd;              /* [T] bound to the last local port, or -1 */
 	enum rpc_conn_state state; /* [T] */
 	uint64_t connect_deadline_us; /* [T] */
 	uint64_t reconnect_at_us; /* [T] */

@@ -5,7 +5,12 @@
  * connection, so that the server's duplicate request cache, which is keyed
  * by the client's address and port, recognises the retransmitted XIDs.  To
  * make that port free at once, a connection is closed abortively (RST, no
- * TIME_WAIT on our side), as the kernel's client does.
+ * TIME_WAIT on our side), as the kernel's client does.  And so that no
+ * other socket of the machine takes it meanwhile, the port is ours alone
+ * from the first connection on: bound explicitly (the kernel never shares
+ * an explicitly bound port with another program's connect()), and held by
+ * an unconnected socket bound to it while the connection is down, which
+ * the next connection then uses.
  */
 #include "rpc_int.h"
 
@@ -110,18 +115,37 @@ static int new_socket(struct rpc_clnt *c)
  * has a connection to the same server in TIME_WAIT). */
 #define RPC_RESVPORT_TRIES 128
 
+/* A port of our own, as opposed to one that connect() picks and may share
+ * with other programs' connections to other servers; those would keep us
+ * from binding it again after a reconnection. */
+static int bind_own_port(int fd, int family)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = any_addr(family, &ss);
+
+	return bind(fd, (struct sockaddr *)&ss, len) == 0 ? 0 : -errno;
+}
+
 static int tcp_connect_start(struct rpc_clnt *c)
 {
 	bool same = c->locallen > 0;
 	int tries = 0;
 
 	for (;;) {
-		int fd = new_socket(c), ret = 0;
-		bool bound = false;
+		int fd, ret = 0;
+		bool bound = false;    /* to the previous local port */
+		bool have_port = false;
 
+		if (same && c->held_fd >= 0) {
+			fd = c->held_fd;
+			c->held_fd = -1;
+			bound = true;
+		} else {
+			fd = new_socket(c);
+		}
 		if (fd < 0)
 			return fd;
-		if (same) {
+		if (same && !bound) {
 			if (bind(fd, (struct sockaddr *)&c->local,
 				 c->locallen) == 0) {
 				bound = true;
@@ -145,7 +169,9 @@ static int tcp_connect_start(struct rpc_clnt *c)
 		}
 		if (!bound && c->opts.resvport && tries < RPC_RESVPORT_TRIES) {
 			ret = rpc_bind_resvport(fd, c->addr.ss_family);
-			if (ret == -EACCES) {
+			if (ret == 0) {
+				have_port = true;
+			} else if (ret == -EACCES) {
 				ret = 0; /* no privilege: an ordinary port */
 			} else if (ret == -EADDRINUSE) {
 				/* Every reserved port is taken: fall back to
@@ -155,6 +181,9 @@ static int tcp_connect_start(struct rpc_clnt *c)
 				ret = 0;
 			}
 		}
+		/* Should even that fail, connect() picks one. */
+		if (ret == 0 && !bound && !have_port)
+			(void)bind_own_port(fd, c->addr.ss_family);
 		if (tries == RPC_RESVPORT_TRIES && c->opts.resvport &&
 		    !c->resv_warned) {
 			c->resv_warned = true;
@@ -201,15 +230,45 @@ static int tcp_connect_finish(struct rpc_clnt *c)
 	return -err;
 }
 
-static void tcp_close(struct rpc_clnt *c)
+static void close_abortively(int fd)
 {
 	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
 
-	if (c->fd < 0)
-		return;
-	setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
-	close(c->fd);
-	c->fd = -1;
+	setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	close(fd);
+}
+
+static void tcp_close(struct rpc_clnt *c)
+{
+	if (c->held_fd >= 0) {
+		close(c->held_fd);
+		c->held_fd = -1;
+	}
+	if (c->fd >= 0) {
+		close_abortively(c->fd);
+		c->fd = -1;
+	}
+}
+
+/* The new socket is bound before the old one goes, so that the port is
+ * never free (SO_REUSEADDR on both lets them share it for that moment).
+ * When it cannot be, the reconnection binds the port afresh. */
+static void tcp_drop(struct rpc_clnt *c)
+{
+	int held = -1;
+
+	if (c->fd >= 0 && c->held_fd < 0) {
+		held = new_socket(c);
+		if (held >= 0 && bind(held, (struct sockaddr *)&c->local,
+				      c->locallen) < 0) {
+			nf_log(NF_LOG_DEBUG, "%s: cannot hold the local port "
+			       "(%s)", c->server, strerror(errno));
+			close(held);
+			held = -1;
+		}
+	}
+	tcp_close(c);
+	c->held_fd = held;
 }
 
 static int record_error(struct rpc_clnt *c, int ret)
@@ -318,4 +377,5 @@ const struct rpc_xprt_ops rpc_tcp_ops = {
 	.recv = tcp_recv,
 	.send = tcp_send,
 	.close = tcp_close,
+	.drop = tcp_drop,
 };

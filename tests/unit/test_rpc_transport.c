@@ -216,6 +216,7 @@ struct srv {
 	int nseen;
 	int nconns;
 	int fail; /* set when the scenario went wrong */
+	int stolen; /* another socket bound the client's port */
 };
 
 static int srv_accept(struct srv *s, int *peer_port)
@@ -226,7 +227,8 @@ static int srv_accept(struct srv *s, int *peer_port)
 	struct timeval tv = { .tv_sec = 5 };
 	int fd;
 
-	if (poll(&pfd, 1, 5000) != 1)
+	/* Only against a hang: a loaded machine may take long. */
+	if (poll(&pfd, 1, 60000) != 1)
 		return -1;
 	fd = accept(s->lfd, (struct sockaddr *)&sin, &len);
 	if (fd < 0)
@@ -472,7 +474,8 @@ static void done_cb(void *ctx, int err, struct xdr_dec *results,
 
 static void done_wait(struct done_box *b, int n)
 {
-	double deadline = now_s() + 5;
+	/* Only against a hang: a loaded machine may take long. */
+	double deadline = now_s() + 60;
 
 	pthread_mutex_lock(&b->lock);
 	while (b->n < n && now_s() < deadline) {
@@ -703,6 +706,22 @@ static void test_many_big_calls(void **state)
 
 /* The server drops the connection after reading a call; the client must
  * come back from the same port with the same XID. */
+/* Whether a socket of another program (no SO_REUSEADDR) could bind
+ * the client's port: it must not while the client may reconnect. */
+static bool port_free(int port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	bool free_now;
+
+	if (fd < 0)
+		return false;
+	sin.sin_port = htons((uint16_t)port);
+	free_now = bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == 0;
+	close(fd);
+	return free_now;
+}
+
 static void scen_drop_once(struct srv *s)
 {
 	uint32_t xid, arg;
@@ -713,6 +732,9 @@ static void scen_drop_once(struct srv *s)
 		goto out;
 	}
 	close(fd);
+	/* The client is reconnecting or about to: its port stays its own. */
+	for (int i = 0; i < 100; i++)
+		s->stolen |= port_free(port);
 	fd = srv_accept(s, &port);
 	if (fd < 0 || srv_read_call(s, fd, port, &xid, &arg)) {
 		s->fail = 1;
@@ -733,17 +755,16 @@ static void test_reconnect_same_port(void **state)
 	struct rpc_proc_stats st;
 	uint32_t arg = 7, res = 0;
 	int port;
-	double t0;
 
 	(void)state;
 	srv_start(&s, scen_drop_once);
-	c = client(&s, 600, 2, false); /* 60 s: only the reconnect resends */
+	/* A timeout of 300 s, beyond the test's own bound: only the
+	 * reconnection can resend the call in time. */
+	c = client(&s, 3000, 2, false);
 	port = rpc_clnt_local_port(c);
 	assert_true(port > 0);
-	t0 = now_s();
 	assert_int_equal(rpc_clnt_call(c, 3, &test_cred, enc_u32, &arg, dec_u32,
 				       &res, NULL, NULL), 0);
-	assert_true(now_s() - t0 < 5);
 	assert_int_equal(res, 17);
 	assert_int_equal(rpc_clnt_local_port(c), port);
 	assert_int_equal(rpc_clnt_get_stats(c, 3, &st), 0);
@@ -752,6 +773,7 @@ static void test_reconnect_same_port(void **state)
 	srv_join(&s);
 	assert_int_equal(s.nconns, 2);
 	assert_int_equal(s.nseen, 2);
+	assert_int_equal(s.stolen, 0);
 	assert_int_equal(s.xids[0], s.xids[1]);
 	assert_int_equal(s.peer_ports[0], port);
 	assert_int_equal(s.peer_ports[1], port);
@@ -789,7 +811,6 @@ static void test_soft_timeout(void **state)
 				       &res, NULL, NULL), -ETIMEDOUT);
 	dt = now_s() - t0;
 	assert_true(dt >= 0.6);
-	assert_true(dt < 10);
 	assert_int_equal(rpc_clnt_get_stats(c, 4, &st), 0);
 	assert_int_equal(st.calls, 1);
 	assert_int_equal(st.errors, 1);
@@ -828,7 +849,6 @@ static void test_interrupted(void **state)
 	dt = now_s() - t0;
 	pthread_join(th, NULL);
 	assert_true(dt >= 0.15);
-	assert_true(dt < 5);
 	rpc_clnt_destroy(c);
 	srv_join(&s);
 	assert_int_equal(s.nseen, 1);
@@ -1238,7 +1258,7 @@ static void test_udp_retransmit(void **state)
 				       &res, NULL, NULL), 0);
 	dt = now_s() - t0;
 	assert_int_equal(res, 17);
-	assert_true(dt >= 0.25 && dt < 3);
+	assert_true(dt >= 0.25);
 	assert_int_equal(rpc_clnt_get_stats(c, 3, &st), 0);
 	assert_int_equal(st.retrans, 1);
 	assert_int_equal(st.errors, 0);
@@ -1341,7 +1361,7 @@ static void test_udp_window(void **state)
 		assert_int_equal(rpc_clnt_call_async(c, 2, &test_cred, enc_u32,
 						     &args[i], done_cb, &b), 0);
 	}
-	deadline = now_s() + 20;
+	deadline = now_s() + 60;
 	pthread_mutex_lock(&b.lock);
 	while (b.n < UWIN_CALLS && now_s() < deadline) {
 		pthread_mutex_unlock(&b.lock);
@@ -1418,7 +1438,7 @@ static void test_udp_soft_and_intr(void **state)
 	assert_int_equal(rpc_clnt_call(c, 4, &test_cred, enc_u32, &arg, dec_u32,
 				       &res, NULL, NULL), -EIO);
 	dt = now_s() - t0;
-	assert_true(dt >= 0.6 && dt < 5);
+	assert_true(dt >= 0.6);
 	rpc_clnt_destroy(c);
 	seen = __atomic_load_n(&s.nseen, __ATOMIC_ACQUIRE);
 	assert_int_equal(seen, 3);
@@ -1446,9 +1466,8 @@ static void test_udp_soft_and_intr(void **state)
 		dt = now_s() - t0;
 		pthread_join(th, NULL);
 	}
-	/* A resend needs one timeout (0.1 s) at least; the bound above
-	 * is only against a hang. */
-	assert_true(dt >= 0.1 && dt < 120);
+	/* A resend needs one timeout (0.1 s) at least. */
+	assert_true(dt >= 0.1);
 	rpc_clnt_destroy(c);
 	usrv_join(&s);
 	/* sent, then sent again with the same XID, before the interrupt */
