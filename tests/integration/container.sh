@@ -22,7 +22,12 @@ ensure_subids() {
 	for f in /etc/subuid /etc/subgid; do
 		grep -q "^$TEST_USER:" "$f" 2>/dev/null && continue
 		start=$(awk -F: '{ e = $2 + $3; if (e > m) m = e } END { print (m > 100000 ? m : 100000) }' "$f" 2>/dev/null || echo 100000)
-		echo "$TEST_USER:$start:65536" >>"$f"
+		# usermod takes the file's lock (a useradd elsewhere rewrites it).
+		if [[ $f == /etc/subuid ]]; then
+			usermod --add-subuids "$start-$((start + 65535))" "$TEST_USER"
+		else
+			usermod --add-subgids "$start-$((start + 65535))" "$TEST_USER"
+		fi || fail "cannot give $TEST_USER subordinate ids in $f"
 	done
 }
 ensure_subids

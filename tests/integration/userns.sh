@@ -31,9 +31,13 @@ UID_U=$(id -u "$U") || fail "cannot create user $U"
 GID_U=$(id -g "$U")
 GID_G=$(getent group "$G" | cut -d: -f3)
 [[ " $(id -G "$U") " == *" $GID_G "* ]] || usermod -a -G "$G" "$U"
-# What newuidmap and newgidmap let U map, beside U's own ids.
-grep -qx "$U:$TEST_UID:1" /etc/subuid 2>/dev/null || echo "$U:$TEST_UID:1" >>/etc/subuid
-grep -qx "$U:$GID_G:1" /etc/subgid 2>/dev/null || echo "$U:$GID_G:1" >>/etc/subgid
+# What newuidmap and newgidmap let U map, beside U's own ids.  usermod
+# takes the files' locks: an append of ours could be lost to a useradd
+# that rewrites them at the same moment.
+grep -qx "$U:$TEST_UID:1" /etc/subuid 2>/dev/null ||
+	usermod --add-subuids "$TEST_UID-$TEST_UID" "$U" || fail "cannot give $U subordinate uid $TEST_UID"
+grep -qx "$U:$GID_G:1" /etc/subgid 2>/dev/null ||
+	usermod --add-subgids "$GID_G-$GID_G" "$U" || fail "cannot give $U subordinate gid $GID_G"
 
 T=$(make_testdir userns)
 S=$EXPORT_DIR/$T
