@@ -464,6 +464,42 @@ capture_stop() {
 	wait "$pid" 2>/dev/null || true
 }
 
+# ------------------------------------------------------------------ NFSv2
+
+# free_port: a loopback TCP port that nothing listens on right now.
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# start_v2proxy [--nlm]: the test server speaks NFSv3 only, so
+# tests/v2proxy (nfs2to3proxy) stands in front of it on a free port and
+# translates NFSv2 and MOUNT v1 (and with --nlm, NLM v1/v3 on a second
+# port) into their v3/v4 forms.  Sets P (and NP), PLOG (its log) and V2, the
+# mount options that reach it.
+start_v2proxy() {
+	local proxy pid nlm=()
+	proxy=${NFS2PROXY_BIN:-$(_first_existing "$_B/tests/nfs2to3proxy")}
+	[[ -x $proxy ]] || skip "nfs2to3proxy not found ($proxy); set NFS2PROXY_BIN"
+	need_cmd python3
+	P=$(free_port)
+	V2="vers=2,port=$P,mountport=$P"
+	if [[ ${1:-} == --nlm ]]; then
+		NP=$(free_port)
+		nlm=(--nlm-listen "$NP")
+		V2+=",nlmport=$NP"
+	fi
+	PLOG=$NFSFUSE_TMP/nfs2to3proxy.log
+	"$proxy" --listen "$P" "${nlm[@]}" --to 127.0.0.1:2049 \
+		--mount-to 127.0.0.1:20048 --verbose </dev/null 2>"$PLOG" &
+	pid=$!
+	on_exit kill "$pid"
+	wait_until 30 grep -q listening "$PLOG" || { cat "$PLOG" >&2; fail "nfs2to3proxy did not start"; }
+	if ((${#nlm[@]})) && ! grep -q "NLM v1/v3 on 127.0.0.1:$NP" "$PLOG"; then
+		cat "$PLOG" >&2
+		fail "the proxy does not serve NLM"
+	fi
+}
+
 # ------------------------------------------------------------------ cleanup
 
 _nfsfuse_cleanup() {

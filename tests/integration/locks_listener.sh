@@ -18,18 +18,7 @@ need_cmd python3
 ensure_server
 need_nfsfuse
 
-PROXY=${NFS2PROXY_BIN:-$(_first_existing "$_B/tests/nfs2to3proxy")}
-[[ -x $PROXY ]] || skip "nfs2to3proxy not found ($PROXY); set NFS2PROXY_BIN"
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-P=$(free_port)
-NP=$(free_port)
-PLOG=$NFSFUSE_TMP/nfs2to3proxy.log
-"$PROXY" --listen "$P" --nlm-listen "$NP" --to 127.0.0.1:2049 \
-	--mount-to 127.0.0.1:20048 </dev/null 2>"$PLOG" &
-PROXY_PID=$!
-on_exit kill "$PROXY_PID"
-wait_until 10 grep -q listening "$PLOG" || { cat "$PLOG" >&2; fail "nfs2to3proxy did not start"; }
-V2="vers=2,port=$P,mountport=$P,nlmport=$NP"
+start_v2proxy --nlm
 
 T=$(make_testdir locks_listener)
 MA=$(new_mountpoint)

@@ -10,18 +10,7 @@
 ensure_server
 need_nfsfuse
 
-PROXY=${NFS2PROXY_BIN:-$(_first_existing "$_B/tests/nfs2to3proxy")}
-[[ -x $PROXY ]] || skip "nfs2to3proxy not found ($PROXY); set NFS2PROXY_BIN"
-
-# A free loopback port for the proxy.
-P=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-PLOG=$NFSFUSE_TMP/nfs2to3proxy.log
-"$PROXY" --listen "$P" --to 127.0.0.1:2049 --mount-to 127.0.0.1:20048 \
-	--verbose </dev/null 2>"$PLOG" &
-PROXY_PID=$!
-on_exit kill "$PROXY_PID"
-wait_until 5 grep -q listening "$PLOG" || { cat "$PLOG" >&2; fail "nfs2to3proxy did not start"; }
-V2="vers=2,port=$P,mountport=$P"
+start_v2proxy
 
 PCAP=
 if [[ $(id -u) -eq 0 ]] && command -v tshark >/dev/null && command -v dumpcap >/dev/null; then

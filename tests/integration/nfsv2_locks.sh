@@ -15,24 +15,11 @@
 # manager was NLM v3 and never v4.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/locks_lib.sh"
-need_cmd python3
 ensure_server
 need_nfsfuse
 
-PROXY=${NFS2PROXY_BIN:-$(_first_existing "$_B/tests/nfs2to3proxy")}
-[[ -x $PROXY ]] || skip "nfs2to3proxy not found ($PROXY); set NFS2PROXY_BIN"
-
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-P=$(free_port)
-NP=$(free_port)
-PLOG=$NFSFUSE_TMP/nfs2to3proxy.log
-"$PROXY" --listen "$P" --nlm-listen "$NP" --to 127.0.0.1:2049 \
-	--mount-to 127.0.0.1:20048 --verbose </dev/null 2>"$PLOG" &
-PROXY_PID=$!
-on_exit kill "$PROXY_PID"
-wait_until 5 grep -q listening "$PLOG" || { cat "$PLOG" >&2; fail "nfs2to3proxy did not start"; }
-grep -q "NLM v1/v3 on 127.0.0.1:$NP" "$PLOG" || { cat "$PLOG" >&2; fail "the proxy does not serve NLM"; }
-V2="vers=2,port=$P,mountport=$P,nlmport=$NP,nlm_callback=no"
+start_v2proxy --nlm
+V2+=",nlm_callback=no"
 
 PCAP=
 if [[ $(id -u) -eq 0 ]] && command -v tshark >/dev/null && command -v dumpcap >/dev/null; then
