@@ -15,6 +15,7 @@
 #include "base/userns.h"
 #include "base/safedir.h"
 #include "proto/mount_client.h"
+#include "proto/nfs4_open.h"
 #include "proto/nfs4_owner.h"
 #include "proto/nfsacl_client.h"
 #include "proto/pmap_client.h"
@@ -439,6 +440,12 @@ static int open_v4_minor(struct session *s, uint32_t minor, char *err,
 	if (ret)
 		return ret;
 	s->nfs.v4 = &s->v4;
+	if (!s->nfs.v4opens)
+		s->nfs.v4opens = nfs4_opens_new();
+	if (!s->nfs.v4opens) {
+		set_err(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	ret = nfs4_root_fh(&s->nfs, &s->cred, o->export_path, &s->nfs.root,
 			   &failed, &failed_len);
 	if (ret) {
@@ -545,6 +552,8 @@ void session_close(struct session *s)
 		nfs4_session_stop(&s->v4);
 		s->v4_started = false;
 		s->nfs.v4 = NULL;
+		nfs4_opens_free(s->nfs.v4opens);
+		s->nfs.v4opens = NULL;
 	}
 	if (s->acl) {
 		rpc_clnt_destroy(s->acl);

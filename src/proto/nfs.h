@@ -125,6 +125,7 @@ struct nfs_client {
 	uint32_t wsize;
 	uint32_t dsize;  /* READDIR(PLUS) reply size */
 	struct nfs4_session *v4; /* NFSv4.1 client id and session, or NULL */
+	struct nfs4_opens *v4opens; /* its open state (nfs4_open.h), or NULL */
 };
 
 /* The connection for the next call. */

@@ -42,6 +42,7 @@
 #include "../../xdr/nfs4.h"
 #include "../base/log.h"
 #include "nfs4_idmap.h"
+#include "nfs4_open.h"
 #include "nfs4_session.h"
 
 /* One call: the v3 arguments and results and what the COMPOUND needs. */
@@ -147,6 +148,17 @@ static int sattr_to4(struct v4call *q, const struct sattr3 *s,
 
 static int build(struct nfs4_compound *cmp, void *ctx);
 
+/* The stateid of the caller's open of fh for READ, WRITE and a size
+ * change, with seqid 0 (the current one: an OPEN of the same file by
+ * the same user may bump it while this call is on the wire); the
+ * anonymous stateid, already in *sid, where the caller has no open. */
+static void io_stateid(struct v4call *q, const struct nfs_fh3 *fh,
+		       struct nfs4_stateid *sid)
+{
+	if (nfs4_open_stateid(q->c, fh, q->uid, sid) == 0)
+		sid->seqid = 0;
+}
+
 /* ---- parsing ---- */
 
 /* The next result, required: 1 when present and NFS4_OK; 0 when the
@@ -182,7 +194,6 @@ static int step_attr(struct nfs4_compound_res *r, struct v4call *q,
 		     struct post_op_attr *out)
 {
 	struct nfs4_getattr_res gr;
-	struct nfs4_attr3 a3;
 	int ret;
 
 	out->present = false;
@@ -195,17 +206,25 @@ static int step_attr(struct nfs4_compound_res *r, struct v4call *q,
 	}
 	if (ret)
 		return ret;
+	nfs4_attr_to_post_op(&gr.attrs, out);
+	return 0;
+}
+
+void nfs4_attr_to_post_op(const struct nfs4_fattr *f,
+			  struct post_op_attr *out)
+{
+	struct nfs4_attr3 a3;
+
 	/* Attributes the server left out stay 0: the rest is still true. */
-	nfs4_fattr_to_attr3(&gr.attrs, &a3);
+	nfs4_fattr_to_attr3(f, &a3);
 	out->attr = a3.attr;
 	out->attr.change = a3.change;
 	out->attr.uid = nfs4_idmap_uid(a3.owner.s, a3.owner.len);
 	out->attr.gid = nfs4_idmap_gid(a3.owner_group.s, a3.owner_group.len);
 	out->present = true;
-	return 0;
 }
 
-static int fh4_to_fh3(const struct nfs4_fh *in, struct nfs_fh3 *out)
+int nfs4_fh_to_fh3(const struct nfs4_fh *in, struct nfs_fh3 *out)
 {
 	static int warned;
 
@@ -232,7 +251,7 @@ static int step_fh_attr(struct nfs4_compound_res *r, struct v4call *q,
 	attr->present = false;
 	if (ret <= 0)
 		return ret;
-	if (fh4_to_fh3(&gf.fh, &fh->fh)) {
+	if (nfs4_fh_to_fh3(&gf.fh, &fh->fh)) {
 		q->st4 = NFS4ERR_SERVERFAULT;
 		q->stopped = true;
 		return 0;
@@ -304,7 +323,7 @@ static int entries_to_v3(struct v4call *q, bool plus, struct xdr_dec *out,
 			}
 			has_fh = nfs4_bitmap_isset(&e4.attrs.mask,
 						   NFS4_FATTR_FILEHANDLE) &&
-				 fh4_to_fh3(&e4.attrs.filehandle, &fh) == 0;
+				 nfs4_fh_to_fh3(&e4.attrs.filehandle, &fh) == 0;
 			/* Attributes without the handle would name nothing. */
 			nfs3_enc_post_op_attr(&e, has_fh ? &pa
 					      : &(struct post_op_attr){ false });
@@ -578,6 +597,9 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 
 		if (ret)
 			return ret;
+		/* Only a size change needs an open's (RFC 8881 §18.30.3). */
+		if (a->new_attributes.set_size)
+			io_stateid(q, &a->object, &sa.stateid);
 		add_putfh(cmp, &a->object);
 		nfs4_add_setattr(cmp, &sa);
 		return add_getattr(cmp);
@@ -611,6 +633,7 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 					     .offset = a->offset,
 					     .count = a->count };
 
+		io_stateid(q, &a->file, &ra.stateid);
 		add_putfh(cmp, &a->file);
 		nfs4_add_read(cmp, &ra);
 		return add_getattr(cmp);
@@ -623,6 +646,7 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 					      .data = a->data,
 					      .data_len = a->count };
 
+		io_stateid(q, &a->file, &wa.stateid);
 		add_putfh(cmp, &a->file);
 		nfs4_add_write(cmp, &wa);
 		return add_getattr(cmp);
@@ -1111,7 +1135,7 @@ static int parse_root(struct nfs4_compound_res *r, void *ctx)
 	}
 	if (ret)
 		return ret;
-	if (fh4_to_fh3(&gf.fh, w->out))
+	if (nfs4_fh_to_fh3(&gf.fh, w->out))
 		w->st4 = NFS4ERR_SERVERFAULT;
 	return 0;
 }

@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * OPEN, OPEN_DOWNGRADE, CLOSE (and DELEGRETURN of a delegation we did not
+ * want) on the wire, keeping the table of nfs4_open.c.
+ *
+ *   open of a file    PUTFH OPEN(CLAIM_FH) GETATTR
+ *   create            PUTFH(dir) OPEN(CLAIM_NULL, OPEN4_CREATE) GETFH GETATTR
+ *   downgrade         PUTFH OPEN_DOWNGRADE
+ *   last release      PUTFH CLOSE
+ *
+ * Each asks the server to keep its reply (a retransmission must not open
+ * or close twice).
+ */
+#include "nfs4_open.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../base/log.h"
+#include "nfs4_idmap.h"
+#include "nfs4_session.h"
+
+struct oreq {
+	struct nfs_client *c;
+	const struct nfs_fh3 *fh;           /* the file, or create's dir */
+	const struct nfs3_create_args *create; /* NULL: open by handle */
+	uint32_t access;
+	char oo[NFS4_OPEN_OWNER_MAX];
+	char owner[NFS4_IDMAP_NAME_MAX];
+	char group[NFS4_IDMAP_NAME_MAX];
+	/* results */
+	uint32_t st4;
+	struct nfs4_open_res open;
+	struct nfs_fh3 newfh;
+	bool has_newfh;
+	struct post_op_attr attr;
+};
+
+static int put_fh(struct nfs4_compound *cmp, const struct nfs_fh3 *fh)
+{
+	struct nfs4_putfh_args a;
+
+	if (!fh || fh->len == 0 || fh->len > NFS3_FHSIZE)
+		return -EINVAL;
+	a.fh.len = fh->len;
+	memcpy(a.fh.data, fh->data, fh->len);
+	return nfs4_add_putfh(cmp, &a);
+}
+
+static int create_how(struct oreq *q, struct nfs4_open_args *o)
+{
+	const struct nfs3_create_args *a = q->create;
+	const struct sattr3 *s = &a->obj_attributes;
+	size_t n = a->where.name ? strnlen(a->where.name, NFS4_MAXNAMLEN + 1)
+				 : 0;
+
+	if (n == 0)
+		return -EINVAL;
+	if (n > NFS4_MAXNAMLEN)
+		return -ENAMETOOLONG;
+	o->opentype = NFS4_OPEN_CREATE;
+	o->claim = NFS4_CLAIM_NULL;
+	o->name = nfs4_str(a->where.name);
+	switch (a->mode) {
+	case UNCHECKED:
+	case GUARDED:
+		o->createmode = a->mode == UNCHECKED ? NFS4_CREATE_UNCHECKED
+						     : NFS4_CREATE_GUARDED;
+		if (s->set_uid)
+			nfs4_idmap_user(s->uid, q->owner, sizeof(q->owner));
+		if (s->set_gid)
+			nfs4_idmap_group(s->gid, q->group, sizeof(q->group));
+		return nfs4_fattr_from_sattr3(s, s->set_uid ? q->owner : NULL,
+					      s->set_gid ? q->group : NULL,
+					      &o->createattrs);
+	case EXCLUSIVE:
+		/* The attributes follow in a SETATTR, as with v3. */
+		o->createmode = NFS4_CREATE_EXCLUSIVE4_1;
+		memcpy(o->verifier, a->verf, NFS4_VERIFIER_SIZE);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+static int build_open(struct nfs4_compound *cmp, void *ctx)
+{
+	struct oreq *q = ctx;
+	struct nfs4_open_args o = {
+		.share_access = q->access | NFS4_SHARE_WANT_NO_DELEG,
+		.share_deny = NFS4_SHARE_DENY_NONE,
+		.opentype = NFS4_OPEN_NOCREATE,
+		.claim = NFS4_CLAIM_FH,
+	};
+	struct nfs4_getattr_args ga = { .request = nfs4_fattr3_request };
+	int ret;
+
+	o.owner.clientid = q->c->v4->clientid;
+	o.owner.owner = (const uint8_t *)q->oo;
+	o.owner.owner_len = (uint32_t)strlen(q->oo);
+	if (q->create && (ret = create_how(q, &o)))
+		return ret;
+	if ((ret = put_fh(cmp, q->fh)))
+		return ret;
+	nfs4_add_open(cmp, &o);
+	if (q->create)
+		nfs4_add_getfh(cmp);
+	return nfs4_add_getattr(cmp, &ga);
+}
+
+/* The next result: 1 when NFS4_OK, 0 when the compound stopped at or
+ * before it (q->st4 says why), -EBADMSG when malformed. */
+static int next(struct nfs4_compound_res *r, uint32_t *st4, uint32_t op,
+		void *res)
+{
+	int ret = nfs4_compound_next(r, op, res);
+
+	if (ret == -ENODATA) {
+		if (*st4 == NFS4_OK)
+			*st4 = r->status ? r->status : NFS4ERR_SERVERFAULT;
+		return 0;
+	}
+	if (ret)
+		return ret;
+	if (*(uint32_t *)res != NFS4_OK) {
+		*st4 = *(uint32_t *)res;
+		return 0;
+	}
+	return 1;
+}
+
+static int parse_open(struct nfs4_compound_res *r, void *ctx)
+{
+	struct oreq *q = ctx;
+	struct nfs4_status_res sr;
+	struct nfs4_getattr_res gr;
+	int ret;
+
+	q->st4 = NFS4_OK;
+	q->has_newfh = false;
+	q->attr.present = false;
+	memset(&q->open, 0, sizeof(q->open));
+	if ((ret = next(r, &q->st4, NFS4OP_PUTFH, &sr)) <= 0 ||
+	    (ret = next(r, &q->st4, NFS4OP_OPEN, &q->open)) <= 0)
+		return ret;
+	if (q->create) {
+		struct nfs4_getfh_res gf;
+		uint32_t st = NFS4_OK;
+
+		if ((ret = next(r, &st, NFS4OP_GETFH, &gf)) <= 0)
+			return ret; /* opened, but we cannot name it */
+		q->has_newfh = nfs4_fh_to_fh3(&gf.fh, &q->newfh) == 0;
+	}
+	/* The attributes are optional: the open stands without them. */
+	ret = nfs4_compound_next(r, NFS4OP_GETATTR, &gr);
+	if (ret == 0 && gr.status == NFS4_OK)
+		nfs4_attr_to_post_op(&gr.attrs, &q->attr);
+	return ret == -EBADMSG ? ret : 0;
+}
+
+struct sreq {                 /* OPEN_DOWNGRADE, CLOSE, DELEGRETURN */
+	const struct nfs_fh3 *fh;
+	uint32_t op;
+	struct nfs4_stateid sid;
+	uint32_t want;
+	uint32_t st4;
+	struct nfs4_stateid out;
+};
+
+static int build_state(struct nfs4_compound *cmp, void *ctx)
+{
+	struct sreq *q = ctx;
+	int ret = put_fh(cmp, q->fh);
+
+	if (ret)
+		return ret;
+	if (q->op == NFS4OP_OPEN_DOWNGRADE) {
+		struct nfs4_open_downgrade_args a = {
+			.stateid = q->sid, .share_access = q->want,
+			.share_deny = NFS4_SHARE_DENY_NONE };
+
+		return nfs4_add_open_downgrade(cmp, &a);
+	}
+	if (q->op == NFS4OP_CLOSE) {
+		struct nfs4_close_args a = { .stateid = q->sid };
+
+		return nfs4_add_close(cmp, &a);
+	}
+	return nfs4_add_delegreturn(cmp, &(struct nfs4_stateid_args){ q->sid });
+}
+
+static int parse_state(struct nfs4_compound_res *r, void *ctx)
+{
+	struct sreq *q = ctx;
+	struct nfs4_status_res sr;
+	struct nfs4_stateid_res res;
+	int ret;
+
+	q->st4 = NFS4_OK;
+	if ((ret = next(r, &q->st4, NFS4OP_PUTFH, &sr)) <= 0)
+		return ret;
+	if (q->op == NFS4OP_DELEGRETURN)
+		return next(r, &q->st4, q->op, &sr) < 0 ? -EBADMSG : 0;
+	if ((ret = next(r, &q->st4, q->op, &res)) <= 0)
+		return ret;
+	q->out = res.stateid;
+	return 0;
+}
+
+/* One of OPEN_DOWNGRADE, CLOSE, DELEGRETURN: 0 or a negative errno. */
+static int state_call(struct nfs_client *c, const struct rpc_cred *cred,
+		      struct sreq *q)
+{
+	int ret = nfs4_session_call(c->v4, cred, NFS4_CALL_CACHETHIS,
+				    build_state, parse_state, q, NULL, NULL);
+
+	if (ret == 0 && q->st4 != NFS4_OK)
+		ret = nfs_stat_errno(nfs4_stat_to_nfs3(q->st4));
+	return ret;
+}
+
+/* A delegation granted though we said we want none: given back, since
+ * nothing here would answer its recall. */
+static void return_delegation(struct nfs_client *c,
+			      const struct rpc_cred *cred,
+			      const struct nfs_fh3 *fh,
+			      const struct nfs4_open_delegation *d)
+{
+	struct sreq q = { .fh = fh, .op = NFS4OP_DELEGRETURN,
+			  .sid = d->stateid };
+	int ret;
+
+	if (d->type != NFS4_OPEN_DELEGATE_READ &&
+	    d->type != NFS4_OPEN_DELEGATE_WRITE)
+		return;
+	ret = state_call(c, cred, &q);
+	if (ret)
+		nf_log(NF_LOG_INFO, "DELEGRETURN of an unwanted delegation: %s",
+		       strerror(-ret));
+}
+
+int nfs4_open_stateid(struct nfs_client *c, const struct nfs_fh3 *fh,
+		      uint32_t uid, struct nfs4_stateid *out)
+{
+	if (!c || !c->v4 || !c->v4opens)
+		return -ENOENT;
+	return nfs4_opens_stateid(c->v4opens, fh, uid, out);
+}
+
+static void oreq_init(struct oreq *q, struct nfs_client *c,
+		      const struct rpc_cred *cred, uint32_t access)
+{
+	memset(q, 0, sizeof(*q));
+	q->c = c;
+	q->access = access & NFS4_SHARE_ACCESS_BOTH;
+	nfs4_open_owner_name(cred ? cred->uid : 0, q->oo);
+}
+
+int nfs4_open_fh(struct nfs_client *c, const struct rpc_cred *cred,
+		 const struct nfs_fh3 *fh, uint32_t access,
+		 struct nfs4_open **out, struct post_op_attr *attr)
+{
+	uint32_t uid = cred ? cred->uid : 0;
+	struct nfs4_open *o;
+	struct oreq q;
+	int ret;
+
+	*out = NULL;
+	attr->present = false;
+	if (!c->v4 || !c->v4opens)
+		return -ENOTSUP;
+	oreq_init(&q, c, cred, access);
+	q.fh = fh;
+	if (q.access == 0)
+		return -EINVAL;
+	o = nfs4_opens_begin_open(c->v4opens, fh, uid);
+	if (!o)
+		return -ENOMEM;
+	ret = nfs4_session_call(c->v4, cred, NFS4_CALL_CACHETHIS, build_open,
+				parse_open, &q, NULL, NULL);
+	if (ret == 0 && q.st4 != NFS4_OK)
+		ret = nfs_stat_errno(nfs4_stat_to_nfs3(q.st4));
+	*out = nfs4_opens_end_open(c->v4opens, o, q.access, ret == 0,
+				   &q.open.stateid);
+	if (ret)
+		return ret;
+	*attr = q.attr;
+	return_delegation(c, cred, fh, &q.open.delegation);
+	return 0;
+}
+
+int nfs4_open_create(struct nfs_client *c, const struct rpc_cred *cred,
+		     const struct nfs3_create_args *a, uint32_t access,
+		     struct nfs3_diropres *res, struct nfs4_open **out)
+{
+	struct nfs4_open *o;
+	struct oreq q;
+	int ret;
+
+	*out = NULL;
+	memset(res, 0, sizeof(*res));
+	if (!c->v4 || !c->v4opens)
+		return -ENOTSUP;
+	oreq_init(&q, c, cred, access);
+	q.fh = a->where.dir;
+	q.create = a;
+	if (q.access == 0)
+		return -EINVAL;
+	ret = nfs4_session_call(c->v4, cred, NFS4_CALL_CACHETHIS, build_open,
+				parse_open, &q, NULL, NULL);
+	if (ret)
+		return ret;
+	res->status = nfs4_stat_to_nfs3(q.st4);
+	if (q.st4 != NFS4_OK)
+		return 0;
+	if (!q.has_newfh) {
+		/* Opened, but without its handle nothing can use the open:
+		 * the caller looks the name up and opens it again. */
+		res->obj.present = false;
+		return 0;
+	}
+	/* The handle is known only now: the entry is made after the
+	 * OPEN (a new file has no other open of ours to race with). */
+	o = nfs4_opens_begin_open(c->v4opens, &q.newfh,
+				  cred ? cred->uid : 0);
+	if (o)
+		*out = nfs4_opens_end_open(c->v4opens, o, q.access, true,
+					   &q.open.stateid);
+	if (!*out) {
+		struct sreq cq = { .fh = &q.newfh, .op = NFS4OP_CLOSE,
+				   .sid = q.open.stateid };
+
+		state_call(c, cred, &cq);
+		return -ENOMEM;
+	}
+	res->obj.present = true;
+	res->obj.fh = q.newfh;
+	res->obj_attributes = q.attr;
+	return_delegation(c, cred, &q.newfh, &q.open.delegation);
+	return 0;
+}
+
+int nfs4_open_release(struct nfs_client *c, const struct rpc_cred *cred,
+		      struct nfs4_open *o, uint32_t access)
+{
+	enum nfs4_open_action act;
+	struct sreq q = { 0 };
+	struct nfs_fh3 fh;
+	int ret;
+
+	if (!o || !c->v4opens)
+		return 0;
+	act = nfs4_opens_begin_release(c->v4opens, o, access, &q.want,
+				       &q.sid);
+	if (act == NFS4_OPEN_KEEP)
+		return 0;
+	nfs4_open_fh_of(o, &fh);
+	q.fh = &fh;
+	q.op = act == NFS4_OPEN_CLOSE ? NFS4OP_CLOSE : NFS4OP_OPEN_DOWNGRADE;
+	ret = state_call(c, cred, &q);
+	if (ret)
+		nf_log(NF_LOG_INFO, "%s: %s", act == NFS4_OPEN_CLOSE ? "CLOSE"
+		       : "OPEN_DOWNGRADE", strerror(-ret));
+	nfs4_opens_end_release(c->v4opens, o, act, ret == 0, &q.out);
+	return ret;
+}
