@@ -1055,7 +1055,7 @@ static void test_refused(void **state)
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	struct rpc_clnt_opts o = { .proto = IPPROTO_TCP, .timeo_ds = 10 };
 	struct rpc_clnt *c = (struct rpc_clnt *)1;
-	int fd, one = 1;
+	int fd;
 	socklen_t len = sizeof(sin);
 
 	(void)state;
@@ -1065,15 +1065,17 @@ static void test_refused(void **state)
 					 1, 1, &o, &c), -EINVAL);
 	assert_null(c);
 
-	/* a port nobody listens on: bind one, note it, close it */
+	/* A port nobody listens on, and nobody can while the socket bound
+	 * to it stays open (another test's server could take a port that
+	 * was closed). */
 	fd = socket(AF_INET, SOCK_STREAM, 0);
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	assert_true(fd >= 0);
 	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
-	getsockname(fd, (struct sockaddr *)&sin, &len);
-	close(fd);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
 	o.proto = IPPROTO_TCP;
 	assert_int_equal(rpc_clnt_create((struct sockaddr *)&sin, sizeof(sin),
 					 1, 1, &o, &c), -ECONNREFUSED);
+	close(fd);
 }
 
 /* soft without softerr: a major timeout is -EIO (TCP) */
