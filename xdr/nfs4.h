@@ -497,6 +497,62 @@ int nfs4_enc_ace(struct xdr_enc *e, const struct nfs4_ace *ace);
 int nfs4_dec_ace(struct xdr_dec *d, struct nfs4_ace *ace);
 /* it = xdr_dec over (raw, raw_len); 1: *ace filled, 0: end, <0 malformed. */
 int nfs4_acl_next(struct xdr_dec *it, struct nfs4_ace *ace);
+/* fattr4_acl (nfsace4<>): the count, then each entry.  The decoder
+ * bounds the count by NFS4_MAXACES and each who by NFS4_MAXSTR and
+ * leaves the entries raw; -EBADMSG when malformed.  The encoder sends
+ * aces, or raw as decoded; -EINVAL (sticky) for a count over the bound
+ * or raw bytes that are not whole XDR units. */
+int nfs4_dec_acl(struct xdr_dec *d, struct nfs4_acl *acl);
+int nfs4_enc_acl(struct xdr_enc *e, const struct nfs4_acl *acl);
+
+/* aceflag4 and acemask4 bits (RFC 8881 §6.2.1.4, §6.2.1.3). */
+#define NFS4_ACE_FILE_INHERIT 0x1u
+#define NFS4_ACE_DIRECTORY_INHERIT 0x2u
+#define NFS4_ACE_NO_PROPAGATE_INHERIT 0x4u
+#define NFS4_ACE_INHERIT_ONLY 0x8u
+#define NFS4_ACE_SUCCESSFUL_ACCESS 0x10u
+#define NFS4_ACE_FAILED_ACCESS 0x20u
+#define NFS4_ACE_IDENTIFIER_GROUP 0x40u
+#define NFS4_ACE_INHERITED 0x80u
+#define NFS4_ACE_FLAGS_ALL 0xffu
+#define NFS4_ACE_READ_DATA 0x1u
+#define NFS4_ACE_WRITE_DATA 0x2u
+#define NFS4_ACE_APPEND_DATA 0x4u
+#define NFS4_ACE_READ_NAMED_ATTRS 0x8u
+#define NFS4_ACE_WRITE_NAMED_ATTRS 0x10u
+#define NFS4_ACE_EXECUTE 0x20u
+#define NFS4_ACE_DELETE_CHILD 0x40u
+#define NFS4_ACE_READ_ATTRIBUTES 0x80u
+#define NFS4_ACE_WRITE_ATTRIBUTES 0x100u
+#define NFS4_ACE_WRITE_RETENTION 0x200u
+#define NFS4_ACE_WRITE_RETENTION_HOLD 0x400u
+#define NFS4_ACE_DELETE 0x10000u
+#define NFS4_ACE_READ_ACL 0x20000u
+#define NFS4_ACE_WRITE_ACL 0x40000u
+#define NFS4_ACE_WRITE_OWNER 0x80000u
+#define NFS4_ACE_SYNCHRONIZE 0x100000u
+#define NFS4_ACE_MASK_ALL 0x1f07ffu
+
+/*
+ * The value of the system.nfs4_acl extended attribute, as the Linux
+ * client gives and takes it and nfs4_getfacl/nfs4_setfacl read and write
+ * it: the XDR of fattr4_acl itself, the count and then the entries, who
+ * strings as the server sends them ("OWNER@", "user@domain", a number).
+ *
+ * nfs4_acl_to_xattr: the value of a decoded ACL (or of aces) into buf
+ * (size bytes; buf NULL or size 0 asks for the length only).  Returns
+ * the length, -ERANGE when it does not fit, -EINVAL when over the
+ * bounds.
+ *
+ * nfs4_acl_from_xattr: checks a value given to setxattr: at most
+ * NFS4_MAXACES entries, each of a known type (allow, deny, audit,
+ * alarm), only the flag and mask bits RFC 8881 defines, a who of 1 to
+ * NFS4_MAXSTR bytes without NUL, and no byte after the last entry.
+ * 0 with *acl the entries raw in value (send it with nfs4_enc_acl), or
+ * -EINVAL.
+ */
+long nfs4_acl_to_xattr(const struct nfs4_acl *acl, void *buf, size_t size);
+int nfs4_acl_from_xattr(const void *value, size_t size, struct nfs4_acl *acl);
 
 /*
  * The attributes this client reads or sets.  `mask` says which are

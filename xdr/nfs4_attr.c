@@ -171,7 +171,7 @@ int nfs4_acl_next(struct xdr_dec *it, struct nfs4_ace *ace)
 }
 
 /* nfsace4<>: checked once, kept as the raw entries. */
-static int dec_acl(struct xdr_dec *d, struct nfs4_acl *acl)
+int nfs4_dec_acl(struct xdr_dec *d, struct nfs4_acl *acl)
 {
 	struct nfs4_ace ace;
 	uint32_t n;
@@ -188,7 +188,7 @@ static int dec_acl(struct xdr_dec *d, struct nfs4_acl *acl)
 	return 0;
 }
 
-static int enc_acl(struct xdr_enc *e, const struct nfs4_acl *acl)
+int nfs4_enc_acl(struct xdr_enc *e, const struct nfs4_acl *acl)
 {
 	if (acl->naces > NFS4_MAXACES)
 		return enc_fail(e, -EINVAL);
@@ -256,7 +256,7 @@ static int dec_value(struct xdr_dec *d, unsigned kind, void *v)
 			return -EBADMSG;
 		return xdr_dec_u64(d, &fs->minor);
 	case K_ACL:
-		return dec_acl(d, v);
+		return nfs4_dec_acl(d, v);
 	case K_FH:
 		return nfs4_dec_fh(d, v);
 	case K_STR:
@@ -301,7 +301,7 @@ static int enc_value(struct xdr_enc *e, unsigned kind, const void *v)
 		xdr_enc_u64(e, fs->major);
 		return xdr_enc_u64(e, fs->minor);
 	case K_ACL:
-		return enc_acl(e, v);
+		return nfs4_enc_acl(e, v);
 	case K_FH:
 		return nfs4_enc_fh(e, v);
 	case K_STR:

@@ -58,7 +58,7 @@ lib() {
 }
 xdr_srcs=(xdr/xdr.c xdr/rpc_msg.c xdr/nfs3_types.c xdr/nfs3.c xdr/pmap.c
 	xdr/mount.c xdr/nlm.c xdr/nsm.c xdr/rquota.c xdr/nfsacl.c
-	xdr/nfs4.c xdr/nfs4_ops.c xdr/nfs4_ops_io.c xdr/nfs4_attr.c
+	xdr/nfs4.c xdr/nfs4_ops.c xdr/nfs4_ops_io.c xdr/nfs4_attr.c xdr/nfs4_acl.c
 	xdr/nfs4_cb.c)
 have_nfs2=false
 if [ -f "$src/xdr/nfs2.h" ]; then
@@ -111,6 +111,7 @@ harness fuzz_nsm "${xdr_objs[@]}"
 harness fuzz_nfsacl "${xdr_objs[@]}"
 harness fuzz_nfs4 "${xdr_objs[@]}"
 harness fuzz_nfs4_cb "${xdr_objs[@]}"
+harness fuzz_nfs4_acl "${xdr_objs[@]}"
 harness fuzz_rquota "$(lib src/proto/quota.c -I "$src/xdr")" "${xdr_objs[@]}"
 if $have_nfs2; then
 	harness fuzz_nfs2 "${xdr_objs[@]}"
