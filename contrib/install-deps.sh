@@ -17,9 +17,11 @@ PACKAGES=(
 	# loopback NFSv3 test server and its helpers
 	nfs-ganesha nfs-ganesha-vfs nfs-ganesha-mem rpcbind nfs-common
 	# test tools: reference NFS client, packet capture, leak checking,
-	# process and socket inspection, xattr/ACL command-line tools; for
-	# the benchmark, libnfs's headers (its random-read baseline) and fio
+	# process and socket inspection, xattr/ACL command-line tools (POSIX
+	# and NFSv4: nfs4_getfacl); for the benchmark, libnfs's headers (its
+	# random-read baseline) and fio
 	libnfs-utils libnfs-dev fio tshark valgrind procps psmisc iproute2 attr acl
+	nfs4-acl-tools
 	# profiles of the daemon (perf record -g -p PID)
 	linux-perf
 	# setpriv, runuser, mountpoint (essential, listed for clarity)

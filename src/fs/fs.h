@@ -168,6 +168,15 @@ void fs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name);
 /* The file systems known to keep no ACLs, for nfsfusectl (aclfs.h). */
 void fs_aclfs_format(struct fs *fs, char *buf, size_t len);
 
+/* fs_xattr4.c: system.nfs4_acl on an NFSv4 mount, where the handlers
+ * above send every extended attribute request */
+void fs_getxattr4(fuse_req_t req, struct inode *i, const char *name,
+		  size_t size);
+void fs_setxattr4(fuse_req_t req, struct inode *i, const char *name,
+		  const char *value, size_t size, int flags);
+void fs_listxattr4(fuse_req_t req, struct inode *i, size_t size);
+void fs_removexattr4(fuse_req_t req, struct inode *i, const char *name);
+
 /* fs_dir.c */
 void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
 void fs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,

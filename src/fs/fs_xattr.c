@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Extended attributes: only the two POSIX ACL names exist on an NFSv3
- * mount, as on a kernel one, and they go through NFSACL (xdr/nfsacl.h):
+ * mount, as on a kernel one, and they go through NFSACL (xdr/nfsacl.h);
+ * an NFSv4 mount has system.nfs4_acl instead (fs_xattr4.c):
  *
  *   system.posix_acl_access   GETACL/SETACL of the access ACL
  *   system.posix_acl_default  the same for a directory's default ACL
@@ -321,6 +322,10 @@ void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		fuse_reply_err(req, ESTALE);
 		return;
 	}
+	if (fs_of(req)->nfs->v4) {
+		fs_getxattr4(req, i, name, size);
+		return;
+	}
 	if (kind == ACL_NONE) {
 		fuse_reply_err(req, EOPNOTSUPP);
 		return;
@@ -541,6 +546,10 @@ void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		fuse_reply_err(req, ESTALE);
 		return;
 	}
+	if (fs_of(req)->nfs->v4) {
+		fs_setxattr4(req, i, name, value, size, flags);
+		return;
+	}
 	if (kind == ACL_NONE) {
 		fuse_reply_err(req, EOPNOTSUPP);
 		return;
@@ -555,6 +564,10 @@ void fs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
 
 	if (!i) {
 		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	if (fs_of(req)->nfs->v4) {
+		fs_removexattr4(req, i, name);
 		return;
 	}
 	if (kind == ACL_NONE) {
@@ -578,6 +591,10 @@ void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 
 	if (!i) {
 		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	if (fs_of(req)->nfs->v4) {
+		fs_listxattr4(req, i, size);
 		return;
 	}
 	ret = acl_usable(req, i, &dir, &a);
