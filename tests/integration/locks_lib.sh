@@ -122,7 +122,7 @@ LK_ADDR_A=127.0.$(($$ % 200 + 20)).2
 # rebooted" callback to its lock manager) over TCP with a priv that is not
 # the daemon's; prints the reply's accept_stat (0 = SUCCESS).
 nlm_notify() {
-	with_timeout 10 python3 - "$@" <<'PY'
+	with_timeout 60 python3 - "$@" <<'PY'
 import socket, struct, sys
 addr, port, state = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 name = b"127.0.0.1"
