@@ -906,4 +906,7 @@ const struct fuse_lowlevel_ops fs_ops = {
 	.getlk = fs_getlk,
 	.setlk = fs_setlk,
 	.flock = fs_flock,
+	.fallocate = fs_fallocate,
+	.copy_file_range = fs_copy_file_range,
+	.lseek = fs_lseek,
 };

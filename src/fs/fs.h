@@ -39,6 +39,9 @@ struct fs {
 	 * read-ahead the first open raises (bdi.h); ra_raised: done. */
 	char bdi[32];
 	int ra_raised;
+	/* NFSv4.2 operations this mount lacks (fs_space.c: FS_NO_SEEK ...),
+	 * learned from the version or a NOTSUPP; [atomic], only ever set. */
+	unsigned v42_missing;
 };
 
 extern const struct fuse_lowlevel_ops fs_ops;
@@ -141,6 +144,16 @@ void fs_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
 bool fs_files_open(void);
 /* The most read-ahead READs one file has had in flight at once. */
 unsigned fs_readahead_inflight_max(void);
+
+/* fs_space.c: NFSv4.2 SEEK, ALLOCATE, DEALLOCATE and COPY */
+void fs_lseek(fuse_req_t req, fuse_ino_t ino, off_t off, int whence,
+	      struct fuse_file_info *fi);
+void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t offset,
+		  off_t length, struct fuse_file_info *fi);
+void fs_copy_file_range(fuse_req_t req, fuse_ino_t ino_in, off_t off_in,
+			struct fuse_file_info *fi_in, fuse_ino_t ino_out,
+			off_t off_out, struct fuse_file_info *fi_out,
+			size_t len, int flags);
 
 /* fs_lock.c: byte-range locks and flock through NLM (src/lock/) */
 void fs_lock_init_conn(struct fs *fs, struct fuse_conn_info *conn);

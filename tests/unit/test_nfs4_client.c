@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "../../src/proto/nfs42_ops.h"
 #include "../../src/proto/nfs4_cb.h"
 #include "../../src/proto/nfs4_idmap.h"
 #include "../../src/proto/nfs4_owner.h"
@@ -256,6 +257,58 @@ static uint32_t cb_answer(struct nfs4_session *s, struct xdr_enc *call,
 	return h.accept_stat;
 }
 
+/* lseek(2)'s answer from a SEEK reply (RFC 7862 §15.11). */
+static void test_seek_answer(void **state)
+{
+	struct nfs42_seek_res r = { NFS3_OK, false, 8388608 };
+
+	(void)state;
+	/* data found: its offset; a hole found: its offset */
+	assert_int_equal(nfs42_seek_answer(&r, false), 8388608);
+	assert_int_equal(nfs42_seek_answer(&r, true), 8388608);
+	/* the end reached: no data after the offset, but the hole at the
+	 * end of the file is one */
+	r.eof = true;
+	assert_int_equal(nfs42_seek_answer(&r, false), -ENXIO);
+	assert_int_equal(nfs42_seek_answer(&r, true), 8388608);
+	/* past the end: NXIO from the server either way */
+	r.status = NFS3ERR_NXIO;
+	assert_int_equal(nfs42_seek_answer(&r, false), -ENXIO);
+	assert_int_equal(nfs42_seek_answer(&r, true), -ENXIO);
+	r.status = NFS3ERR_NOTSUPP;
+	assert_int_equal(nfs42_seek_answer(&r, true), -ENOTSUP);
+	/* an offset lseek cannot return */
+	r.status = NFS3_OK;
+	r.eof = false;
+	r.offset = (uint64_t)INT64_MAX + 1;
+	assert_int_equal(nfs42_seek_answer(&r, true), -EOVERFLOW);
+}
+
+/* Without a 4.2 session nothing goes out: -ENOTSUP at once. */
+static void test_v42_unavailable(void **state)
+{
+	struct nfs_client c = { 0 };
+	struct nfs4_session s = { .minor = 1 };
+	struct nfs42_seek_res sr;
+	struct nfs42_space_res ar;
+	struct nfs42_copy_res cr;
+	struct nfs_fh3 fh = { 1, { 7 } };
+
+	(void)state;
+	assert_false(nfs42_available(NULL));
+	assert_false(nfs42_available(&c));
+	assert_int_equal(nfs42_seek(&c, NULL, &fh, 0, true, &sr, NULL),
+			 -ENOTSUP);
+	c.v4 = &s; /* NFSv4.1 */
+	assert_false(nfs42_available(&c));
+	assert_int_equal(nfs42_space(&c, NULL, &fh, false, 0, 1, &ar, NULL),
+			 -ENOTSUP);
+	assert_int_equal(nfs42_copy(&c, NULL, &fh, 0, &fh, 0, 1, &cr, NULL),
+			 -ENOTSUP);
+	s.minor = 2;
+	assert_true(nfs42_available(&c));
+}
+
 static void test_backchannel(void **state)
 {
 	struct nfs4_session s;
@@ -323,6 +376,8 @@ int main(void)
 		cmocka_unit_test(test_idmap),
 		cmocka_unit_test(test_status_map),
 		cmocka_unit_test(test_backchannel),
+		cmocka_unit_test(test_seek_answer),
+		cmocka_unit_test(test_v42_unavailable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
