@@ -32,6 +32,7 @@
 #include "proto/mount_client.h"
 #include "proto/nfs.h"
 #include "proto/nfs4_idmap.h"
+#include "proto/nfs4_lock.h"
 #include "proto/pmap_client.h"
 #include "session.h"
 
@@ -182,10 +183,19 @@ static int start_locks(struct fs *fs, const struct session *s,
 	};
 	char err[512];
 
-	/* NFSv4 has locks of its own (not built yet): no NLM, no NSM, and
-	 * locks stay local to this mount, as with nolock. */
-	if (o->nolock || s->nfs.v->vers == 4)
+	if (o->nolock)
 		return 0;
+	/* NFSv4 has locks of its own, on the mount's session: no NLM, no
+	 * NSM, no callback port. */
+	if (s->nfs.v->vers == 4) {
+		int ret = nfs4_locks_start(fs->nfs, &fs->v4locks);
+
+		if (ret) {
+			fprintf(stderr, "nfsfuse: locks: %s\n", strerror(-ret));
+			return -1;
+		}
+		return 0;
+	}
 	if (o->hostname)
 		snprintf(caller, sizeof(caller), "%s", s->machinename);
 	else
@@ -330,6 +340,7 @@ int main(int argc, char **argv)
 		goto out_quota;
 	ret = run_session(&fs, &fa, &o);
 	lockmgr_stop(fs.locks);
+	nfs4_locks_stop(fs.v4locks);
 out_quota:
 	fs_quota_free(fs.quota);
 out_inodes:

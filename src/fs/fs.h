@@ -16,6 +16,7 @@
 
 struct fs_quota;
 struct groups_cache;
+struct nfs4_locks;
 
 struct fs {
 	struct nfs_client *nfs;
@@ -26,6 +27,8 @@ struct fs {
 	char machinename[256];
 	struct fuse_session *se;
 	struct lockmgr *locks;  /* NULL with nolock: the kernel's locks */
+	/* NFSv4 mounts: LOCK, LOCKU, LOCKT instead (NULL with nolock). */
+	struct nfs4_locks *v4locks;
 	struct rpc_clnt *acl;   /* NFSACL (fs_xattr.c); NULL: ACLs off */
 	/* The kernel enforces the POSIX ACLs we serve (FUSE_CAP_POSIX_ACL,
 	 * set once in fs_init before any other request). */
@@ -155,7 +158,8 @@ void fs_copy_file_range(fuse_req_t req, fuse_ino_t ino_in, off_t off_in,
 			off_t off_out, struct fuse_file_info *fi_out,
 			size_t len, int flags);
 
-/* fs_lock.c: byte-range locks and flock through NLM (src/lock/) */
+/* fs_lock.c: byte-range locks and flock through NLM (src/lock/), or
+ * NFSv4 LOCK (proto/nfs4_lock.h) on an NFSv4 mount */
 void fs_lock_init_conn(struct fs *fs, struct fuse_conn_info *conn);
 void fs_getlk(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 	      struct flock *lock);

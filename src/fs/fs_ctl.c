@@ -15,6 +15,7 @@
 #include "../cache/wback.h"
 #include "fs_quota.h"
 #include "../lock/lock.h"
+#include "../proto/nfs4_lock.h"
 #include "../proto/nfs4_session.h"
 #include "../proto/nfsacl_client.h"
 #include "../base/clock.h"
@@ -253,14 +254,19 @@ static void stats_extra(void *ctx, struct ctl_stats *s)
 	/* Which way blocked locks are granted here: by the server's
 	 * callback, or by polling where no callback can arrive. */
 	ctl_stat_str(s, "lock_mode",
-		     fs->locks ? lockmgr_mode(fs->locks) : "local (nolock)");
-	if (fs->locks) {
+		     fs->locks ? lockmgr_mode(fs->locks)
+		     : fs->v4locks ? "nfsv4 (blocked locks poll)"
+				   : "local (nolock)");
+	if (fs->locks || fs->v4locks) {
 		/* The lock manager's "key value" lines (its mode again,
 		 * then version, watch and counters), one stat each. */
 		GString *g = g_string_new(NULL);
 		char *line, *next;
 
-		lockmgr_format_stats(fs->locks, g);
+		if (fs->locks)
+			lockmgr_format_stats(fs->locks, g);
+		else
+			nfs4_lock_format_stats(fs->v4locks, g);
 		for (line = g->str; *line; line = next) {
 			char *sp;
 
@@ -287,12 +293,15 @@ static int locks_cmd(void *ctx, int argc, char **argv, struct ctl_out *out)
 
 	(void)argc;
 	(void)argv;
-	if (!fs->locks) {
+	if (!fs->locks && !fs->v4locks) {
 		ctl_printf(out, "locks are local to this machine (nolock)\n");
 		return 0;
 	}
 	g = g_string_new(NULL);
-	lockmgr_format_locks(fs->locks, g);
+	if (fs->locks)
+		lockmgr_format_locks(fs->locks, g);
+	else
+		nfs4_lock_format_locks(fs->v4locks, g);
 	ctl_printf(out, "%s", g->str);
 	g_string_free(g, TRUE);
 	return 0;
@@ -337,7 +346,7 @@ static int mountinfo_cmd(void *ctx, int argc, char **argv,
 		   lookupcache[o->lookupcache % 3],
 		   o->rdirplus ? "rdirplus" : "nordirplus",
 		   o->dircomplete ? "dircomplete" : "nodircomplete",
-		   fs->locks ? "lock" : "nolock", local_lock[o->local_lock % 4],
+		   fs->locks || fs->v4locks ? "lock" : "nolock", local_lock[o->local_lock % 4],
 		   fs->acl ? "acl" : "noacl", o->cache_size,
 		   o->excl ? "guarded" : "exclusive",
 		   o->quota_statfs ? "quota_statfs" : "noquota_statfs");

@@ -4,6 +4,10 @@
  * (a whole-file NLM lock of its own owner, as the Linux NFS client does),
  * and the release of an owner's locks when it closes the file.
  *
+ * On an NFSv4 mount the same handlers go to NFSv4 LOCK, LOCKT and LOCKU
+ * (proto/nfs4_lock.h) instead of the NLM lock manager: fs->v4locks is
+ * set there and fs->locks is NULL.
+ *
  * With nolock, or local_lock= naming a kind, fs_lock_init_conn() leaves
  * that kind to the kernel (FUSE_CAP_POSIX_LOCKS / FUSE_CAP_FLOCK_LOCKS not
  * wanted), and these handlers are not called for it.
@@ -19,17 +23,20 @@
 
 #include "fs.h"
 #include "../lock/lock.h"
+#include "../proto/nfs4_lock.h"
 #include "../base/log.h"
 
 static bool posix_remote(const struct fs *fs)
 {
-	return fs->locks && fs->opts->local_lock != LOCAL_LOCK_POSIX &&
+	return (fs->locks || fs->v4locks) &&
+	       fs->opts->local_lock != LOCAL_LOCK_POSIX &&
 	       fs->opts->local_lock != LOCAL_LOCK_ALL;
 }
 
 static bool flock_remote(const struct fs *fs)
 {
-	return fs->locks && fs->opts->local_lock != LOCAL_LOCK_FLOCK &&
+	return (fs->locks || fs->v4locks) &&
+	       fs->opts->local_lock != LOCAL_LOCK_FLOCK &&
 	       fs->opts->local_lock != LOCAL_LOCK_ALL;
 }
 
@@ -59,7 +66,7 @@ static struct inode *lock_begin(fuse_req_t req, fuse_ino_t ino,
 		fuse_reply_err(req, ESTALE);
 		return NULL;
 	}
-	if (!fs_of(req)->locks) {
+	if (!fs_of(req)->locks && !fs_of(req)->v4locks) {
 		fuse_reply_err(req, ENOSYS);
 		return NULL;
 	}
@@ -72,6 +79,36 @@ static struct inode *lock_begin(fuse_req_t req, fuse_ino_t ino,
 	r->pid = fuse_req_ctx(req)->pid;
 	r->cred = cred;
 	return i;
+}
+
+/* The request as NFSv4 locking takes it. */
+static void req_to4(const struct lock_req *r, struct nfs4_lock_req *q)
+{
+	*q = (struct nfs4_lock_req){
+		.fh = r->fh, .ino = r->ino, .owner = r->owner,
+		.flock = r->flock, .excl = r->excl, .start = r->start,
+		.len = r->len, .cred = r->cred,
+	};
+}
+
+static int v4_test(struct fs *fs, const struct lock_req *r,
+		   struct lock_conflict *c)
+{
+	struct nfs4_lock_conflict c4;
+	struct nfs4_lock_req q;
+	int ret;
+
+	req_to4(r, &q);
+	ret = nfs4_lock_test(fs->v4locks, &q, &c4);
+	memset(c, 0, sizeof(*c));
+	if (ret == 0 && c4.found) {
+		/* NFSv4 names the holder by its lock-owner, not a pid. */
+		c->found = true;
+		c->excl = c4.excl;
+		c->start = c4.start;
+		c->len = c4.len;
+	}
+	return ret;
 }
 
 /* FUSE gives l_len >= 0 with 0 meaning "to end of file", as NLM does. */
@@ -95,7 +132,10 @@ void fs_getlk(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 		r.pid = lock->l_pid;
 	r.excl = lock->l_type == F_WRLCK;
 	range_of(lock, &r);
-	ret = lockmgr_test(fs_of(req)->locks, &r, &c);
+	if (fs_of(req)->v4locks)
+		ret = v4_test(fs_of(req), &r, &c);
+	else
+		ret = lockmgr_test(fs_of(req)->locks, &r, &c);
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;
@@ -118,6 +158,8 @@ struct lock_waiting {
 	struct inode *i;
 	struct lockmgr *lm;
 	struct lock_wait *w;
+	struct nfs4_locks *v4;      /* NFSv4: instead of lm and w */
+	struct nfs4_lock_wait *w4;
 };
 
 /* Revalidate after a grant (a cache rule: see fs.h). */
@@ -136,7 +178,10 @@ static void on_interrupt(fuse_req_t req, void *data)
 	struct lock_waiting *lw = data;
 
 	(void)req;
-	lockmgr_wait_interrupt(lw->lm, lw->w);
+	if (lw->v4)
+		nfs4_lock_wait_interrupt(lw->v4, lw->w4);
+	else
+		lockmgr_wait_interrupt(lw->lm, lw->w);
 }
 
 /* From the lock manager's wait thread, once. */
@@ -154,6 +199,42 @@ static void on_done(void *ctx, int result, enum lock_grant how)
 	free(lw);
 }
 
+static void v4_on_done(void *ctx, int result)
+{
+	on_done(ctx, result, LOCK_GRANT_POLL);
+}
+
+/* do_lock() on an NFSv4 mount: a wait polls on a thread of its own. */
+static int v4_do_lock(fuse_req_t req, struct inode *i, struct lock_req *r,
+		      bool wait)
+{
+	struct nfs4_locks *v4 = fs_of(req)->v4locks;
+	struct lock_waiting *lw = NULL;
+	struct nfs4_lock_req q;
+	int ret;
+
+	if (wait) {
+		lw = calloc(1, sizeof(*lw));
+		if (!lw)
+			return -ENOMEM;
+		lw->req = req;
+		lw->i = i;
+		lw->v4 = v4;
+	}
+	req_to4(r, &q);
+	ret = nfs4_lock_lock(v4, &q, wait, v4_on_done, lw,
+			     lw ? &lw->w4 : NULL);
+	if (ret == -EINPROGRESS) {
+		fuse_req_interrupt_func(req, on_interrupt, lw);
+		nfs4_lock_wait_arm(v4, lw->w4);
+		return 1;
+	}
+	free(lw);
+	if (ret == 0)
+		lock_granted(req, i);
+	return ret;
+}
+
 /*
  * Lock, waiting if asked.  A lock that waits holds no thread: the request
  * is answered from on_done(), and a FUSE interrupt (a signal to the
@@ -167,6 +248,8 @@ static int do_lock(fuse_req_t req, struct inode *i, struct lock_req *r,
 	struct lock_waiting *lw = NULL;
 	int ret;
 
+	if (fs_of(req)->v4locks)
+		return v4_do_lock(req, i, r, wait);
 	if (wait) {
 		lw = calloc(1, sizeof(*lw));
 		if (!lw)
@@ -195,6 +278,12 @@ static int do_unlock(fuse_req_t req, struct inode *i, struct lock_req *r)
 	if (e)
 		nf_log(NF_LOG_WARNING, "writing back node %llu before an "
 		       "unlock: %s", (unsigned long long)i->id, strerror(-e));
+	if (fs_of(req)->v4locks) {
+		struct nfs4_lock_req q;
+
+		req_to4(r, &q);
+		return nfs4_lock_unlock(fs_of(req)->v4locks, &q);
+	}
 	return lockmgr_unlock(fs_of(req)->locks, r);
 }
 
@@ -262,8 +351,13 @@ static void release_owner(fuse_req_t req, fuse_ino_t ino, uint64_t owner,
 	struct lock_req r;
 	int ret;
 
-	if (!fs->locks || !lockmgr_owner_holds(fs->locks, ino, owner, flock))
+	if (fs->v4locks) {
+		if (!nfs4_lock_owner_holds(fs->v4locks, ino, owner, flock))
+			return;
+	} else if (!fs->locks ||
+		   !lockmgr_owner_holds(fs->locks, ino, owner, flock)) {
 		return;
+	}
 	i = fs_inode(req, ino);
 	if (!i)
 		return;
@@ -289,6 +383,8 @@ void fs_lock_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 
 void fs_lock_session_end(struct fs *fs)
 {
+	if (fs->v4locks)
+		nfs4_lock_end_waits(fs->v4locks);
 	lockmgr_end_waits(fs->locks);
 }
 
