@@ -30,10 +30,12 @@ void nfs4_lock_range_to4(uint64_t start, uint64_t len, uint64_t *offset,
 void nfs4_lock_range_from4(uint64_t offset, uint64_t length, uint64_t *start,
 			   uint64_t *len)
 {
-	if (offset > (uint64_t)INT64_MAX)
+	bool clamped = offset > (uint64_t)INT64_MAX;
+
+	if (clamped)
 		offset = (uint64_t)INT64_MAX;
 	*start = offset;
-	if (length == 0 || length == UINT64_MAX ||
+	if (clamped || length == 0 || length == UINT64_MAX ||
 	    length - 1 > (uint64_t)INT64_MAX - offset)
 		*len = 0;
 	else
