@@ -23,6 +23,7 @@
 #include "../../xdr/nfs4.h"
 #include "../base/log.h"
 #include "nfs4_lockstate.h"
+#include "nfs4_open.h"
 #include "nfs4_session.h"
 
 /* Polling a blocked lock: the first wait and the longest. */
@@ -34,7 +35,7 @@
 #define NFS4_LOCK_COUNTERS(X)                                               \
 	X(granted_immediate) X(granted_poll) X(denied) X(polls)              \
 	X(interrupted) X(unlocks) X(stateids_freed) X(opens) X(closes)       \
-	X(errors)
+	X(from_caller_open) X(from_lock_open) X(errors)
 
 struct nfs4_lock_wait {
 	struct nfs4_locks *L;
@@ -388,6 +389,20 @@ static int open_get(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 	return lk_errno(k.status);
 }
 
+/* The open stateid of the caller's own open of r's file (nfs4_open.h),
+ * when it allows need: what open_to_lock_owner4 should name. */
+static bool caller_open(struct nfs4_locks *L, const struct nfs4_lock_req *r,
+			uint32_t need, struct nfs4_stateid *sid)
+{
+	struct nfs_client *c = L->c;
+
+	if (!c->v4opens ||
+	    (nfs4_opens_access(c->v4opens, r->fh, r->cred->uid) & need) !=
+		    need)
+		return false;
+	return nfs4_open_stateid(c, r->fh, r->cred->uid, sid) == 0;
+}
+
 /* ---- lock stateids ---- */
 
 /* The entry of r, made if missing, marked busy (waits for its turn). */
@@ -455,6 +470,7 @@ static int lock_once(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 		     bool blocking, struct nfs4_lock_conflict *c)
 {
 	struct nfs4_lkstate *e;
+	bool avoid_caller = false;
 	int ret = 0;
 
 	if (c)
@@ -467,7 +483,7 @@ static int lock_once(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 		struct lkcall k = { .op = NFS4OP_LOCK, .fh = r->fh };
 		struct nfs4_lock_args *a = &k.a.lock;
 		struct nfs4_lkopen *o = NULL;
-		bool fresh = !e->has_stateid;
+		bool fresh = !e->has_stateid, used_caller = false;
 
 		a->locktype = r->excl ? (blocking ? NFS4_WRITEW_LT
 						  : NFS4_WRITE_LT)
@@ -477,11 +493,23 @@ static int lock_once(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 		nfs4_lkowner_name(r->owner, r->flock, k.owner);
 		a->lock_seqid = e->lock_seqid;
 		if (fresh) {
-			ret = open_get(L, r, r->excl ? NFS4_SHARE_ACCESS_WRITE
-						     : NFS4_SHARE_ACCESS_READ,
-				       &o, &a->open_stateid);
-			if (ret)
-				break;
+			uint32_t need = r->excl ? NFS4_SHARE_ACCESS_WRITE
+						: NFS4_SHARE_ACCESS_READ;
+
+			/* The caller's open where it has one that allows
+			 * the lock; else (a flock LOCK_EX on a file opened
+			 * read-only, or no open held) one of our own. */
+			if (!avoid_caller &&
+			    caller_open(L, r, need, &a->open_stateid)) {
+				used_caller = true;
+				COUNT(L, from_caller_open);
+			} else {
+				ret = open_get(L, r, need, &o,
+					       &a->open_stateid);
+				if (ret)
+					break;
+				COUNT(L, from_lock_open);
+			}
 			a->new_lock_owner = true;
 			a->open_seqid = 0;
 			a->lock_owner.clientid = L->c->v4->clientid;
@@ -517,6 +545,7 @@ static int lock_once(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 			/* Our lock stateid, or the open it came from. */
 			struct nfs4_lkopen *old;
 
+			avoid_caller = used_caller;
 			pthread_mutex_lock(&L->mu);
 			if (!fresh)
 				nfs4_lkstate_lost(e);

@@ -7,8 +7,10 @@
  *
  *   lock:    LOCK; the first of a lock-owner on a file names the open it
  *            comes from (open_to_lock_owner4), later ones the lock
- *            stateid (exist_lock_owner4).  The open is one this client
- *            makes for locking (OPEN by handle, an open-owner per uid,
+ *            stateid (exist_lock_owner4).  The open is the caller's
+ *            own (nfs4_open.h: the open stateid of (file, uid)) when it
+ *            allows the lock's type; else one this client makes for
+ *            locking (OPEN by handle, an open-owner "lock-open-UID",
  *            closed when its last lock stateid is freed).
  *   wait:    F_SETLKW and flock without LOCK_NB poll: LOCK again (the
  *            blocking lock types, READW/WRITEW) after 100 ms, doubling up
