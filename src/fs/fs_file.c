@@ -34,6 +34,7 @@
 #include "../base/log.h"
 #include "../base/stats.h"
 #include "../base/trace.h"
+#include "../proto/nfs4_open.h"
 
 /* Bytes of written data held per file until the server acknowledges and
  * commits them: bounds memory on a long sequential write. */
@@ -46,6 +47,10 @@ struct open_file {
 	 * kernel's write-back of mmap'd pages, which has no caller (uid 0,
 	 * pid 0).  Looked up once, since the groups come from /proc. */
 	struct rpc_cred cred;
+	/* NFSv4: the open this handle holds (shared by the opener's other
+	 * opens of the file) and the share access it counts for. */
+	struct nfs4_open *v4;
+	uint32_t v4access;
 };
 
 /* A lock on the file was lost when the server restarted: as the Linux
@@ -105,15 +110,41 @@ static int truncate_to_zero(fuse_req_t req, struct inode *ino)
 	return nfs_stat_errno(res.status);
 }
 
-static struct open_file *handle_new(fuse_req_t req, struct inode *ino)
+static struct open_file *handle_new(fuse_req_t req, struct inode *ino,
+				    int flags)
 {
 	struct open_file *h = calloc(1, sizeof(*h));
 
 	if (h) {
 		h->ino = ino;
 		fs_req_cred(req, &h->cred);
+		h->v4access = nfs4_open_access_of(flags);
 	}
 	return h;
+}
+
+/* NFSv4: the handle's open given back (CLOSE at the user's last one),
+ * as its opener, once its written data is on the server. */
+static void handle_close_v4(struct fs *fs, struct open_file *h)
+{
+	if (h->v4)
+		nfs4_open_release(fs->nfs, &h->cred, h->v4, h->v4access);
+	h->v4 = NULL;
+}
+
+static void handle_free(struct fs *fs, struct open_file *h)
+{
+	if (h)
+		handle_close_v4(fs, h);
+	free(h);
+}
+
+/* NFSv4: OPEN of ino for h (PUTFH OPEN GETATTR); *pa its attributes. */
+static int handle_open_v4(struct fs *fs, struct open_file *h,
+			  struct inode *ino, struct post_op_attr *pa)
+{
+	return nfs4_open_fh(fs->nfs, &h->cred, &ino->fh, h->v4access, &h->v4,
+			    pa);
 }
 
 /* Open handles on the whole mount, so that unlink and rename need not
@@ -154,7 +185,8 @@ static bool nopen_dec(struct inode *ino)
  * current (the kernel may keep its pages), 0 when it was purged, or a
  * negative errno.
  */
-static int cto_revalidate(fuse_req_t req, struct inode *ino)
+static int cto_revalidate(fuse_req_t req, struct inode *ino,
+			  struct open_file *h)
 {
 	struct fs *fs = fs_of(req);
 	struct fattr3 before, now;
@@ -166,13 +198,23 @@ static int cto_revalidate(fuse_req_t req, struct inode *ino)
 
 	if (!fs->opts->cto && inode_fresh_attr(ino, &now, &left)) {
 		STAT_INC(attr_hits);
+		/* NFSv4 opens on the server all the same. */
+		if (fs->nfs->v4 && (ret = handle_open_v4(fs, h, ino, &pa)))
+			return ret;
 		return 1;
 	}
 	/* Our own unflushed writes are part of what the data must match. */
 	if (ino->wb && (ret = fs_writes_settle(req, ino)))
 		return ret;
 	had = inode_get_attr(ino, &before);
-	{
+	pa.present = false;
+	/* NFSv4: the OPEN brings the attributes (one round trip, as the
+	 * Linux client does); a GETATTR only if they were missing. */
+	if (fs->nfs->v4 && (ret = handle_open_v4(fs, h, ino, &pa)))
+		return ret;
+	if (pa.present) {
+		now = pa.attr;
+	} else {
 		struct nfs3_getattr_args args = { .object = ino->fh };
 		struct nfs3_getattr_res res;
 
@@ -230,23 +272,22 @@ void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, ESTALE);
 		return;
 	}
-	keep = cto_revalidate(req, i);
-	if (keep < 0) {
-		fuse_reply_err(req, -keep);
+	h = handle_new(req, i, fi->flags);
+	if (!h) {
+		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	ret = fs_check_access(req, i, access_for_flags(fi->flags));
+	keep = cto_revalidate(req, i, h);
+	ret = keep < 0 ? keep
+		       : fs_check_access(req, i, access_for_flags(fi->flags));
+	/* After the OPEN: on NFSv4 the truncation carries its stateid. */
 	if (ret == 0 && (fi->flags & O_TRUNC)) {
 		ret = truncate_to_zero(req, i);
 		keep = 0;
 	}
 	if (ret) {
+		handle_free(fs_of(req), h);
 		fuse_reply_err(req, -ret);
-		return;
-	}
-	h = handle_new(req, i);
-	if (!h) {
-		fuse_reply_err(req, ENOMEM);
 		return;
 	}
 	if (fs_of(req)->locks)
@@ -256,7 +297,7 @@ void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	fi->keep_cache = keep == 1;
 	if (fuse_reply_open(req, fi)) {
 		nopen_dec(i);
-		free(h);
+		handle_free(fs_of(req), h);
 	}
 }
 
@@ -334,24 +375,43 @@ static int excl_setattr(fuse_req_t req, const struct nfs_fh3 *fh,
 static void reply_create_open(fuse_req_t req, struct inode *dir,
 			      const struct nfs_fh3 *fh,
 			      const struct post_op_attr *a, const char *name,
-			      struct fuse_file_info *fi, bool existing)
+			      struct fuse_file_info *fi, bool existing,
+			      struct nfs4_open *v4)
 {
 	struct fs *fs = fs_of(req);
 	struct fuse_entry_param e;
+	struct post_op_attr pa;
 	struct open_file *h;
 	struct inode *ino;
 	int ret;
 
+	h = handle_new(req, NULL, fi->flags);
+	if (!h) {
+		/* The create's open goes back as its creator. */
+		struct rpc_cred cred;
+
+		fs_req_cred(req, &cred);
+		nfs4_open_release(fs->nfs, &cred, v4,
+				  nfs4_open_access_of(fi->flags));
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	h->v4 = v4;
 	ret = fs_make_entry(req, dir, fh, a, name, &e);
 	if (ret) {
+		handle_free(fs, h);
 		fuse_reply_err(req, -ret);
 		return;
 	}
 	ino = inode_get(fs->inodes, e.ino);
+	h->ino = ino;
+	if (existing && S_ISDIR(e.attr.st_mode))
+		ret = -EISDIR;
+	/* NFSv4: a file found, not made, by the create is opened now. */
+	else if (fs->nfs->v4 && !h->v4)
+		ret = handle_open_v4(fs, h, ino, &pa);
 	if (existing) {
-		if (S_ISDIR(e.attr.st_mode))
-			ret = -EISDIR;
-		else
+		if (ret == 0)
 			ret = fs_check_access(req, ino,
 					      access_for_flags(fi->flags));
 		if (ret == 0 && (fi->flags & O_TRUNC)) {
@@ -364,10 +424,10 @@ static void reply_create_open(fuse_req_t req, struct inode *dir,
 				fs_inode_stat(ino, &now, &e.attr);
 		}
 	}
-	h = ret ? NULL : handle_new(req, ino);
-	if (!h) {
+	if (ret) {
+		handle_free(fs, h);
 		inode_forget(fs->inodes, e.ino, 1);
-		fuse_reply_err(req, ret ? -ret : ENOMEM);
+		fuse_reply_err(req, -ret);
 		return;
 	}
 	if (fs->locks)
@@ -377,9 +437,26 @@ static void reply_create_open(fuse_req_t req, struct inode *dir,
 	fi->keep_cache = 0;
 	if (fuse_reply_create(req, &e, fi)) {
 		nopen_dec(ino);
-		free(h);
+		handle_free(fs, h);
 		inode_forget(fs->inodes, e.ino, 1);
 	}
+}
+
+/* The CREATE of fs_create; on NFSv4 an OPEN that creates, whose open
+ * (*v4) the new handle keeps. */
+static int create_rpc(fuse_req_t req, const struct nfs3_create_args *a,
+		      struct nfs3_diropres *res, int flags,
+		      struct nfs4_open **v4)
+{
+	struct fs *fs = fs_of(req);
+	struct rpc_cred cred;
+
+	*v4 = NULL;
+	if (!fs->nfs->v4)
+		return fs_call(req, NFS3PROC_CREATE, a, res, NULL);
+	fs_req_cred(req, &cred);
+	return nfs4_open_create(fs->nfs, &cred, a, nfs4_open_access_of(flags),
+				res, v4);
 }
 
 void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
@@ -390,6 +467,7 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	bool excl = fi->flags & O_EXCL;
 	struct nfs3_create_args args;
 	struct nfs3_diropres res;
+	struct nfs4_open *v4 = NULL;
 	struct post_op_attr a;
 	struct nfs_fh3 fh;
 	int ret;
@@ -408,7 +486,7 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	if (excl && fs->opts->excl == EXCL_EXCLUSIVE) {
 		args.mode = EXCLUSIVE;
 		excl_verifier(args.verf);
-		ret = fs_call(req, NFS3PROC_CREATE, &args, &res, NULL);
+		ret = create_rpc(req, &args, &res, fi->flags, &v4);
 		if (ret) {
 			fs_dir_named(dir, name, false);
 			fuse_reply_err(req, -ret);
@@ -422,7 +500,7 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	args.mode = GUARDED;
 	args.obj_attributes.set_mode = true;
 	args.obj_attributes.mode = mode & 07777;
-	ret = fs_call(req, NFS3PROC_CREATE, &args, &res, NULL);
+	ret = create_rpc(req, &args, &res, fi->flags, &v4);
 	if (ret) {
 		fs_dir_named(dir, name, false);
 		fuse_reply_err(req, -ret);
@@ -437,7 +515,7 @@ created:
 			fuse_reply_err(req, -ret);
 			return;
 		}
-		reply_create_open(req, dir, &fh, &a, name, fi, true);
+		reply_create_open(req, dir, &fh, &a, name, fi, true, NULL);
 		return;
 	}
 	if (res.status != NFS3_OK) {
@@ -457,12 +535,17 @@ created:
 	    (ret = excl_setattr(req, &fh, mode, &a))) {
 		/* As the kernel's client does: the file exists, but with
 		 * attributes we could not make right; say so. */
+		struct rpc_cred cred;
+
 		nf_log(NF_LOG_WARNING, "SETATTR after exclusive create of %s: "
 		       "%s", name, strerror(-ret));
+		fs_req_cred(req, &cred);
+		nfs4_open_release(fs->nfs, &cred, v4,
+				  nfs4_open_access_of(fi->flags));
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	reply_create_open(req, dir, &fh, &a, name, fi, false);
+	reply_create_open(req, dir, &fh, &a, name, fi, false, v4);
 }
 
 /* The inode behind an open file (fs_open and fs_create set it). */
@@ -936,6 +1019,7 @@ void fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct open_file *h = of_of(fi);
 	struct inode *i = handle_inode(req, h, ino);
+	bool last = false;
 	int ret;
 
 	if (i) {
@@ -943,12 +1027,15 @@ void fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		if (ret)
 			nf_log(NF_LOG_WARNING, "data of %s may not have reached "
 			       "the server: %s", i->name, strerror(-ret));
-		/* The last close of a file unlinked while open takes its
-		 * silly name away (fs_ns.c). */
-		if (nopen_dec(i))
-			fs_silly_release(req, i);
+		last = nopen_dec(i);
 	}
-	free(h);
+	/* NFSv4: CLOSE (or OPEN_DOWNGRADE) once the written data is on
+	 * the server and no read-ahead of the file is on the wire. */
+	handle_free(fs_of(req), h);
+	/* The last close of a file unlinked while open takes its silly
+	 * name away (fs_ns.c). */
+	if (last)
+		fs_silly_release(req, i);
 	fuse_reply_err(req, 0);
 }
 
