@@ -34,7 +34,7 @@
 
 #define NFS4_LOCK_COUNTERS(X)                                               \
 	X(granted_immediate) X(granted_poll) X(denied) X(polls)              \
-	X(interrupted) X(unlocks) X(stateids_freed) X(opens) X(closes)       \
+	X(interrupted) X(unlocks) X(stateids_freed) X(open_calls) X(close_calls)       \
 	X(from_caller_open) X(from_lock_open) X(errors)
 
 struct nfs4_lock_wait {
@@ -284,7 +284,7 @@ static int close_open(struct nfs4_locks *L, struct nfs4_lkopen *o)
 
 	k.a.close.stateid = o->stateid;
 	ret = lk_call_patient(L, &k, &o->cred);
-	COUNT(L, closes);
+	COUNT(L, close_calls);
 	if (ret == 0 && k.status != NFS4_OK && !stateid_gone(k.status))
 		nf_log(NF_LOG_INFO, "CLOSE of a lock open: %s",
 		       stname(k.status));
@@ -356,7 +356,7 @@ static int open_get(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 	for (;;) {
 		k.a.open.share_access = want | NFS4_SHARE_WANT_NO_DELEG;
 		ret = lk_call_patient(L, &k, r->cred);
-		COUNT(L, opens);
+		COUNT(L, open_calls);
 		if (ret || k.status == NFS4_OK)
 			break;
 		if ((k.status != NFS4ERR_ACCESS &&

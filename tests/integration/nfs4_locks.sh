@@ -3,8 +3,8 @@
 # NFSv4 clients, each with a client id of its own): exclusion, F_GETLK
 # with the holder's range, a blocked F_SETLKW granted after the holder's
 # unlock, an interrupted F_SETLKW, release when any descriptor of the
-# holder closes, flock(2) exclusion, and LOCK/LOCKU/LOCKT in the
-# statistics.  Nothing goes through NLM.
+# holder closes, flock(2) exclusion, a counter incremented by both under
+# locks, and LOCK/LOCKU/LOCKT in the statistics.  Nothing goes through NLM.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/locks_lib.sh"
 need_cmd python3
@@ -126,6 +126,20 @@ wait_file_has "$NFSFUSE_TMP/flB" locked 60 || fail "B's flock not granted after 
 assert_eq "Resource temporarily unavailable" "$(lk flock "$MA/$F" exnb "$R.6")" "now A's flock conflicts with B's"
 touch "$R.6"
 wait_until 30 eval '[[ $(lk flock "$MA/$F" exnb "$R.6") == locked* ]]' || fail "B's flock not released at close"
+
+# ---- a counter incremented under F_SETLKW by both mounts at once: every
+# increment sees the other mount's (a grant revalidates, an unlock writes
+# back first)
+C=$T/counter
+: >"$EXPORT_DIR/$C"
+chmod 666 "$EXPORT_DIR/$C"
+with_timeout 300 python3 "$LK_PY" counter "$MA/$C" 200 &
+CA=$!
+with_timeout 300 python3 "$LK_PY" counter "$MB/$C" 200 &
+CB=$!
+wait "$CA" || fail "A's increments failed"
+wait "$CB" || fail "B's increments failed"
+assert_eq 0000000400 "$(cat "$EXPORT_DIR/$C")" "200 + 200 increments under NFSv4 locks"
 
 # ---- the operations counted, and every lock state given back
 for op in LOCK LOCKU LOCKT; do
