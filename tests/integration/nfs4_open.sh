@@ -209,24 +209,24 @@ umount_nfsfuse "$M"
 capture_stop
 
 tsh() { tshark -r "$PCAP" "$@" 2>/dev/null; }
-ZERO=00:00:00:00:00:00:00:00:00:00:00:00
-# stateids (other) of each operation in the calls
+# stateid "other" fields of the calls holding operation $1, one a line
+# (tshark prints bytes with or without colons, several per frame with
+# commas)
 others() {
-	tsh -Y "rpc.msgtyp == 0 && nfs.opcode == $1" -T fields \
-		-e nfs.opcode -e nfs.stateid.other
+	tsh -Y "rpc.msgtyp == 0 && nfs.opcode == $1${2:+ && $2}" -T fields \
+		-e nfs.stateid.other | tr ',' '\n' | tr -d ':' | grep . || true
 }
-n_reads=$(others 25 | grep -c . || true)
+anon_of() { others "$@" | grep -c '^0*$' || true; }
+n_reads=$(others 25 | wc -l)
 (( n_reads > 0 )) || fail "no READ on the wire"
-anon=$(others 25 | grep -c "$ZERO" || true)
-assert_eq 0 "$anon" "READs with the anonymous stateid (of $n_reads)"
-n_writes=$(others 38 | grep -c . || true)
+assert_eq 0 "$(anon_of 25)" "READs with the anonymous stateid (of $n_reads)"
+n_writes=$(others 38 | wc -l)
 (( n_writes > 0 )) || fail "no WRITE on the wire"
-anon=$(others 38 | grep -c "$ZERO" || true)
-assert_eq 0 "$anon" "WRITEs with the anonymous stateid (of $n_writes)"
+assert_eq 0 "$(anon_of 38)" "WRITEs with the anonymous stateid (of $n_writes)"
 # SETATTR of a size (ftruncate, O_TRUNC) with an open's stateid
-n=$(tsh -Y "rpc.msgtyp == 0 && nfs.opcode == 34 && nfs.fattr4.size" -T fields \
-	-e nfs.stateid.other | grep -vc "^$ZERO" || true)
+n=$(others 34 nfs.fattr4.size | grep -vc '^0*$' || true)
 (( n > 0 )) || fail "no SETATTR of a size with an open's stateid"
+note "$n_reads READs, $n_writes WRITEs, $n sized SETATTRs with open stateids"
 # Two open-owners: root's and the other user's.
 owners=$(tsh -Y "rpc.msgtyp == 0 && nfs.opcode == 18" -T fields -e nfs.open_owner4 | sort -u | grep -c .)
 assert_eq 2 "$owners" "open-owners in the OPENs"
