@@ -127,6 +127,34 @@ assert_eq "Resource temporarily unavailable" "$(lk flock "$MA/$F" exnb "$R.6")" 
 touch "$R.6"
 wait_until 30 eval '[[ $(lk flock "$MA/$F" exnb "$R.6") == locked* ]]' || fail "B's flock not released at close"
 
+# ---- flock(LOCK_EX) on a descriptor opened read-only: the caller's open
+# cannot carry a write lock, so the mount opens the file for the lock
+RO_PY=$NFSFUSE_TMP/flock_ro.py
+cat >"$RO_PY" <<'EOF'
+import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY)
+try:
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    print('locked', flush=True)
+except OSError as e:
+    print(os.strerror(e.errno), flush=True)
+    sys.exit(0)
+while not os.path.exists(sys.argv[2]):
+    time.sleep(0.01)
+EOF
+lo0=$(stat_of_mnt "$MA" lock_v4_from_lock_open)
+python3 "$RO_PY" "$MA/$F" "$R.7" >"$NFSFUSE_TMP/roA" 2>&1 &
+echo $! >>"$_REG/pids"
+wait_file_has "$NFSFUSE_TMP/roA" . 30 || fail "no answer to A's flock on a read-only descriptor"
+assert_eq locked "$(cat "$NFSFUSE_TMP/roA")" "flock(LOCK_EX) on a read-only descriptor"
+assert_eq "Resource temporarily unavailable" "$(lk flock "$MB/$F" exnb "$R.7")" "B's flock conflicts with it"
+[[ $(stat_of_mnt "$MA" lock_v4_from_lock_open) -gt $lo0 ]] || fail "the read-only flock did not take an open of its own"
+touch "$R.7"
+wait_until 30 eval '[[ $(lk flock "$MB/$F" exnb "$R.7") == locked* ]]' || fail "A's read-only flock not released at close"
+wait_until 30 eval '[[ $(stat_of_mnt "$MA" lock_v4_opens) == 0 ]]' ||
+	fail "A keeps its lock open after the lock went: $(stat_of_mnt "$MA" lock_v4_opens)"
+assert_match "$(stat_of_mnt "$MA" lock_v4_from_caller_open)" "^[1-9]" "other locks named the caller's own open"
+
 # ---- a counter incremented under F_SETLKW by both mounts at once: every
 # increment sees the other mount's (a grant revalidates, an unlock writes
 # back first)
