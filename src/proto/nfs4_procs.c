@@ -12,7 +12,8 @@
  *   READLINK     PUTFH READLINK
  *   READ         PUTFH READ GETATTR
  *   WRITE        PUTFH WRITE GETATTR
- *   CREATE       PUTFH OPEN(create) GETFH GETATTR CLOSE
+ *   CREATE       PUTFH OPEN(create) GETFH GETATTR CLOSE   (mknod of a
+ *                regular file; creates that open go through nfs4_open.h)
  *   MKDIR, SYMLINK, MKNOD  PUTFH CREATE GETFH GETATTR
  *   REMOVE, RMDIR  PUTFH REMOVE GETATTR
  *   RENAME       PUTFH SAVEFH PUTFH RENAME GETATTR RESTOREFH GETATTR
@@ -21,12 +22,15 @@
  *   FSSTAT, FSINFO, PATHCONF  PUTFH GETATTR of the file system's values
  *   COMMIT       PUTFH COMMIT GETATTR
  *
- * State: READ, WRITE and SETATTR carry the anonymous stateid (all zeros,
- * RFC 8881 §8.2.3), which servers accept for I/O outside an open; CREATE
- * opens and closes in the same COMPOUND (CLOSE names the current
- * stateid), with an open-owner per user and no delegation wanted.  Opens
- * held while a file is open, and the share reservations they carry, are
- * not built yet.
+ * State (nfs4_open.h): the FUSE layer OPENs a file at each open and
+ * create and CLOSEs it at the user's last release; READ, WRITE and a
+ * SETATTR of the size look the caller's open up (file handle, uid of the
+ * call) when they are encoded and carry its stateid with seqid 0 (the
+ * current one, RFC 8881 §8.2.2), or the anonymous stateid (all zeros,
+ * §8.2.3) where that user has no open of the file; other SETATTRs carry
+ * the anonymous one, COMMIT none.  CREATE (mknod) opens and closes in
+ * the same COMPOUND (CLOSE names the current stateid) under the same
+ * open-owner per user, with no delegation wanted.
  *
  * Owners and groups go through nfs4_idmap.h both ways.  Handles longer
  * than NFS3_FHSIZE (64 bytes), which the upper layers cannot hold, fail
