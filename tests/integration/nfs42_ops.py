@@ -92,11 +92,15 @@ def main():
         src = os.open(args[0], os.O_RDONLY)
         dst = os.open(args[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         total = 0
-        while True:
-            n = os.copy_file_range(src, dst, 1 << 30)
-            if n == 0:
-                break
-            total += n
+        try:
+            while True:
+                n = os.copy_file_range(src, dst, 1 << 30)
+                if n == 0:
+                    break
+                total += n
+        except OSError as e:
+            print(errno.errorcode.get(e.errno, str(e.errno)))
+            sys.exit(1)
         os.close(src)
         os.close(dst)
         print(total)
