@@ -8,7 +8,7 @@
 
 #include "../../xdr/nfs4.h"
 #include "../base/log.h"
-#include "nfs4_idmap.h"
+#include "nfs4_open.h"
 #include "nfs4_session.h"
 
 /* A COPY whose destination's COMMIT shows another verifier (the server
@@ -16,6 +16,21 @@
 #define COPY_TRIES 3
 
 static const struct nfs4_stateid anon_stateid = { 0, { 0 } };
+
+/* The caller's open stateid of fh, with seqid 0 (the current one: an
+ * OPEN of the same file by the same user may bump it meanwhile), as
+ * READ and WRITE carry it; false (and the anonymous stateid) where the
+ * caller has the file open nowhere. */
+static bool io_stateid(struct nfs_client *c, const struct nfs_fh3 *fh,
+		       const struct rpc_cred *cred, struct nfs4_stateid *sid)
+{
+	if (nfs4_open_stateid(c, fh, cred ? cred->uid : 0, sid) == 0) {
+		sid->seqid = 0;
+		return true;
+	}
+	*sid = anon_stateid;
+	return false;
+}
 
 bool nfs42_available(const struct nfs_client *c)
 {
@@ -83,7 +98,6 @@ static int step_attr(struct nfs4_compound_res *r, struct walk *w,
 		     struct post_op_attr *out)
 {
 	struct nfs4_getattr_res gr;
-	struct nfs4_attr3 a3;
 	int ret;
 
 	out->present = false;
@@ -96,12 +110,7 @@ static int step_attr(struct nfs4_compound_res *r, struct walk *w,
 	}
 	if (ret)
 		return ret;
-	nfs4_fattr_to_attr3(&gr.attrs, &a3);
-	out->attr = a3.attr;
-	out->attr.change = a3.change;
-	out->attr.uid = nfs4_idmap_uid(a3.owner.s, a3.owner.len);
-	out->attr.gid = nfs4_idmap_gid(a3.owner_group.s, a3.owner_group.len);
-	out->present = true;
+	nfs4_attr_to_post_op(&gr.attrs, out);
 	return 0;
 }
 
@@ -128,18 +137,22 @@ static uint32_t status3(uint32_t st4)
 /* ---- SEEK ---- */
 
 /*
- * SEEK goes out under an open of its own (RFC 7862 lets it carry the
- * anonymous stateid, but nfs-ganesha then answers NFS4_OK and offset 0
- * without looking at the file): PUTFH OPEN(CLAIM_FH, read) SEEK CLOSE,
+ * SEEK carries the caller's open stateid.  A caller without an open of
+ * the file (the anonymous stateid is allowed by RFC 7862, but
+ * nfs-ganesha then answers NFS4_OK and offset 0 without looking at the
+ * file) gets an open of its own: PUTFH OPEN(CLAIM_FH, read) SEEK CLOSE,
  * with the current stateid, as an open-owner of these calls only, so
  * that the CLOSE ends this open and no other.  A SEEK that fails (NXIO
  * past the last data) stops the COMPOUND before its CLOSE, which then
- * goes alone.
+ * goes alone.  (A call interrupted before its reply may leave that open
+ * on the server; the next SEEK of the file by the same user, same owner,
+ * closes it.)
  */
 struct seek_call {
 	struct nfs_client *c;
 	const struct nfs_fh3 *fh;
 	char oo[32];                 /* the open-owner */
+	bool own_open;               /* no open of the caller's: OPEN, CLOSE */
 	struct nfs4_seek_args args;
 	struct nfs42_seek_res *res;
 	bool opened, closed;
@@ -163,6 +176,8 @@ static int build_seek(struct nfs4_compound *cmp, void *ctx)
 
 	if (ret)
 		return ret;
+	if (!q->own_open)
+		return nfs4_add_seek(cmp, &q->args);
 	o.owner.clientid = q->c->v4->clientid;
 	o.owner.owner = (const uint8_t *)q->oo;
 	o.owner.owner_len = (uint32_t)strlen(q->oo);
@@ -183,15 +198,20 @@ static int parse_seek(struct nfs4_compound_res *r, void *ctx)
 
 	memset(q->res, 0, sizeof(*q->res));
 	q->opened = q->closed = false;
-	if ((ret = step(r, &w, NFS4OP_PUTFH, &sr)) <= 0 ||
-	    (ret = step(r, &w, NFS4OP_OPEN, &or)) <= 0)
+	if ((ret = step(r, &w, NFS4OP_PUTFH, &sr)) <= 0)
 		goto out;
-	q->opened = true;
-	q->open_sid = or.stateid;
+	if (q->own_open) {
+		if ((ret = step(r, &w, NFS4OP_OPEN, &or)) <= 0)
+			goto out;
+		q->opened = true;
+		q->open_sid = or.stateid;
+	}
 	if ((ret = step(r, &w, NFS4OP_SEEK, &s)) <= 0)
 		goto out;
 	q->res->eof = s.eof;
 	q->res->offset = s.offset;
+	if (!q->own_open)
+		goto out;
 	/* The CLOSE's outcome is not the SEEK's: only whether it ran. */
 	ret = nfs4_compound_next(r, NFS4OP_CLOSE, &cr);
 	if (ret == 0)
@@ -246,9 +266,13 @@ int nfs42_seek(struct nfs_client *c, const struct rpc_cred *cred,
 
 	if (!nfs42_available(c))
 		return -ENOTSUP;
+	q.own_open = !io_stateid(c, fh, cred, &q.args.stateid);
+	if (q.own_open)
+		q.args.stateid = current_stateid;
 	snprintf(q.oo, sizeof(q.oo), "seek-uid-%u",
 		 cred ? (unsigned)cred->uid : 0u);
-	ret = nfs4_session_call(c->v4, cred, NFS4_CALL_CACHETHIS, build_seek,
+	ret = nfs4_session_call(c->v4, cred, q.own_open ?
+				NFS4_CALL_CACHETHIS : 0, build_seek,
 				parse_seek, &q, NULL, interrupted);
 	/* Even when this call was interrupted: the open must not stay. */
 	if (q.opened && !q.closed &&
@@ -343,6 +367,7 @@ int nfs42_space(struct nfs_client *c, const struct rpc_cred *cred,
 
 	if (!nfs42_available(c))
 		return -ENOTSUP;
+	io_stateid(c, fh, cred, &q.args.stateid);
 	return nfs4_session_call(c->v4, cred, NFS4_CALL_CACHETHIS,
 				 build_space, parse_space, &q, NULL,
 				 interrupted);
@@ -436,6 +461,8 @@ int nfs42_copy(struct nfs_client *c, const struct rpc_cred *cred,
 
 	if (!nfs42_available(c))
 		return -ENOTSUP;
+	io_stateid(c, src, cred, &q.args.src_stateid);
+	io_stateid(c, dst, cred, &q.args.dst_stateid);
 	for (int i = 0; i < COPY_TRIES; i++) {
 		ret = nfs4_session_call(c->v4, cred, NFS4_CALL_CACHETHIS,
 					build_copy, parse_copy, &q, NULL,

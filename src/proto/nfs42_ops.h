@@ -4,7 +4,7 @@
  * ALLOCATE, DEALLOCATE and COPY, each one COMPOUND on the mount's
  * session:
  *
- *   SEEK         PUTFH OPEN SEEK CLOSE
+ *   SEEK         PUTFH SEEK, or PUTFH OPEN SEEK CLOSE
  *   ALLOCATE     PUTFH GETATTR ALLOCATE GETATTR      (wcc: before, after)
  *   DEALLOCATE   PUTFH GETATTR DEALLOCATE GETATTR
  *   COPY         PUTFH src SAVEFH PUTFH dst COPY COMMIT GETATTR
@@ -15,9 +15,10 @@
  * copied them FILE_SYNC or UNSTABLE.  READ_PLUS is never sent: a server
  * may answer it NFS4_OK with an empty data segment (nfs-ganesha 4.3).
  *
- * ALLOCATE, DEALLOCATE and COPY carry the anonymous stateid (RFC 8881
- * §8.2.3), as the READs and WRITEs of nfs4_procs.c do.  SEEK carries the
- * stateid of an OPEN in its own COMPOUND (nfs42_ops.c says why).
+ * Each carries the caller's open stateid of the file (nfs4_open.h), as
+ * READ and WRITE do, or where the caller has none the anonymous one (RFC
+ * 8881 §8.2.3); SEEK then opens the file in its own COMPOUND instead
+ * (nfs42_ops.c says why).
  *
  * On a mount that is not NFSv4.2 (NFSv3, NFSv2, NFSv4.1) every call
  * returns -ENOTSUP without a round trip.  Otherwise, as nfs_call(): 0

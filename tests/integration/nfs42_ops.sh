@@ -27,7 +27,8 @@ print(json.load(sys.stdin).get("nfs4ops", {}).get(sys.argv[1], {}).get("calls", 
 }
 
 M=$(new_mountpoint)
-mount_nfsfuse "$M" -o vers=4.2
+# allow_other: a descriptor handed to another user below
+mount_nfsfuse "$M" -o vers=4.2,allow_other
 D=$M/$T
 
 # ---- SEEK: a file with data at 0 and at 8 MiB, a hole between
@@ -48,6 +49,38 @@ s1=$(op_calls "$M" SEEK)
 ((s1 - s0 >= 2 * ${#OFFS[@]})) ||
 	fail "SEEK sent $((s1 - s0)) times for $((2 * ${#OFFS[@]})) lseeks"
 note "SEEK: $((s1 - s0)) for $((2 * ${#OFFS[@]})) lseeks"
+# A SEEK by a caller without an open of the file goes under an OPEN of
+# its own, which is CLOSEd also when the SEEK fails (NXIO past the end:
+# the COMPOUND stops before its CLOSE, which then goes alone).
+o0=$(op_calls "$M" OPEN)
+c0=$(op_calls "$M" CLOSE)
+out=$("${OPS[@]}" seek "$D/sparse" 0 $((size + 1)))
+nx=$(grep -o ENXIO <<<"$out" | wc -l)
+assert_eq 2 "$nx" "lseeks past the end"
+opens=$(($(op_calls "$M" OPEN) - o0))
+closes=$(($(op_calls "$M" CLOSE) - c0))
+if ((opens == 4)); then
+	assert_eq $((4 + nx)) "$closes" "CLOSEs of the SEEKs' own OPENs"
+else
+	assert_eq "$opens" "$closes" "CLOSEs for the OPENs"
+fi
+note "4 lseeks: $opens OPENs, $closes CLOSEs"
+# Another user's SEEK through a descriptor root opened: the server's
+# answers still, and no open left.
+if [[ $(id -u) -eq 0 ]]; then
+	TEST_USER=nfsfuse-v42seek
+	ensure_test_user
+	got=$(python3 - "$D/sparse" "$TEST_UID" "$TEST_GID" <<'EOF'
+import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+os.setgroups([])
+os.setgid(int(sys.argv[3]))
+os.setuid(int(sys.argv[2]))
+print(os.lseek(fd, 0, os.SEEK_HOLE), os.lseek(fd, 65536, os.SEEK_DATA))
+EOF
+	)
+	assert_eq "65536 $((8 * MiB))" "$got" "SEEK through a descriptor of another user"
+fi
 # Data written and not yet flushed counts: the gathered bytes go first.
 python3 - "$D/grow" <<'EOF' >"$W/grow.out"
 import errno, os, sys
