@@ -49,7 +49,11 @@
 	X(dir_entries_kept)     /* entry the kernel held unchanged: kept */ \
 	X(silly_renames)        /* open file unlinked: moved to .nfsXXXX */ \
 	X(silly_removes)        /* .nfsXXXX name removed at last close */   \
-	X(silly_orphans)        /* .nfsXXXX left by a crashed run: removed */
+	X(silly_orphans)        /* .nfsXXXX left by a crashed run: removed */\
+	X(nfs4_recoveries)      /* NFSv4 session or client id recovered */ \
+	X(nfs4_clientid_recoveries) /* ... with a new EXCHANGE_ID */       \
+	X(nfs4_calls_resent)    /* calls sent again after a recovery */    \
+	X(nfs4_delay_waits)     /* NFS4ERR_DELAY/GRACE waited out */
 
 struct cache_stats {
 #define X(name) uint64_t name;

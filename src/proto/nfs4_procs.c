@@ -450,13 +450,16 @@ static int v4_call_async(struct nfs_client *c, enum nfs3_proc proc,
 			      .uid = cred ? cred->uid : 0, .done = done,
 			      .done_ctx = ctx };
 	/* args is read while encoding, which happens before this returns,
-	 * and again for a retry: READ's (no pointers) are copied for that;
-	 * WRITE's are not (their reply is cached instead). */
+	 * and again for a retry (after a reconnection, a wait or a
+	 * recovery): READ's (no pointers) are copied for that; WRITE's are
+	 * the write-back's chunk, which stays until done runs. */
 	if (proc == NFS3PROC_READ) {
 		q->read_args = *(const struct nfs3_read_args *)args;
 		q->args = &q->read_args;
 		flags = NFS4_CALL_RESENDABLE;
 	}
+	if (proc == NFS3PROC_WRITE)
+		flags = NFS4_CALL_RESENDABLE;
 	if (once_only(proc))
 		flags |= NFS4_CALL_CACHETHIS;
 	ret = nfs4_session_call_async(c->v4, cred, flags, build, parse, q,

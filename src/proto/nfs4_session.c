@@ -11,6 +11,8 @@
 
 #include "../base/clock.h"
 #include "../base/log.h"
+#include "../base/stats.h"
+#include "../base/trace.h"
 #include "nfs4_cb.h"
 
 /* What we ask for in CREATE_SESSION; the server may grant less. */
@@ -19,24 +21,43 @@
 /* NFS4ERR_DELAY on SEQUENCE: wait this long before trying again. */
 #define NFS4_DELAY_NS (100 * 1000 * 1000L)
 
+/* Operations of a COMPOUND remembered to tell whether those before a
+ * failed one had effects (nfs4_rec_op_pure); longer ones never wait. */
+#define NFS4_REQ_OPS 16u
+/* RETRY_UNCACHED_REP answers in a row before a call gives up. */
+#define NFS4_MAX_UNCACHED 8u
+/* A failed recovery is tried again this long after. */
+#define NFS4_RETRY_RECOVERY_US (5u * 1000 * 1000)
+
 /* One COMPOUND in flight: what the RPC encoder and decoder share. */
 struct nfs4_req {
 	struct nfs4_session *s;
 	bool sequence;           /* starts with SEQUENCE (all but set-up) */
 	bool cachethis;          /* ask the server to keep the reply */
 	bool resendable;         /* async: build may run again */
-	bool retried;            /* a retry on the same slot was made */
+	bool async;
+	bool retried;            /* a SEQ_MISORDERED retry was made */
+	unsigned uncached;       /* RETRY_UNCACHED_REP answers so far */
+	unsigned flags;          /* NFS4_CALL_* */
 	nfs4_build_fn build;
 	nfs4_parse_fn parse;
 	void *ctx;
 	uint32_t slotid, seqid;
+	uint32_t gen;            /* the session the slot was taken from */
 	struct nfs4_sequence_res seq;
 	uint32_t status;         /* the COMPOUND's */
 	bool parsed;             /* SEQUENCE succeeded and parse ran */
+	enum nfs4_rec_action action; /* what the reply asks */
+	unsigned waits;          /* DELAY/GRACE waits so far */
+	uint64_t wait_us;        /* before sending again */
+	uint32_t nops;
+	uint32_t ops[NFS4_REQ_OPS];
 	/* asynchronous calls */
 	nfs4_done_fn done;
 	void *done_ctx;
 	struct rpc_cred cred;
+	uint64_t due_us;         /* parked: send again from then */
+	struct nfs4_req *next;   /* parked list */
 };
 
 static int enc_compound(struct xdr_enc *e, const void *arg)
@@ -54,8 +75,9 @@ static int enc_compound(struct xdr_enc *e, const void *arg)
 			.cachethis = q->cachethis,
 		};
 
-		memcpy(sa.sessionid, s->sessionid, NFS4_SESSIONID_SIZE);
+		/* The session id changes during a recovery. */
 		pthread_mutex_lock(&s->lock);
+		memcpy(sa.sessionid, s->sessionid, NFS4_SESSIONID_SIZE);
 		sa.highest_slotid = nfs4_slots_highest(&s->slots);
 		pthread_mutex_unlock(&s->lock);
 		nfs4_add_sequence(&cmp, &sa);
@@ -63,11 +85,26 @@ static int enc_compound(struct xdr_enc *e, const void *arg)
 	ret = q->build(&cmp, q->ctx);
 	if (ret)
 		return ret;
+	q->nops = cmp.nops;
+	for (uint32_t i = 0; i < cmp.nops && i < NFS4_REQ_OPS; i++)
+		q->ops[i] = cmp.ops[i];
 	for (uint32_t i = 0; i < cmp.nops; i++)
 		if (cmp.ops[i] < NFS4_OPS_COUNTED)
 			__atomic_fetch_add(&s->ops[cmp.ops[i]], 1,
 					   __ATOMIC_RELAXED);
 	return xdr_enc_error(e);
+}
+
+/* Did the operations before the failed one (the last result) change
+ * nothing, so that the COMPOUND may go again? */
+static bool pure_prefix(const struct nfs4_req *q, uint32_t nres)
+{
+	if (nres == 0 || q->nops > NFS4_REQ_OPS || nres > q->nops)
+		return false;
+	for (uint32_t i = 0; i + 1 < nres; i++)
+		if (!nfs4_rec_op_pure(q->ops[i]))
+			return false;
+	return true;
 }
 
 static int dec_compound(struct xdr_dec *d, void *arg)
@@ -77,6 +114,7 @@ static int dec_compound(struct xdr_dec *d, void *arg)
 	int ret;
 
 	q->parsed = false;
+	q->action = NFS4_REC_NONE;
 	if (nfs4_dec_compound_res(d, &r))
 		return -EBADMSG;
 	q->status = r.status;
@@ -90,7 +128,14 @@ static int dec_compound(struct xdr_dec *d, void *arg)
 		}
 		if (ret)
 			return ret;
+		q->action = nfs4_rec_classify(q->seq.status, r.status,
+					      pure_prefix(q, r.nres));
 		if (q->seq.status != NFS4_OK)
+			return 0;
+		/* A call that cannot go again takes the reply as it is. */
+		if (q->async && !q->resendable)
+			q->action = NFS4_REC_NONE;
+		if (q->action != NFS4_REC_NONE)
 			return 0;
 	}
 	ret = q->parse(&r, q->ctx);
@@ -102,12 +147,114 @@ static int dec_compound(struct xdr_dec *d, void *arg)
 
 /* ---- slots ---- */
 
-static void take_slot(struct nfs4_session *s, struct nfs4_req *q)
+/* Gives q's slot back, unless a recovery replaced the table it came
+ * from.  Lock held. */
+static void put_slot_locked(struct nfs4_session *s, struct nfs4_req *q,
+			    bool advance, uint32_t target)
+{
+	if (q->gen == s->gen)
+		nfs4_slots_release(&s->slots, q->slotid, advance, target);
+	pthread_cond_broadcast(&s->slot_free);
+	if (s->parked)
+		pthread_cond_signal(&s->renew_wake);
+}
+
+static void put_slot(struct nfs4_session *s, struct nfs4_req *q, bool advance)
 {
 	pthread_mutex_lock(&s->lock);
-	while (nfs4_slots_take(&s->slots, &q->slotid, &q->seqid))
-		pthread_cond_wait(&s->slot_free, &s->lock);
+	put_slot_locked(s, q, advance, UINT32_MAX);
 	pthread_mutex_unlock(&s->lock);
+}
+
+/* Waits for *interrupted or at most 100 ms on cond (lock held). */
+static int wait_tick(struct nfs4_session *s, pthread_cond_t *cond,
+		     volatile int *interrupted)
+{
+	struct timespec ts = clock_mono_deadline(100 * 1000 * 1000L);
+
+	if (interrupted && *interrupted)
+		return -EINTR;
+	pthread_cond_timedwait(cond, &s->lock, &ts);
+	return interrupted && *interrupted ? -EINTR : 0;
+}
+
+/* A free slot; ordinary calls first wait for a recovery to end. */
+static int take_slot(struct nfs4_session *s, struct nfs4_req *q,
+		     volatile int *interrupted)
+{
+	bool own = q->flags & NFS4_CALL_RECOVERY;
+	int ret = 0;
+
+	pthread_mutex_lock(&s->lock);
+	for (;;) {
+		if (!own && s->broken) {
+			ret = -EIO;
+			break;
+		}
+		if (!own && (s->recovering || s->need != NFS4_REC_NONE)) {
+			ret = wait_tick(s, &s->recovered, interrupted);
+			if (ret)
+				break;
+			continue;
+		}
+		if (nfs4_slots_take(&s->slots, &q->slotid, &q->seqid) == 0) {
+			q->gen = s->gen;
+			break;
+		}
+		ret = wait_tick(s, &s->slot_free, interrupted);
+		if (ret)
+			break;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+/* Asks the renewal thread for a recovery (lock held). */
+static void ask_recovery_locked(struct nfs4_session *s, struct nfs4_req *q)
+{
+	/* A recovery since, or one that will make a new session: the call
+	 * only waits for it, then goes again. */
+	if (q->gen != s->gen || s->new_session)
+		return;
+	if (q->action > s->need)
+		s->need = q->action;
+	if (q->seq.status == NFS4ERR_EXPIRED)
+		s->need_expired = true;
+	pthread_cond_signal(&s->renew_wake);
+}
+
+/* Until the recovery asked for after session gen ended: 0 when the new
+ * session is there, -EIO when it failed or the mount stops. */
+static int await_recovery(struct nfs4_session *s, uint32_t gen,
+			  volatile int *interrupted)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&s->lock);
+	while (!s->stop && !s->broken &&
+	       (s->gen == gen || s->recovering || s->need != NFS4_REC_NONE)) {
+		ret = wait_tick(s, &s->recovered, interrupted);
+		if (ret)
+			break;
+	}
+	if (!ret && (s->stop || s->broken))
+		ret = -EIO;
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+static int sleep_us(uint64_t us, volatile int *interrupted)
+{
+	while (us > 0) {
+		uint64_t step = us < 100000 ? us : 100000;
+		struct timespec ts = { 0, (long)step * 1000 };
+
+		if (interrupted && *interrupted)
+			return -EINTR;
+		nanosleep(&ts, NULL);
+		us -= step;
+	}
+	return interrupted && *interrupted ? -EINTR : 0;
 }
 
 static void seq_flags(struct nfs4_session *s, uint32_t flags)
@@ -131,14 +278,24 @@ static void seq_flags(struct nfs4_session *s, uint32_t flags)
 		  "the server asks for state to be reclaimed" },
 		{ NFS4_SEQ4_STATUS_BACKCHANNEL_FAULT, "backchannel fault" },
 	};
+	const uint32_t act = NFS4_SEQ4_STATUS_RESTART_RECLAIM_NEEDED |
+			     NFS4_SEQ4_STATUS_EXPIRED_ALL_STATE_REVOKED |
+			     NFS4_SEQ4_STATUS_EXPIRED_SOME_STATE_REVOKED |
+			     NFS4_SEQ4_STATUS_ADMIN_STATE_REVOKED |
+			     NFS4_SEQ4_STATUS_RECALLABLE_STATE_REVOKED;
 	uint32_t was, fresh;
 
 	pthread_mutex_lock(&s->lock);
 	was = s->status_flags;
 	s->status_flags = flags;
+	fresh = flags & ~was;
+	if (fresh & act) {
+		/* The renewal thread reclaims, or tells the state lost. */
+		s->need_flags |= fresh & act;
+		pthread_cond_signal(&s->renew_wake);
+	}
 	pthread_mutex_unlock(&s->lock);
 	/* Each condition is logged when it appears, not at every reply. */
-	fresh = flags & ~was;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (fresh & names[i].bit)
 			nf_log(NF_LOG_WARNING, "NFSv4 session: %s",
@@ -152,61 +309,94 @@ static void seq_flags(struct nfs4_session *s, uint32_t flags)
 	}
 }
 
+/* What the caller does after finish_slot(). */
+enum fin {
+	FIN_DONE,     /* *err is the result */
+	FIN_SLOT,     /* again on the same slot (still held), after wait_us */
+	FIN_AGAIN,    /* again as a new call (slot given back), after wait_us */
+	FIN_RECOVER,  /* again once the recovery ended (slot given back) */
+};
+
 /*
- * After a reply (err 0) or a failure: the slot goes back, advanced when
- * the server may have executed the call.  Returns what the caller should
- * do: 0 done, 1 try again on the same slot (still held), or a negative
- * errno (slot released).
+ * After a reply (*err 0) or a failure: the slot goes back, advanced when
+ * the server may have executed the call, or is kept for a retry on it.
  */
-static int finish_slot(struct nfs4_session *s, struct nfs4_req *q, int err,
-		       bool *retried)
+static enum fin finish_slot(struct nfs4_session *s, struct nfs4_req *q,
+			    int *err)
 {
 	uint32_t st = q->seq.status;
+	enum fin f = FIN_DONE;
 
+	q->wait_us = 0;
 	if (!q->sequence)
-		return err;
-	if (err == 0 && st == NFS4_OK) {
-		pthread_mutex_lock(&s->lock);
-		s->renewed_us = clock_mono_us();
-		nfs4_slots_release(&s->slots, q->slotid, true,
-				   q->seq.target_highest_slotid);
-		pthread_cond_broadcast(&s->slot_free);
-		pthread_mutex_unlock(&s->lock);
-		seq_flags(s, q->seq.status_flags);
-		return 0;
-	}
+		return FIN_DONE;
 	pthread_mutex_lock(&s->lock);
-	if (err == 0 && st == NFS4ERR_SEQ_MISORDERED && !*retried) {
-		/* A request we gave up on never reached the server. */
-		*retried = true;
-		nfs4_slots_misordered(&s->slots, q->slotid, &q->seqid);
+	if (*err) {
+		/* No reply: the server may have executed it. */
+		put_slot_locked(s, q, true, UINT32_MAX);
 		pthread_mutex_unlock(&s->lock);
-		return 1;
+		return FIN_DONE;
 	}
-	if (err == 0 && st == NFS4ERR_RETRY_UNCACHED_REP && !*retried) {
-		/* A retransmission (after a reconnection) of a call the server
-		 * executed without keeping its reply: the calls that may be
-		 * repeated go again as new ones, on the next sequence id;
-		 * those asked with cachethis never get here. */
-		*retried = true;
-		s->slots.seqid[q->slotid]++;
-		q->seqid = s->slots.seqid[q->slotid];
-		pthread_mutex_unlock(&s->lock);
-		return 1;
+	if (st == NFS4_OK)
+		s->renewed_us = clock_mono_us();
+	switch (q->action) {
+	case NFS4_REC_NONE:
+		if (st == NFS4_OK) {
+			put_slot_locked(s, q, true,
+					q->seq.target_highest_slotid);
+			break;
+		}
+		if (st == NFS4ERR_SEQ_MISORDERED && !q->retried &&
+		    q->gen == s->gen) {
+			/* A request we gave up on never reached the server. */
+			q->retried = true;
+			nfs4_slots_misordered(&s->slots, q->slotid, &q->seqid);
+			f = FIN_SLOT;
+			break;
+		}
+		put_slot_locked(s, q, false, UINT32_MAX);
+		*err = -EIO;
+		break;
+	case NFS4_REC_SLOT_LATER:
+		q->wait_us = NFS4_DELAY_NS / 1000;
+		f = FIN_SLOT;
+		break;
+	case NFS4_REC_RESEND_NEW:
+		/* A retransmission (after a reconnection) of a call the
+		 * server executed without keeping its reply: the calls that
+		 * may be repeated go again as new ones, on the next sequence
+		 * id; those asked with cachethis never get here. */
+		if (q->uncached++ < NFS4_MAX_UNCACHED && q->gen == s->gen) {
+			s->slots.seqid[q->slotid]++;
+			q->seqid = s->slots.seqid[q->slotid];
+			f = FIN_SLOT;
+			break;
+		}
+		put_slot_locked(s, q, true, UINT32_MAX);
+		*err = -EIO;
+		break;
+	case NFS4_REC_LATER:
+		/* SEQUENCE succeeded: the slot moves on. */
+		put_slot_locked(s, q, true, q->seq.target_highest_slotid);
+		q->wait_us = nfs4_rec_backoff_us(++q->waits);
+		STAT_INC(nfs4_delay_waits);
+		f = FIN_AGAIN;
+		break;
+	case NFS4_REC_SESSION:
+	case NFS4_REC_CLIENT:
+		put_slot_locked(s, q, st == NFS4_OK, UINT32_MAX);
+		ask_recovery_locked(s, q);
+		f = FIN_RECOVER;
+		break;
 	}
-	if (err == 0 && st == NFS4ERR_DELAY) {
-		pthread_mutex_unlock(&s->lock);
-		return 1;
-	}
-	/* No reply: the server may have executed it. */
-	nfs4_slots_release(&s->slots, q->slotid, err != 0, UINT32_MAX);
-	pthread_cond_broadcast(&s->slot_free);
 	pthread_mutex_unlock(&s->lock);
-	if (err)
-		return err;
-	nf_log(NF_LOG_WARNING, "NFSv4 SEQUENCE failed: %s (%u)",
-	       nfs4_stat_name(st) ? nfs4_stat_name(st) : "unknown", st);
-	return -EIO;
+	if (st == NFS4_OK && f != FIN_RECOVER)
+		seq_flags(s, q->seq.status_flags);
+	if (f == FIN_DONE && *err)
+		nf_log(NF_LOG_WARNING, "NFSv4 SEQUENCE failed: %s (%u)",
+		       nfs4_stat_name(st) ? nfs4_stat_name(st) : "unknown",
+		       st);
+	return f;
 }
 
 int nfs4_session_call(struct nfs4_session *s, const struct rpc_cred *cred,
@@ -215,29 +405,45 @@ int nfs4_session_call(struct nfs4_session *s, const struct rpc_cred *cred,
 		      volatile int *interrupted)
 {
 	struct nfs4_req q = { .s = s, .sequence = true, .build = build,
-			      .parse = parse, .ctx = ctx,
+			      .parse = parse, .ctx = ctx, .flags = flags,
 			      .cachethis = (flags & NFS4_CALL_CACHETHIS) &&
 					   s->max_resp_cached >= 2048 };
-	bool retried = false;
+	enum fin f = FIN_DONE;
 	int ret;
 
-	take_slot(s, &q);
 	for (;;) {
-		q.seq.status = NFS4_OK;
-		ret = rpc_clnt_call(s->rpc, NFS4_PROC_COMPOUND, cred,
-				    enc_compound, &q, dec_compound, &q, reply,
-				    interrupted);
-		ret = finish_slot(s, &q, ret, &retried);
-		if (ret != 1)
-			break;
-		if (reply)
-			rpc_reply_release(reply);
-		if (q.seq.status == NFS4ERR_DELAY) {
-			struct timespec ts = { 0, NFS4_DELAY_NS };
-
-			nanosleep(&ts, NULL);
+		ret = take_slot(s, &q, interrupted);
+		if (ret)
+			return ret;
+		do {
+			q.seq.status = NFS4_OK;
+			q.action = NFS4_REC_NONE;
+			ret = rpc_clnt_call(s->rpc, NFS4_PROC_COMPOUND, cred,
+					    enc_compound, &q, dec_compound, &q,
+					    reply, interrupted);
+			f = finish_slot(s, &q, &ret);
+			if (f == FIN_DONE)
+				goto out;
+			if (reply)
+				rpc_reply_release(reply);
+			ret = sleep_us(q.wait_us, interrupted);
+			if (ret) {
+				if (f == FIN_SLOT)
+					put_slot(s, &q, false);
+				return ret;
+			}
+		} while (f == FIN_SLOT);
+		if (f == FIN_RECOVER) {
+			/* The recovery's own calls cannot wait for it. */
+			if (flags & NFS4_CALL_RECOVERY)
+				return -EIO;
+			ret = await_recovery(s, q.gen, interrupted);
+			if (ret)
+				return ret;
+			STAT_INC(nfs4_calls_resent);
 		}
 	}
+out:
 	if (ret == 0 && !q.parsed)
 		ret = -EIO;
 	if (ret && reply)
@@ -245,31 +451,55 @@ int nfs4_session_call(struct nfs4_session *s, const struct rpc_cred *cred,
 	return ret;
 }
 
+/* An asynchronous call to send again from the renewal thread at due. */
+static void park(struct nfs4_session *s, struct nfs4_req *q, uint64_t due)
+{
+	struct nfs4_req **p;
+
+	q->due_us = due;
+	q->next = NULL;
+	pthread_mutex_lock(&s->lock);
+	for (p = &s->parked; *p; p = &(*p)->next)
+		;
+	*p = q;
+	pthread_cond_signal(&s->renew_wake);
+	pthread_mutex_unlock(&s->lock);
+}
+
 static void async_done(void *ctx, int err, struct xdr_dec *results,
 		       struct rpc_reply *reply)
 {
 	struct nfs4_req *q = ctx;
+	enum fin f;
 
 	if (err == 0 && dec_compound(results, q))
 		err = -EIO;
 	if (!q->resendable)
 		q->retried = true; /* the arguments are gone: no retry */
-	err = finish_slot(q->s, q, err, &q->retried);
-	if (err == 1 && q->seq.status != NFS4ERR_DELAY) {
+	f = finish_slot(q->s, q, &err);
+	if (f == FIN_SLOT && q->wait_us == 0 && q->resendable) {
 		/* Again on the same slot, from the transport thread. */
 		rpc_reply_release(reply);
+		q->seq.status = NFS4_OK;
 		if (rpc_clnt_call_async(q->s->rpc, NFS4_PROC_COMPOUND, &q->cred,
 					enc_compound, q, async_done, q) == 0)
 			return;
+		put_slot(q->s, q, false);
+		err = -EIO;
+		f = FIN_DONE;
 	}
-	if (err == 1) {
-		/* DELAY: give the slot back untouched and fail this one;
-		 * the callers of asynchronous calls retry or report. */
-		pthread_mutex_lock(&q->s->lock);
-		nfs4_slots_release(&q->s->slots, q->slotid, false, UINT32_MAX);
-		pthread_cond_broadcast(&q->s->slot_free);
-		pthread_mutex_unlock(&q->s->lock);
-		err = -EAGAIN;
+	if (f != FIN_DONE) {
+		if (f == FIN_SLOT)
+			put_slot(q->s, q, false);
+		if (q->resendable) {
+			/* The transport thread must not wait: the renewal
+			 * thread sends it again after the wait or the
+			 * recovery. */
+			rpc_reply_release(reply);
+			park(q->s, q, clock_mono_us() + q->wait_us);
+			return;
+		}
+		err = f == FIN_RECOVER ? -EIO : -EAGAIN;
 	}
 	if (err == 0 && !q->parsed)
 		err = -EIO;
@@ -279,36 +509,60 @@ static void async_done(void *ctx, int err, struct xdr_dec *results,
 	free(q);
 }
 
+/* A parked call goes again (renewal thread, lock not held). */
+static void resend_parked(struct nfs4_session *s, struct nfs4_req *q)
+{
+	q->seq.status = NFS4_OK;
+	q->action = NFS4_REC_NONE;
+	q->retried = false;
+	if (rpc_clnt_call_async(s->rpc, NFS4_PROC_COMPOUND, &q->cred,
+				enc_compound, q, async_done, q) == 0)
+		return;
+	put_slot(s, q, false);
+	q->done(q->done_ctx, -EIO, &(struct rpc_reply){ NULL, 0 });
+	free(q);
+}
+
+static void fail_parked(struct nfs4_req *list)
+{
+	while (list) {
+		struct nfs4_req *q = list;
+
+		list = q->next;
+		q->done(q->done_ctx, -EIO, &(struct rpc_reply){ NULL, 0 });
+		free(q);
+	}
+}
+
 int nfs4_session_call_async(struct nfs4_session *s,
 			    const struct rpc_cred *cred, unsigned flags,
 			    nfs4_build_fn build, nfs4_parse_fn parse, void *ctx,
 			    nfs4_done_fn done, void *done_ctx)
 {
 	struct nfs4_req *q = calloc(1, sizeof(*q));
-	bool retried = true;
 	int ret;
 
 	if (!q)
 		return -ENOMEM;
 	*q = (struct nfs4_req){ .s = s, .sequence = true, .build = build,
 				.parse = parse, .ctx = ctx, .done = done,
-				.done_ctx = done_ctx,
+				.done_ctx = done_ctx, .async = true,
+				.flags = flags,
 				.cachethis = (flags & NFS4_CALL_CACHETHIS) &&
 					     s->max_resp_cached >= 2048,
 				.resendable = flags & NFS4_CALL_RESENDABLE };
 	if (cred)
 		q->cred = *cred;
-	take_slot(s, q);
+	ret = take_slot(s, q, NULL);
+	if (ret) {
+		free(q);
+		return ret;
+	}
 	ret = rpc_clnt_call_async(s->rpc, NFS4_PROC_COMPOUND, cred,
 				  enc_compound, q, async_done, q);
 	if (ret) {
 		/* Never sent: the slot's sequence id stays. */
-		q->seq.status = NFS4ERR_SERVERFAULT;
-		pthread_mutex_lock(&s->lock);
-		nfs4_slots_release(&s->slots, q->slotid, false, UINT32_MAX);
-		pthread_cond_broadcast(&s->slot_free);
-		pthread_mutex_unlock(&s->lock);
-		(void)retried;
+		put_slot(s, q, false);
 		free(q);
 	}
 	return ret;
@@ -322,7 +576,8 @@ static int call_plain(struct nfs4_session *s, nfs4_build_fn build,
 	struct nfs4_req q = { .s = s, .sequence = false, .build = build,
 			      .parse = parse, .ctx = ctx };
 	int ret = rpc_clnt_call(s->rpc, NFS4_PROC_COMPOUND, &s->cred,
-				enc_compound, &q, dec_compound, &q, NULL, NULL);
+				enc_compound, &q, dec_compound, &q, NULL,
+				&s->stopping);
 
 	*status = q.status;
 	return ret;
@@ -468,66 +723,68 @@ static const char *stat_str(uint32_t st)
 	return n ? n : "unknown status";
 }
 
-static int exchange_id(struct nfs4_session *s, uint32_t *create_seq,
-		       char *err, size_t errlen)
+/* EXCHANGE_ID: 0 with *st (the client id taken when NFS4_OK), or the
+ * transport's error. */
+static int exchange_id(struct nfs4_session *s, uint32_t *st)
 {
 	struct exid_ctx x = { .s = s };
-	uint32_t st;
-	int ret = call_plain(s, build_exid, parse_exid, &x, &st);
+	uint32_t cst;
+	int ret = call_plain(s, build_exid, parse_exid, &x, &cst);
 
-	if (ret) {
-		snprintf(err, errlen, "EXCHANGE_ID: %s", strerror(-ret));
+	if (ret)
 		return ret;
-	}
-	if (st == NFS4ERR_MINOR_VERS_MISMATCH ||
-	    x.res.status == NFS4ERR_MINOR_VERS_MISMATCH) {
-		snprintf(err, errlen, "the server does not speak NFSv4.%u",
-			 s->minor);
-		return -EPROTONOSUPPORT;
-	}
-	if (x.res.status != NFS4_OK) {
-		snprintf(err, errlen, "EXCHANGE_ID: %s", stat_str(x.res.status));
-		return -EIO;
-	}
+	*st = cst == NFS4ERR_MINOR_VERS_MISMATCH ? cst : x.res.status;
+	if (*st != NFS4_OK)
+		return 0;
+	if (s->have_client)
+		nf_log(NF_LOG_INFO, "NFSv4 client id %s%s",
+		       x.res.clientid == s->clientid ? "kept" : "new",
+		       x.res.flags & NFS4_EXCHGID_FLAG_CONFIRMED_R
+		       ? " (the server still knew it)" : "");
 	s->clientid = x.res.clientid;
-	*create_seq = x.res.sequenceid;
+	s->create_seq = x.res.sequenceid;
 	s->have_client = true;
 	return 0;
 }
 
-static int create_session(struct nfs4_session *s, uint32_t create_seq,
-			  char *err, size_t errlen)
+/* CREATE_SESSION on the client id: 0 with *st (the session in place,
+ * its slots fresh, when NFS4_OK), or the transport's error. */
+static int create_session(struct nfs4_session *s, uint32_t *st)
 {
-	struct cs_ctx x = { .s = s, .sequenceid = create_seq };
-	uint32_t st;
-	int ret = call_plain(s, build_cs, parse_cs, &x, &st);
+	struct cs_ctx x = { .s = s, .sequenceid = s->create_seq };
+	uint32_t cst;
+	int ret = call_plain(s, build_cs, parse_cs, &x, &cst);
 
-	if (ret) {
-		snprintf(err, errlen, "CREATE_SESSION: %s", strerror(-ret));
+	if (ret)
 		return ret;
-	}
-	if (x.res.status != NFS4_OK) {
-		snprintf(err, errlen, "CREATE_SESSION: %s",
-			 stat_str(x.res.status));
-		return -EIO;
-	}
-	memcpy(s->sessionid, x.res.sessionid, NFS4_SESSIONID_SIZE);
+	*st = x.res.status;
+	if (*st != NFS4_OK)
+		return 0;
+	/* RFC 8881 §18.36.3: the next CREATE_SESSION of this client id
+	 * sends the next sequence id. */
+	s->create_seq++;
 	s->max_req = x.res.fore.maxrequestsize;
 	s->max_resp = x.res.fore.maxresponsesize;
 	s->max_resp_cached = x.res.fore.maxresponsesize_cached;
 	pthread_mutex_lock(&s->lock);
+	memcpy(s->sessionid, x.res.sessionid, NFS4_SESSIONID_SIZE);
 	nfs4_slots_init(&s->slots, x.res.fore.maxrequests);
+	s->gen++;
+	s->cb_seqid = 0;
+	s->status_flags = 0;
+	pthread_cond_broadcast(&s->slot_free);
 	pthread_mutex_unlock(&s->lock);
 	s->have_session = true;
 	nf_log(NF_LOG_INFO, "NFSv4.%u session: %u slots, requests up to %u "
-	       "bytes, replies up to %u%s", s->minor, s->slots.n, s->max_req,
-	       s->max_resp, x.res.flags & NFS4_CREATE_SESSION_FLAG_CONN_BACK_CHAN
+	       "bytes, replies up to %u (kept up to %u)%s", s->minor,
+	       s->slots.n, s->max_req, s->max_resp, s->max_resp_cached,
+	       x.res.flags & NFS4_CREATE_SESSION_FLAG_CONN_BACK_CHAN
 	       ? ", backchannel on this connection" : ", no backchannel");
 	return 0;
 }
 
 static int simple(struct nfs4_session *s, uint32_t op, bool sequence,
-		  struct simple_ctx *x)
+		  unsigned flags, struct simple_ctx *x)
 {
 	uint32_t st;
 	int ret;
@@ -539,12 +796,202 @@ static int simple(struct nfs4_session *s, uint32_t op, bool sequence,
 			x->res.status = st;
 		return ret;
 	}
-	return nfs4_session_call(s, &s->cred, 0, build_simple, parse_simple,
-				 x, NULL, NULL);
+	return nfs4_session_call(s, &s->cred, flags, build_simple,
+				 parse_simple, x, NULL,
+				 (flags & NFS4_CALL_RECOVERY) ? &s->stopping
+							      : NULL);
 }
 
-/* Renews the lease while nothing else does: a SEQUENCE alone when half
- * of it passed since the last successful one. */
+/* ---- recovery (renewal thread) ---- */
+
+static const char *rec_step_name(enum nfs4_rec_step st)
+{
+	switch (st) {
+	case NFS4_REC_EXCHANGE_ID: return "EXCHANGE_ID";
+	case NFS4_REC_CREATE_SESSION: return "CREATE_SESSION";
+	case NFS4_REC_RECLAIM: return "reclaim";
+	case NFS4_REC_RECLAIM_COMPLETE: return "RECLAIM_COMPLETE";
+	case NFS4_REC_DONE: return "done";
+	case NFS4_REC_FAILED: return "failed";
+	}
+	return "?";
+}
+
+static void run_reclaim(struct nfs4_session *s, enum nfs4_reclaim_kind kind)
+{
+	nfs4_reclaim_fn fn;
+	void *ctx;
+
+	pthread_mutex_lock(&s->lock);
+	fn = s->reclaim;
+	ctx = s->reclaim_ctx;
+	pthread_mutex_unlock(&s->lock);
+	if (kind == NFS4_RECLAIM_LOST)
+		nf_log(NF_LOG_WARNING, "NFSv4 recovery: the server no longer "
+		       "holds this client's open and lock state (lease "
+		       "expired or revoked): files that held it answer EIO "
+		       "until opened again");
+	TRACE("nfs4 recovery: reclaim hook (%s)",
+	      kind == NFS4_RECLAIM_GRACE ? "reclaim in grace" : "state lost");
+	if (fn)
+		fn(ctx, s, kind);
+}
+
+/* One recovery: true when the new session is in place. */
+static bool recover(struct nfs4_session *s, enum nfs4_rec_action need,
+		    bool expired)
+{
+	struct nfs4_rec r;
+	uint64_t t0 = clock_mono_us();
+
+	nfs4_rec_begin(&r, need, expired);
+	STAT_INC(nfs4_recoveries);
+	nf_log(NF_LOG_WARNING, "NFSv4 recovery: the server lost this "
+	       "client's %s; %s", need == NFS4_REC_CLIENT ? "client id"
+	       : "session", need == NFS4_REC_CLIENT ?
+	       "a new client id and session" : "a new session");
+	while (r.step != NFS4_REC_DONE && r.step != NFS4_REC_FAILED) {
+		enum nfs4_rec_step step = r.step;
+		struct simple_ctx x;
+		uint32_t st = NFS4_OK;
+		int err = 0;
+
+		if (r.waits && sleep_us(nfs4_rec_backoff_us(r.waits),
+					&s->stopping))
+			return false;
+		if (s->stopping)
+			return false;
+		switch (step) {
+		case NFS4_REC_EXCHANGE_ID:
+			err = exchange_id(s, &st);
+			if (!err && st == NFS4_OK)
+				STAT_INC(nfs4_clientid_recoveries);
+			break;
+		case NFS4_REC_CREATE_SESSION:
+			err = create_session(s, &st);
+			break;
+		case NFS4_REC_RECLAIM:
+			run_reclaim(s, nfs4_rec_kind(&r));
+			break;
+		case NFS4_REC_RECLAIM_COMPLETE:
+			err = simple(s, NFS4OP_RECLAIM_COMPLETE, true,
+				     NFS4_CALL_RECOVERY, &x);
+			st = x.res.status;
+			if (err == -EIO && s->need != NFS4_REC_NONE) {
+				/* The new session was lost again. */
+				err = 0;
+				st = s->need == NFS4_REC_CLIENT
+					     ? NFS4ERR_STALE_CLIENTID
+					     : NFS4ERR_BADSESSION;
+				pthread_mutex_lock(&s->lock);
+				s->need = NFS4_REC_NONE;
+				pthread_mutex_unlock(&s->lock);
+			}
+			break;
+		default:
+			break;
+		}
+		nfs4_rec_next(&r, err, st);
+		TRACE("nfs4 recovery: %s: %s%s -> %s", rec_step_name(step),
+		      err ? strerror(-err) : stat_str(st),
+		      r.waits ? " (again later)" : "", rec_step_name(r.step));
+		if (r.step == NFS4_REC_FAILED)
+			nf_log(NF_LOG_ERR, "NFSv4 recovery failed at %s: %s",
+			       rec_step_name(step),
+			       err ? strerror(-err) : stat_str(st));
+	}
+	if (r.step == NFS4_REC_DONE)
+		nf_log(NF_LOG_WARNING, "NFSv4 recovery done in %llu ms",
+		       (unsigned long long)(clock_mono_us() - t0) / 1000);
+	return r.step == NFS4_REC_DONE;
+}
+
+/* What the SEQUENCE flags asked: reclaim on the same client id, or
+ * state lost; then RECLAIM_COMPLETE after a reclaim. */
+static void act_on_flags(struct nfs4_session *s, uint32_t flags)
+{
+	struct simple_ctx x;
+
+	if (flags & NFS4_SEQ4_STATUS_RESTART_RECLAIM_NEEDED) {
+		run_reclaim(s, NFS4_RECLAIM_GRACE);
+		simple(s, NFS4OP_RECLAIM_COMPLETE, true, NFS4_CALL_RECOVERY,
+		       &x);
+	}
+	if (flags & ~NFS4_SEQ4_STATUS_RESTART_RECLAIM_NEEDED)
+		run_reclaim(s, NFS4_RECLAIM_LOST);
+}
+
+/* The renewal thread, lock held: the recovery asked for, if any.  True
+ * when it did something (the lock was dropped meanwhile). */
+static bool recovery_work(struct nfs4_session *s)
+{
+	enum nfs4_rec_action need = s->need;
+	bool expired = s->need_expired, ok;
+	uint32_t flags = s->need_flags;
+
+	if (need == NFS4_REC_NONE && !flags)
+		return false;
+	if (need != NFS4_REC_NONE && s->broken &&
+	    clock_mono_us() < s->retry_us)
+		return false;
+	s->recovering = true;
+	s->new_session = need != NFS4_REC_NONE;
+	s->need = NFS4_REC_NONE;
+	s->need_expired = false;
+	s->need_flags = 0;
+	pthread_mutex_unlock(&s->lock);
+	ok = true;
+	if (need != NFS4_REC_NONE)
+		ok = recover(s, need, expired);
+	else
+		act_on_flags(s, flags);
+	pthread_mutex_lock(&s->lock);
+	s->recovering = false;
+	s->new_session = false;
+	if (!ok && !s->stopping) {
+		s->broken = true;
+		if (s->need < need)
+			s->need = need;
+		s->retry_us = clock_mono_us() + NFS4_RETRY_RECOVERY_US;
+	} else if (ok) {
+		s->broken = false;
+		s->renewed_us = clock_mono_us();
+	}
+	pthread_cond_broadcast(&s->recovered);
+	pthread_cond_broadcast(&s->slot_free);
+	return true;
+}
+
+/* The renewal thread, lock held: the first parked call that is due, with
+ * a slot taken for it, or NULL (*wake: when to look again). */
+static struct nfs4_req *parked_due(struct nfs4_session *s, uint64_t *wake)
+{
+	uint64_t now = clock_mono_us();
+	struct nfs4_req **p, *q;
+
+	for (p = &s->parked; (q = *p); p = &q->next) {
+		if (q->due_us > now) {
+			if (q->due_us < *wake)
+				*wake = q->due_us;
+			continue;
+		}
+		if (nfs4_slots_take(&s->slots, &q->slotid, &q->seqid)) {
+			/* No slot: look again when one comes back. */
+			if (now + 20000 < *wake)
+				*wake = now + 20000;
+			return NULL;
+		}
+		q->gen = s->gen;
+		*p = q->next;
+		q->next = NULL;
+		return q;
+	}
+	return NULL;
+}
+
+/* Renews the lease while nothing else does (a SEQUENCE alone when half
+ * of it passed since the last successful one), recovers lost sessions
+ * and sends parked asynchronous calls again. */
 static void *renew_main(void *arg)
 {
 	struct nfs4_session *s = arg;
@@ -554,15 +1001,42 @@ static void *renew_main(void *arg)
 	pthread_mutex_lock(&s->lock);
 	while (!s->stop) {
 		uint64_t due = s->renewed_us + half_us, now = clock_mono_us();
+		uint64_t wake = due;
+		struct nfs4_req *q;
 		struct timespec ts;
 
-		if (now < due) {
-			ts = clock_mono_deadline((int64_t)(due - now) * 1000);
+		if (recovery_work(s))
+			continue;
+		if (s->broken && s->parked) {
+			/* The recovery failed: their callers hear EIO. */
+			q = s->parked;
+			s->parked = NULL;
+			pthread_mutex_unlock(&s->lock);
+			fail_parked(q);
+			pthread_mutex_lock(&s->lock);
+			continue;
+		}
+		if (s->need == NFS4_REC_NONE && !s->broken &&
+		    (q = parked_due(s, &wake))) {
+			pthread_mutex_unlock(&s->lock);
+			STAT_INC(nfs4_calls_resent);
+			resend_parked(s, q);
+			pthread_mutex_lock(&s->lock);
+			continue;
+		}
+		if (s->broken && s->retry_us < wake)
+			wake = s->retry_us;
+		now = clock_mono_us();
+		if (now < wake) {
+			ts = clock_mono_deadline((int64_t)(wake - now) * 1000);
 			pthread_cond_timedwait(&s->renew_wake, &s->lock, &ts);
 			continue;
 		}
+		if (now < due || s->broken)
+			continue;
 		pthread_mutex_unlock(&s->lock);
-		if (simple(s, NFS4OP_SEQUENCE, true, &x) == 0)
+		if (simple(s, NFS4OP_SEQUENCE, true, NFS4_CALL_RECOVERY,
+			   &x) == 0)
 			__atomic_fetch_add(&s->renewals, 1, __ATOMIC_RELAXED);
 		pthread_mutex_lock(&s->lock);
 		/* After a failure, not again at once. */
@@ -589,7 +1063,7 @@ int nfs4_session_start(struct nfs4_session *s, struct rpc_clnt *rpc,
 {
 	pthread_condattr_t ca;
 	struct simple_ctx x;
-	uint32_t create_seq = 0;
+	uint32_t st = NFS4_OK;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
@@ -597,26 +1071,47 @@ int nfs4_session_start(struct nfs4_session *s, struct rpc_clnt *rpc,
 	s->minor = minor;
 	s->cred = *cred;
 	snprintf(s->owner, sizeof(s->owner), "%s", owner);
+	/* New at every start of the daemon, kept across recoveries: the
+	 * server then knows a restarted client from a recovering one. */
 	new_verifier(s->verifier);
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&s->renew_wake, &ca);
+	pthread_cond_init(&s->slot_free, &ca);
+	pthread_cond_init(&s->recovered, &ca);
 	pthread_condattr_destroy(&ca);
-	pthread_cond_init(&s->slot_free, NULL);
 	nfs4_slots_init(&s->slots, 1);
 	rpc_clnt_set_callback(rpc, nfs4_cb_dispatch, s);
 	rpc_clnt_set_reconnect(rpc, nfs4_cb_reconnected, s);
 
-	ret = exchange_id(s, &create_seq, err, errlen);
-	if (!ret)
-		ret = create_session(s, create_seq, err, errlen);
-	if (ret)
+	ret = exchange_id(s, &st);
+	if (ret) {
+		snprintf(err, errlen, "EXCHANGE_ID: %s", strerror(-ret));
 		return ret;
+	}
+	if (st == NFS4ERR_MINOR_VERS_MISMATCH) {
+		snprintf(err, errlen, "the server does not speak NFSv4.%u",
+			 s->minor);
+		return -EPROTONOSUPPORT;
+	}
+	if (st != NFS4_OK) {
+		snprintf(err, errlen, "EXCHANGE_ID: %s", stat_str(st));
+		return -EIO;
+	}
+	ret = create_session(s, &st);
+	if (ret) {
+		snprintf(err, errlen, "CREATE_SESSION: %s", strerror(-ret));
+		return ret;
+	}
+	if (st != NFS4_OK) {
+		snprintf(err, errlen, "CREATE_SESSION: %s", stat_str(st));
+		return -EIO;
+	}
 	s->renewed_us = clock_mono_us();
-	/* RECLAIM_COMPLETE at once: this client never reclaims (a restart
-	 * is a new client owner verifier, its old state is gone). */
-	ret = simple(s, NFS4OP_RECLAIM_COMPLETE, true, &x);
+	/* RECLAIM_COMPLETE at once: a new daemon has nothing to reclaim (a
+	 * restart is a new verifier, its old state is gone). */
+	ret = simple(s, NFS4OP_RECLAIM_COMPLETE, true, 0, &x);
 	if (ret == 0 && x.res.status != NFS4_OK &&
 	    x.res.status != NFS4ERR_COMPLETE_ALREADY) {
 		snprintf(err, errlen, "RECLAIM_COMPLETE: %s",
@@ -628,7 +1123,7 @@ int nfs4_session_start(struct nfs4_session *s, struct rpc_clnt *rpc,
 		return ret;
 	}
 	s->lease_s = 90;
-	if (simple(s, NFS4OP_GETATTR, true, &x) == 0 &&
+	if (simple(s, NFS4OP_GETATTR, true, 0, &x) == 0 &&
 	    x.attr.status == NFS4_OK &&
 	    nfs4_bitmap_isset(&x.attr.attrs.mask, NFS4_FATTR_LEASE_TIME) &&
 	    x.attr.attrs.lease_time >= 2)
@@ -643,27 +1138,45 @@ int nfs4_session_start(struct nfs4_session *s, struct rpc_clnt *rpc,
 	return 0;
 }
 
+void nfs4_session_set_reclaim(struct nfs4_session *s, nfs4_reclaim_fn fn,
+			      void *ctx)
+{
+	pthread_mutex_lock(&s->lock);
+	s->reclaim = fn;
+	s->reclaim_ctx = ctx;
+	pthread_mutex_unlock(&s->lock);
+}
+
 void nfs4_session_stop(struct nfs4_session *s)
 {
 	struct simple_ctx x;
+	struct nfs4_req *parked;
 
 	if (s->renew_running) {
 		pthread_mutex_lock(&s->lock);
 		s->stop = true;
+		s->stopping = 1;
 		pthread_cond_broadcast(&s->renew_wake);
+		pthread_cond_broadcast(&s->recovered);
 		pthread_mutex_unlock(&s->lock);
 		pthread_join(s->renew_thread, NULL);
 		s->renew_running = false;
+		s->stopping = 0;
 	}
+	pthread_mutex_lock(&s->lock);
+	parked = s->parked;
+	s->parked = NULL;
+	pthread_mutex_unlock(&s->lock);
+	fail_parked(parked);
 	if (s->have_session) {
-		if (simple(s, NFS4OP_DESTROY_SESSION, false, &x) ||
+		if (simple(s, NFS4OP_DESTROY_SESSION, false, 0, &x) ||
 		    x.res.status != NFS4_OK)
 			nf_log(NF_LOG_INFO, "DESTROY_SESSION failed: %s",
 			       stat_str(x.res.status));
 		s->have_session = false;
 	}
 	if (s->have_client) {
-		if (simple(s, NFS4OP_DESTROY_CLIENTID, false, &x) ||
+		if (simple(s, NFS4OP_DESTROY_CLIENTID, false, 0, &x) ||
 		    x.res.status != NFS4_OK)
 			nf_log(NF_LOG_INFO, "DESTROY_CLIENTID failed: %s",
 			       stat_str(x.res.status));

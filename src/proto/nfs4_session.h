@@ -14,16 +14,38 @@
  *           lease for half of it;
  *   reconnect: BIND_CONN_TO_SESSION puts the backchannel on the new
  *           connection (the fore channel binds itself at the first
- *           SEQUENCE, since the session uses no state protection);
+ *           SEQUENCE, since the session uses no state protection); the
+ *           calls in flight go again with the slot and sequence id they
+ *           had, so the server answers them from its reply cache, runs
+ *           them if they never reached it, or (a reply it did not keep)
+ *           says NFS4ERR_RETRY_UNCACHED_REP: they then go again as new
+ *           calls (the calls that must not run twice ask for the cache);
+ *   recovery (nfs4_recover.h): a lost session (BADSESSION, DEADSESSION)
+ *           means CREATE_SESSION on the client id; a lost client id
+ *           (STALE_CLIENTID, EXPIRED: the server restarted, or the lease
+ *           ran out during a partition) EXCHANGE_ID with the same owner
+ *           and verifier, CREATE_SESSION, the reclaim hook (reclaim in
+ *           the grace period, or state lost) and RECLAIM_COMPLETE.  One
+ *           recovery at a time, on the renewal thread; the calls that
+ *           met the loss wait for it and are sent again whole (on the new
+ *           session nothing of the old reply cache is left: a call that
+ *           must not run twice may then run twice, as an NFSv3 call
+ *           retransmitted after a server restart); new calls wait too.
+ *           A recovery that fails makes calls answer EIO and is tried
+ *           again later.  Each is logged, traced and counted
+ *           (nfs4_recoveries, nfs4_clientid_recoveries in the stats);
+ *   waits:  NFS4ERR_DELAY on SEQUENCE, and NFS4ERR_DELAY or NFS4ERR_GRACE
+ *           from an operation that follows only operations without
+ *           effect, are waited out (100 ms doubling to 2 s, interruptible)
+ *           and the call sent again, never turned into EIO;
  *   stop:   DESTROY_SESSION, DESTROY_CLIENTID.
  *
  * Server calls on the backchannel (nfs4_cb.c) are answered as far as
  * this client has state: CB_SEQUENCE, and NFS4ERR_NOTSUPP for the rest
  * (no delegations or layouts are ever taken).
  *
- * Not built yet: recovery from a lost session or client id
- * (BADSESSION, STALE_CLIENTID after a server restart): calls then fail
- * with EIO, logged.
+ * Not built yet: reclaiming opens and locks (no reclaim hook is
+ * registered yet).
  *
  * Locks: s->lock protects the slot table, the renewal times and the
  * flags; it is never held across an RPC.
@@ -38,6 +60,7 @@
 #include "../../xdr/nfs4.h"
 #include "../rpc/rpc.h"
 #include "nfs4_owner.h"
+#include "nfs4_recover.h"
 #include "nfs4_slots.h"
 
 /* Operation numbers counted for statistics (every op up to CLONE). */
@@ -45,6 +68,21 @@
 /* The program number our backchannel answers to (the server uses it in
  * every callback it sends on this session). */
 #define NFS4_CB_PROGRAM 0x40000000u
+
+struct nfs4_req;
+struct nfs4_session;
+
+/*
+ * The reclaim hook: runs on the renewal thread during a recovery, after
+ * the new session exists and before RECLAIM_COMPLETE.  NFS4_RECLAIM_GRACE:
+ * reclaim each open (CLAIM_PREVIOUS) and lock (reclaim LOCK) with calls
+ * flagged NFS4_CALL_RECOVERY; what cannot be reclaimed is logged once and
+ * its file answers EIO until reopened.  NFS4_RECLAIM_LOST: the state is
+ * gone (lease expired, revoked): mark it so, logged, and never use its
+ * stateids again.
+ */
+typedef void (*nfs4_reclaim_fn)(void *ctx, struct nfs4_session *s,
+				enum nfs4_reclaim_kind kind);
 
 struct nfs4_session {
 	struct rpc_clnt *rpc;   /* not owned */
@@ -58,6 +96,7 @@ struct nfs4_session {
 	uint32_t max_req, max_resp; /* fore channel sizes granted */
 	uint32_t max_resp_cached;   /* largest reply the server keeps */
 	bool have_client, have_session;
+	uint32_t create_seq;    /* the next CREATE_SESSION's sequence id */
 
 	pthread_mutex_t lock;
 	pthread_cond_t slot_free;   /* [lock] a slot was given back */
@@ -69,6 +108,22 @@ struct nfs4_session {
 	pthread_t renew_thread;
 	bool renew_running;
 	uint32_t cb_seqid;          /* backchannel slot 0 (transport thread) */
+
+	/* recovery, [lock] */
+	uint32_t gen;               /* sessions made: a slot taken under an
+				     * older one is not given back */
+	enum nfs4_rec_action need;  /* NFS4_REC_SESSION or _CLIENT asked */
+	bool need_expired;          /* ... because the lease expired */
+	uint32_t need_flags;        /* SEQ4_STATUS flags to act on */
+	bool recovering;            /* the renewal thread recovers */
+	bool new_session;           /* ... and will make a new session */
+	bool broken;                /* the last recovery failed */
+	uint64_t retry_us;          /* when to try a failed one again */
+	pthread_cond_t recovered;   /* a recovery ended */
+	struct nfs4_req *parked;    /* asynchronous calls to send again */
+	volatile int stopping;      /* interrupts the renewal thread's calls */
+	nfs4_reclaim_fn reclaim;
+	void *reclaim_ctx;
 
 	/* statistics, relaxed atomics */
 	uint64_t ops[NFS4_OPS_COUNTED];
@@ -99,11 +154,12 @@ void nfs4_session_stop(struct nfs4_session *s);
 /*
  * One COMPOUND: SEQUENCE, then what build adds.  Returns 0 when parse
  * ran (the operations' statuses are in what it filled), or a negative
- * errno: the transport's, -EIO for a session the server no longer knows
- * or a malformed reply.  *reply (may be NULL when nothing parsed points
- * into it) owns the reply buffer.  NFS4ERR_DELAY on SEQUENCE is waited
- * out here; NFS4ERR_SEQ_MISORDERED after a call given up on and
- * NFS4ERR_RETRY_UNCACHED_REP after a retransmission are retried once.
+ * errno: the transport's, -EINTR, -EIO for a malformed reply or a
+ * session that could not be recovered.  *reply (may be NULL when nothing
+ * parsed points into it) owns the reply buffer.  A lost session or client
+ * id is recovered and the call sent again; NFS4ERR_DELAY and GRACE are
+ * waited out (see above); NFS4ERR_SEQ_MISORDERED after a call given up on
+ * is retried once, NFS4ERR_RETRY_UNCACHED_REP as a new call.
  */
 /* flags: the server keeps the reply, so that a retransmission after a
  * reconnection is answered from it instead of executed again (the
@@ -113,22 +169,31 @@ void nfs4_session_stop(struct nfs4_session *s);
 /* nfs4_session_call_async(): ctx stays valid and build may run again
  * until done runs, so that a retry can be sent from the reply. */
 #define NFS4_CALL_RESENDABLE 0x2u
+/* A call of the recovery itself (the reclaim hook's): it does not wait
+ * for the recovery, and a lost session fails it with -EIO. */
+#define NFS4_CALL_RECOVERY 0x4u
 int nfs4_session_call(struct nfs4_session *s, const struct rpc_cred *cred,
 		      unsigned flags, nfs4_build_fn build, nfs4_parse_fn parse,
 		      void *ctx, struct rpc_reply *reply,
 		      volatile int *interrupted);
 
 /* The same without waiting: done(done_ctx, err, reply) runs on the
- * transport thread once parse ran (err 0) or the call failed.  Nothing
- * is retried unless flags has NFS4_CALL_RESENDABLE: a call whose
- * arguments are gone and that must survive a reconnection asks for
- * NFS4_CALL_CACHETHIS. */
+ * transport thread (or the renewal thread) once parse ran (err 0) or the
+ * call failed.  Nothing is retried unless flags has NFS4_CALL_RESENDABLE
+ * (then a wait or a recovery parks the call, and the renewal thread
+ * sends it again): a call whose arguments are gone and that must survive
+ * a reconnection asks for NFS4_CALL_CACHETHIS, and fails with -EIO on a
+ * lost session. */
 typedef void (*nfs4_done_fn)(void *done_ctx, int err,
 			     struct rpc_reply *reply);
 int nfs4_session_call_async(struct nfs4_session *s,
 			    const struct rpc_cred *cred, unsigned flags,
 			    nfs4_build_fn build, nfs4_parse_fn parse, void *ctx,
 			    nfs4_done_fn done, void *done_ctx);
+
+/* Registers the reclaim hook (one per session; fn NULL removes it). */
+void nfs4_session_set_reclaim(struct nfs4_session *s, nfs4_reclaim_fn fn,
+			      void *ctx);
 
 /* Operations sent, by operation number, for `nfsfusectl stats` (a
  * program "nfs4ops" beside "nfs"); s may be NULL (not an NFSv4 mount:
