@@ -7,6 +7,7 @@
  *
  *   - The POSIX ACL names, and every other one, are EOPNOTSUPP: NFSv4 has
  *     no POSIX ACLs (an NFSv3 mount has them through NFSACL, fs_xattr.c).
+ *     With noacl, system.nfs4_acl is EOPNOTSUPP too, and never asked.
  *   - A file system whose supported_attrs lack the ACL attribute has
  *     none: getxattr and setxattr are EOPNOTSUPP and listxattr names
  *     nothing.  That is remembered per fsid (cache/aclfs.h, as the NFSv3
@@ -146,6 +147,8 @@ static int acl_read(fuse_req_t req, struct inode *i, const char *op,
 	long need;
 	int ret;
 
+	if (fs->opts->noacl)
+		return -EOPNOTSUPP;
 	if (cache_get(i, val, len)) {
 		STAT_INC(acl_hits);
 		return 0;
@@ -239,6 +242,8 @@ static int acl_write(fuse_req_t req, struct inode *i, const char *value,
 	struct fattr3 a;
 	int ret;
 
+	if (fs->opts->noacl)
+		return -EOPNOTSUPP;
 	if (nfs4_acl_from_xattr(value, size, &acl)) {
 		nf_log(NF_LOG_DEBUG, "setxattr %s of node %llu: %zu bytes "
 		       "that are not an NFSv4 ACL", XATTR_NFS4_ACL,

@@ -16,7 +16,8 @@
 #   - a well-formed ACL to set is EOPNOTSUPP; a malformed one EINVAL
 #     with nothing sent; removing it EINVAL;
 #   - system.posix_acl_access and system.posix_acl_default, and any
-#     other name, are EOPNOTSUPP to read, set and remove.
+#     other name, are EOPNOTSUPP to read, set and remove;
+#   - with noacl, system.nfs4_acl is EOPNOTSUPP without a call.
 # The format of the value and its checks are the unit tests' (nfs4_acl_xdr),
 # the SETATTR of an ACL tshark's (tshark_nfs4).
 . "$(dirname "$0")/lib.sh"
@@ -127,5 +128,17 @@ if command -v getfacl >/dev/null; then
 	out=$(setfacl -m "u:$(id -u):r" "$D/f" 2>&1) && fail "setfacl succeeded: $out"
 fi
 
+umount_nfsfuse "$M"
+
+# ---- noacl: system.nfs4_acl is not asked for at all
+M=$(new_mountpoint)
+mount_nfsfuse "$M" -o vers=4.2,noacl,actimeo=600
+stat "$M/$T/f" >/dev/null
+g0=$(ops GETATTR)
+for k in 1 2 3; do
+	assert_eq EOPNOTSUPP "$(xa get "$M/$T/f" system.nfs4_acl)" "getxattr with noacl"
+done
+assert_eq "ok" "$(xa list "$M/$T/f" -)" "listxattr with noacl"
+assert_eq "$g0" "$(ops GETATTR)" "GETATTRs sent for system.nfs4_acl with noacl"
 umount_nfsfuse "$M"
 echo "ok: system.nfs4_acl refused cleanly (the server keeps no NFSv4 ACLs), malformed values EINVAL, POSIX ACL names EOPNOTSUPP"

@@ -452,6 +452,65 @@ static int callback(void)
 	return err;
 }
 
+/* An ACL set (SETATTR of the ACL alone, then GETATTR), and a GETATTR
+ * answered with supported_attrs and the ACL. */
+static int acl_calls(void)
+{
+	static const struct nfs4_ace aces[] = {
+		{ NFS4_ACE_ACCESS_ALLOWED_ACE_TYPE, 0, 0x1601a7, { "OWNER@", 6 } },
+		{ NFS4_ACE_ACCESS_DENIED_ACE_TYPE, NFS4_ACE_IDENTIFIER_GROUP,
+		  0x6, { "GROUP@", 6 } },
+		{ NFS4_ACE_ACCESS_ALLOWED_ACE_TYPE, 0, 0x120081,
+		  { "1000@localdomain", 16 } },
+	};
+	struct nfs4_sequence_args s = seq(2);
+	struct nfs4_sequence_res sr = { .sequenceid = 8, .slotid = 2,
+					.highest_slotid = 3,
+					.target_highest_slotid = 3 };
+	struct nfs4_status_res ok = { NFS4_OK };
+	struct nfs4_getattr_args ga = { nfs4_fattr3_request };
+	struct nfs4_setattr_args sa;
+	struct nfs4_getattr_res gr;
+	struct nfs4_compound c;
+	struct xdr_enc e;
+	int err = 0;
+
+	memset(&sa, 0, sizeof(sa));
+	nfs4_bitmap_set(&sa.attrs.mask, NFS4_FATTR_ACL);
+	sa.attrs.acl.naces = 3;
+	sa.attrs.acl.aces = aces;
+	nfs4_bitmap_set(&ga.request, NFS4_FATTR_SUPPORTED_ATTRS);
+	nfs4_bitmap_set(&ga.request, NFS4_FATTR_ACL);
+	call_header(&e, 0x701, NFS4_PROGRAM, NFS4_VERSION, NFS4_PROC_COMPOUND);
+	nfs4_compound_start(&c, &e, "nfsfuse", 2);
+	nfs4_add_sequence(&c, &s);
+	nfs4_add_putfh(&c, &fh);
+	nfs4_add_setattr(&c, &sa);
+	nfs4_add_getattr(&c, &ga);
+	err |= finish("O", &e);
+
+	memset(&gr, 0, sizeof(gr));
+	nfs4_bitmap_set(&gr.attrs.mask, NFS4_FATTR_SUPPORTED_ATTRS);
+	nfs4_bitmap_set(&gr.attrs.mask, NFS4_FATTR_ACL);
+	nfs4_bitmap_set(&gr.attrs.supported_attrs, NFS4_FATTR_ACL);
+	nfs4_bitmap_set(&gr.attrs.supported_attrs, NFS4_FATTR_ACLSUPPORT);
+	gr.attrs.acl.naces = 3;
+	gr.attrs.acl.aces = aces;
+	memcpy(sr.sessionid, sid, sizeof(sid));
+	reply_header(&e, 0x701);
+	xdr_enc_u32(&e, NFS4_OK);
+	xdr_enc_string(&e, NFS4_MAXTAG, "nfsfuse");
+	xdr_enc_u32(&e, 3);
+	xdr_enc_u32(&e, NFS4OP_SEQUENCE);
+	nfs4_enc_sequence_res(&e, &sr);
+	xdr_enc_u32(&e, NFS4OP_PUTFH);
+	nfs4_enc_status_res(&e, &ok);
+	xdr_enc_u32(&e, NFS4OP_GETATTR);
+	nfs4_enc_getattr_res(&e, &gr);
+	err |= finish("I", &e);
+	return err;
+}
+
 int main(void)
 {
 	int err = 0;
@@ -462,6 +521,7 @@ int main(void)
 	err |= lock_and_42_calls();
 	err |= replies();
 	err |= callback();
+	err |= acl_calls();
 	if (err) {
 		fprintf(stderr, "dump_nfs4_calls: an encoder failed\n");
 		return 1;

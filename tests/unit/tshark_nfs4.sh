@@ -48,8 +48,8 @@ tsh() {
 }
 
 nframes=$(tsh | wc -l)
-if [ "$nframes" -ne 27 ]; then
-	echo "FAIL: tshark saw $nframes frames, expected 27"
+if [ "$nframes" -ne 29 ]; then
+	echo "FAIL: tshark saw $nframes frames, expected 29"
 	exit 1
 fi
 
@@ -121,6 +121,8 @@ want=$(cat <<'EOF'
 25	1		53,22,18			2,3					1						
 26	0	1		11,4		3											
 27	1			11,4													
+28	0	2	53,22,34,9			0											
+29	1		53,22,9														
 EOF
 )
 got=$(tsh -T fields -e frame.number -e rpc.msgtyp -e nfs.minorversion \
@@ -131,6 +133,21 @@ got=$(tsh -T fields -e frame.number -e rpc.msgtyp -e nfs.minorversion \
 	-e nfs.data_content -e nfs.cb_program)
 if [ "$got" != "$want" ]; then
 	echo "FAIL: fields differ (want, then got):"
+	diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") || true
+	exit 1
+fi
+
+# The ACL set and read back (frames 28 and 29): type, flags, mask and who
+# of each entry, in order.
+want=$(cat <<'EOF'
+28	0,1,0	0x00000000,0x00000040,0x00000000	0x001601a7,0x00000006,0x00120081	OWNER@,GROUP@,1000@localdomain
+29	0,1,0	0x00000000,0x00000040,0x00000000	0x001601a7,0x00000006,0x00120081	OWNER@,GROUP@,1000@localdomain
+EOF
+)
+got=$(tsh -Y 'frame.number >= 28' -T fields -e frame.number -e nfs.acetype4 \
+	-e nfs.aceflags4 -e nfs.acemask4 -e nfs.who)
+if [ "$got" != "$want" ]; then
+	echo "FAIL: ACL entries differ (want, then got):"
 	diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") || true
 	exit 1
 fi
