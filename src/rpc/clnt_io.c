@@ -23,8 +23,8 @@
 #include "rpc_int.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <unistd.h>
 
 #include "../base/log.h"
@@ -32,6 +32,37 @@
 #define RPC_BACKOFF_MIN_US (100u * 1000)
 #define RPC_BACKOFF_MAX_US (5u * 1000 * 1000)
 #define RPC_CONNECT_MIN_US (1000u * 1000)
+
+void rpc_watch_locked(struct rpc_clnt *c, int fd, uint32_t ev)
+{
+	struct epoll_event ee = { .events = ev, .data.fd = fd };
+	int op;
+
+	if (fd == c->watch_fd && (fd < 0 || ev == c->watch_ev))
+		return;
+	if (c->watch_fd >= 0 && fd != c->watch_fd) {
+		epoll_ctl(c->epfd, EPOLL_CTL_DEL, c->watch_fd, NULL);
+		c->watch_fd = -1;
+	}
+	if (fd < 0)
+		return;
+	op = fd == c->watch_fd ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
+	if (epoll_ctl(c->epfd, op, fd, &ee) < 0) {
+		nf_log(NF_LOG_ERR, "%s: epoll_ctl: %s", c->server,
+		       strerror(errno));
+		return;
+	}
+	c->watch_fd = fd;
+	c->watch_ev = ev;
+}
+
+/* Before the socket is closed: out of the epoll set. */
+static void unwatch(struct rpc_clnt *c)
+{
+	pthread_mutex_lock(&c->lock);
+	rpc_watch_locked(c, -1, 0);
+	pthread_mutex_unlock(&c->lock);
+}
 
 static void conn_lost(struct rpc_clnt *c, int err)
 {
@@ -44,6 +75,7 @@ static void conn_lost(struct rpc_clnt *c, int err)
 	if (c->state == RPC_CONNECTING &&
 	    (err == -EADDRINUSE || err == -EADDRNOTAVAIL))
 		c->locallen = 0;
+	unwatch(c);
 	if (c->ops->drop && c->locallen > 0)
 		c->ops->drop(c);
 	else
@@ -179,21 +211,64 @@ static int ms_until(uint64_t when, uint64_t now)
 	return ms > RPC_IDLE_POLL_MS ? RPC_IDLE_POLL_MS : (int)ms;
 }
 
+/* Socket events while a caller leads: its error or hang-up is the
+ * leader's to find, but epoll reports them whatever the mask, so the
+ * thread takes the socket back rather than spin; when the socket turns
+ * out well after all, callers may use it again. */
+static int take_back(struct rpc_clnt *c)
+{
+	int ret;
+
+	rpc_send_stop_direct(c);
+	ret = c->ops->recv(c);
+	if (ret == 0) {
+		pthread_mutex_lock(&c->lock);
+		c->direct_ok = !c->ops->datagram;
+		pthread_mutex_unlock(&c->lock);
+	}
+	return ret;
+}
+
+/* The socket is readable: read it unless a caller leads. */
+static int read_socket(struct rpc_clnt *c, uint32_t ev)
+{
+	enum rpc_recv_owner owner;
+	int ret;
+
+	pthread_mutex_lock(&c->lock);
+	owner = c->recv_owner;
+	if (owner == RPC_RECV_NONE)
+		c->recv_owner = RPC_RECV_THREAD;
+	pthread_mutex_unlock(&c->lock);
+	if (owner != RPC_RECV_NONE)
+		return ev & (EPOLLHUP | EPOLLERR) ? take_back(c) : 0;
+	ret = c->ops->recv(c);
+	pthread_mutex_lock(&c->lock);
+	c->recv_owner = RPC_RECV_NONE;
+	pthread_mutex_unlock(&c->lock);
+	return ret;
+}
+
 void *rpc_io_thread(void *arg)
 {
 	struct rpc_clnt *c = arg;
 
 	for (;;) {
-		struct pollfd pfd[2];
+		struct epoll_event evs[2];
 		bool outstanding, queued;
 		uint64_t now, next_deadline;
-		int timeout = RPC_IDLE_POLL_MS, t, nfds = 1, ret;
+		uint32_t sock_ev = 0, want;
+		bool woken = false;
+		int timeout = RPC_IDLE_POLL_MS, t, ret, recv_err;
 
+		rpc_run_handoff(c);
 		pthread_mutex_lock(&c->lock);
 		if (c->shutdown) {
 			pthread_mutex_unlock(&c->lock);
 			break;
 		}
+		recv_err = c->recv_err;
+		c->recv_err = 0;
 		outstanding = c->first != NULL;
 		/* A caller writing the queue wakes this thread for what it
 		 * leaves: no POLLOUT meanwhile. */
@@ -201,6 +276,10 @@ void *rpc_io_thread(void *arg)
 		next_deadline = c->next_deadline_us;
 		pthread_mutex_unlock(&c->lock);
 
+		if (recv_err && c->state == RPC_UP) {
+			conn_lost(c, recv_err);
+			continue;
+		}
 		now = clock_mono_us();
 		if (c->state == RPC_DOWN && outstanding &&
 		    now >= c->reconnect_at_us) {
@@ -213,39 +292,43 @@ void *rpc_io_thread(void *arg)
 			continue;
 		}
 
-		pfd[0].fd = c->wakefd;
-		pfd[0].events = POLLIN;
-		pfd[0].revents = 0;
-		pfd[1].fd = c->fd;
-		pfd[1].events = 0;
-		pfd[1].revents = 0;
 		if (outstanding) {
 			t = ms_until(next_deadline, now);
 			timeout = t < timeout ? t : timeout;
 		}
+		want = 0;
 		if (c->state == RPC_DOWN && outstanding) {
 			t = ms_until(c->reconnect_at_us, now);
 			timeout = t < timeout ? t : timeout;
 		} else if (c->state == RPC_CONNECTING) {
-			pfd[1].events = POLLOUT;
-			nfds = 2;
+			want = EPOLLOUT;
 			t = ms_until(c->connect_deadline_us, now);
 			timeout = t < timeout ? t : timeout;
-		} else if (c->state == RPC_UP) {
-			pfd[1].events = POLLIN | (queued ? POLLOUT : 0);
-			nfds = 2;
 		}
+		pthread_mutex_lock(&c->lock);
+		/* While a caller leads, the socket's replies are its own. */
+		if (c->state == RPC_UP)
+			want = (c->recv_owner == RPC_RECV_CALLER ? 0 : EPOLLIN) |
+			       (queued ? EPOLLOUT : 0);
+		rpc_watch_locked(c, c->state == RPC_DOWN ? -1 : c->fd, want);
+		pthread_mutex_unlock(&c->lock);
 
-		ret = poll(pfd, (nfds_t)nfds, timeout);
+		ret = epoll_wait(c->epfd, evs, 2, timeout);
 		if (ret < 0) {
 			if (errno != EINTR) {
-				nf_log(NF_LOG_ERR, "%s: poll: %s", c->server,
-				       strerror(errno));
+				nf_log(NF_LOG_ERR, "%s: epoll_wait: %s",
+				       c->server, strerror(errno));
 				usleep(10000);
 			}
-			pfd[0].revents = pfd[1].revents = 0;
+			ret = 0;
 		}
-		if (ret > 0 && (pfd[0].revents & POLLIN)) {
+		for (int i = 0; i < ret; i++) {
+			if (evs[i].data.fd == c->wakefd)
+				woken = true;
+			else if (evs[i].data.fd == c->fd)
+				sock_ev = evs[i].events;
+		}
+		if (woken) {
 			uint64_t v;
 
 			if (read(c->wakefd, &v, sizeof(v)) < 0 &&
@@ -254,7 +337,7 @@ void *rpc_io_thread(void *arg)
 				       c->server, strerror(errno));
 		}
 
-		if (c->state == RPC_CONNECTING && pfd[1].revents) {
+		if (c->state == RPC_CONNECTING && sock_ev) {
 			ret = c->ops->connect_finish(c);
 			if (ret < 0)
 				conn_lost(c, ret);
@@ -262,12 +345,11 @@ void *rpc_io_thread(void *arg)
 				rpc_conn_established(c);
 		} else if (c->state == RPC_UP) {
 			ret = 0;
-			if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR))
-				ret = c->ops->recv(c);
+			if (sock_ev & (EPOLLIN | EPOLLHUP | EPOLLERR))
+				ret = read_socket(c, sock_ev);
 			/* Write after a wake-up too: new calls need not wait
 			 * for another round of poll. */
-			if (ret == 0 && ((pfd[1].revents & POLLOUT) ||
-					 (pfd[0].revents & POLLIN)))
+			if (ret == 0 && ((sock_ev & EPOLLOUT) || woken))
 				ret = send_queue(c);
 			if (ret < 0)
 				conn_lost(c, ret);
@@ -277,6 +359,8 @@ void *rpc_io_thread(void *arg)
 
 	fail_all(c, -ESHUTDOWN);
 	rpc_send_stop_direct(c);
+	rpc_run_handoff(c);
+	unwatch(c);
 	if (c->fd >= 0 || c->held_fd >= 0)
 		c->ops->close(c);
 	c->state = RPC_DOWN;

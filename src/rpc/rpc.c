@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/random.h>
 #include <time.h>
@@ -25,6 +26,10 @@
 #define RPC_DEFAULT_NSTATS 64u
 /* A caller with an interrupt flag looks at it this often. */
 #define RPC_INTR_POLL_NS (100 * 1000 * 1000L)
+#define RPC_INTR_POLL_MS ((int)(RPC_INTR_POLL_NS / 1000000))
+
+/* This thread reads the socket as the leader (see rpc_int.h). */
+static __thread bool reading_as_leader;
 
 void rpc_reply_release(struct rpc_reply *r)
 {
@@ -50,15 +55,20 @@ void rpc_ent_unref_locked(struct rpc_call_ent *e)
 		ent_free(e);
 }
 
-static void wake(struct rpc_clnt *c)
+static void kick(int fd)
 {
 	uint64_t one = 1;
 	ssize_t n;
 
 	do {
-		n = write(c->wakefd, &one, sizeof(one));
+		n = write(fd, &one, sizeof(one));
 	} while (n < 0 && errno == EINTR);
 	/* EAGAIN: the counter is already non-zero, the thread will wake. */
+}
+
+static void wake(struct rpc_clnt *c)
+{
+	kick(c->wakefd);
 }
 
 static const char *proc_name(const struct rpc_clnt *c, uint32_t proc,
@@ -106,6 +116,9 @@ void rpc_finish_locked(struct rpc_clnt *c, struct rpc_call_ent *e, int err,
 		*done_list = e;
 	} else {
 		pthread_cond_signal(&e->cond);
+		/* The leader sleeps in poll(), not on its condition. */
+		if (c->leader == e && !reading_as_leader)
+			kick(c->leadfd);
 	}
 }
 
@@ -198,6 +211,50 @@ static void deliver_call(struct rpc_clnt *c, uint8_t *buf, size_t len)
 	wake(c);
 }
 
+/* A leader passes a record to the transport thread. */
+static void handoff(struct rpc_clnt *c, uint8_t *buf, size_t len)
+{
+	struct rpc_handoff *h = malloc(sizeof(*h));
+
+	if (!h) {
+		/* Lost like a dropped datagram: the call's timer sends it
+		 * again. */
+		free(buf);
+		return;
+	}
+	h->next = NULL;
+	h->buf = buf;
+	h->len = len;
+	pthread_mutex_lock(&c->lock);
+	if (c->handoff_tail)
+		c->handoff_tail->next = h;
+	else
+		c->handoff = h;
+	c->handoff_tail = h;
+	pthread_mutex_unlock(&c->lock);
+	wake(c);
+}
+
+void rpc_run_handoff(struct rpc_clnt *c)
+{
+	struct rpc_handoff *h, *next;
+
+	pthread_mutex_lock(&c->lock);
+	while ((h = c->handoff)) {
+		c->handoff = c->handoff_tail = NULL;
+		c->handoff_running = true;
+		pthread_mutex_unlock(&c->lock);
+		for (; h; h = next) {
+			next = h->next;
+			rpc_deliver(c, h->buf, h->len);
+			free(h);
+		}
+		pthread_mutex_lock(&c->lock);
+	}
+	c->handoff_running = false;
+	pthread_mutex_unlock(&c->lock);
+}
+
 void rpc_deliver(struct rpc_clnt *c, uint8_t *buf, size_t len)
 {
 	struct rpc_call_ent *e, *done_list = NULL;
@@ -215,7 +272,10 @@ void rpc_deliver(struct rpc_clnt *c, uint8_t *buf, size_t len)
 		return;
 	}
 	if (len >= 8 && xdr_get_u32(buf + 4) == RPC_CALL) {
-		deliver_call(c, buf, len);
+		if (reading_as_leader)
+			handoff(c, buf, len);
+		else
+			deliver_call(c, buf, len);
 		return;
 	}
 	xdr_dec_init(&d, buf, len);
@@ -228,6 +288,16 @@ void rpc_deliver(struct rpc_clnt *c, uint8_t *buf, size_t len)
 		c->dropped++;
 		pthread_mutex_unlock(&c->lock);
 		free(buf);
+		return;
+	}
+	if (reading_as_leader &&
+	    (e->done_fn || c->handoff || c->handoff_running)) {
+		/* done() runs on the transport thread, as promised; and
+		 * replies are dealt with in the order they came, while
+		 * earlier ones wait there (a done() that updates the
+		 * caches before the caller of a later reply does). */
+		pthread_mutex_unlock(&c->lock);
+		handoff(c, buf, len);
 		return;
 	}
 	c->backoff_us = 0; /* the server answers: reconnect at once next time */
@@ -535,9 +605,78 @@ void rpc_send_stop_direct(struct rpc_clnt *c)
 {
 	pthread_mutex_lock(&c->lock);
 	c->direct_ok = false;
-	while (c->sending)
+	if (c->recv_owner == RPC_RECV_CALLER)
+		kick(c->leadfd);
+	while (c->sending || c->recv_owner == RPC_RECV_CALLER)
 		pthread_cond_wait(&c->send_done, &c->lock);
 	pthread_mutex_unlock(&c->lock);
+}
+
+static void drain(int fd)
+{
+	uint64_t v;
+
+	if (read(fd, &v, sizeof(v)) < 0 && errno != EAGAIN && errno != EINTR)
+		nf_log(NF_LOG_ERR, "eventfd: %s", strerror(errno));
+}
+
+/*
+ * The caller of e reads the socket until e is answered (see rpc_int.h);
+ * called and returns with the lock held, c->recv_owner free and
+ * c->direct_ok set on entry.
+ */
+static void lead_locked(struct rpc_clnt *c, struct rpc_call_ent *e,
+			volatile int *interrupted)
+{
+	struct rpc_call_ent *f;
+	int fd = c->fd, ret = 0;
+
+	c->recv_owner = RPC_RECV_CALLER;
+	c->leader = e;
+	if (c->watch_fd == fd && (c->watch_ev & EPOLLIN))
+		rpc_watch_locked(c, fd, c->watch_ev & ~(uint32_t)EPOLLIN);
+	while (!e->done && c->direct_ok &&
+	       !(interrupted && __atomic_load_n(interrupted,
+						__ATOMIC_RELAXED))) {
+		struct pollfd pfd[2] = {
+			{ .fd = fd, .events = POLLIN },
+			{ .fd = c->leadfd, .events = POLLIN },
+		};
+		int n;
+
+		pthread_mutex_unlock(&c->lock);
+		n = poll(pfd, 2, interrupted ? RPC_INTR_POLL_MS : -1);
+		if (n > 0 && (pfd[1].revents & POLLIN))
+			drain(c->leadfd);
+		if (n > 0 && (pfd[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+			reading_as_leader = true;
+			ret = c->ops->recv(c);
+			reading_as_leader = false;
+		}
+		pthread_mutex_lock(&c->lock);
+		if (ret < 0) {
+			/* The transport thread closes and reconnects. */
+			c->recv_err = ret;
+			c->direct_ok = false;
+			break;
+		}
+	}
+	c->recv_owner = RPC_RECV_NONE;
+	c->leader = NULL;
+	if (c->direct_ok && c->watch_fd == fd && !(c->watch_ev & EPOLLIN))
+		rpc_watch_locked(c, fd, c->watch_ev | EPOLLIN);
+	pthread_cond_broadcast(&c->send_done);
+	/* Another caller still waiting takes over the reading. */
+	if (c->direct_ok) {
+		for (f = c->first; f; f = f->next) {
+			if (f->waiting) {
+				pthread_cond_signal(&f->cond);
+				break;
+			}
+		}
+	}
+	if (ret < 0)
+		wake(c);
 }
 
 int rpc_clnt_call_async(struct rpc_clnt *c, uint32_t proc,
@@ -571,8 +710,17 @@ int rpc_clnt_call(struct rpc_clnt *c, uint32_t proc,
 
 	pthread_mutex_lock(&c->lock);
 	while (!e->done) {
+		if (c->recv_owner == RPC_RECV_NONE && c->direct_ok &&
+		    !c->shutdown &&
+		    !(interrupted && __atomic_load_n(interrupted,
+						     __ATOMIC_RELAXED))) {
+			lead_locked(c, e, interrupted);
+			continue;
+		}
 		if (!interrupted) {
+			e->waiting = true;
 			pthread_cond_wait(&e->cond, &c->lock);
+			e->waiting = false;
 			continue;
 		}
 		if (__atomic_load_n(interrupted, __ATOMIC_RELAXED)) {
@@ -586,8 +734,15 @@ int rpc_clnt_call(struct rpc_clnt *c, uint32_t proc,
 			break;
 		}
 		ts = clock_mono_deadline(RPC_INTR_POLL_NS);
+		e->waiting = true;
 		pthread_cond_timedwait(&e->cond, &c->lock, &ts);
+		e->waiting = false;
 	}
+	/* The reply may come while the transport thread writes a
+	 * retransmission of the call: let it finish, so that the call's
+	 * statistics count it. */
+	while (c->sending && c->qhead == e)
+		pthread_cond_wait(&c->send_done, &c->lock);
 	err = e->err;
 	r = e->reply;
 	e->reply.buf = NULL;
@@ -672,8 +827,19 @@ static void clnt_free(struct rpc_clnt *c)
 		c->ops->close(c);
 	if (c->calls)
 		g_hash_table_destroy(c->calls);
+	while (c->handoff) {
+		struct rpc_handoff *h = c->handoff;
+
+		c->handoff = h->next;
+		free(h->buf);
+		free(h);
+	}
 	if (c->wakefd >= 0)
 		close(c->wakefd);
+	if (c->leadfd >= 0)
+		close(c->leadfd);
+	if (c->epfd >= 0)
+		close(c->epfd);
 	rpc_record_reader_free(&c->rr);
 	free(c->rbuf);
 	free(c->stats);
@@ -708,6 +874,9 @@ int rpc_clnt_create(const struct sockaddr *addr, socklen_t addrlen,
 	c->fd = -1;
 	c->held_fd = -1;
 	c->wakefd = -1;
+	c->leadfd = -1;
+	c->epfd = -1;
+	c->watch_fd = -1;
 	memcpy(&c->addr, addr, addrlen);
 	c->addrlen = addrlen;
 	c->prog = prog;
@@ -738,6 +907,21 @@ int rpc_clnt_create(const struct sockaddr *addr, socklen_t addrlen,
 	if (c->wakefd < 0) {
 		ret = -errno;
 		goto fail;
+	}
+	c->leadfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	c->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (c->leadfd < 0 || c->epfd < 0) {
+		ret = -errno;
+		goto fail;
+	}
+	{
+		struct epoll_event ev = { .events = EPOLLIN,
+					  .data.fd = c->wakefd };
+
+		if (epoll_ctl(c->epfd, EPOLL_CTL_ADD, c->wakefd, &ev) < 0) {
+			ret = -errno;
+			goto fail;
+		}
 	}
 	ret = first_connect(c);
 	if (ret)

@@ -3,12 +3,15 @@
  * ONC RPC client transport (RFC 5531): one connection to one (program,
  * version) at one server, many calls in flight at once.
  *
- * Concurrency: any thread may call rpc_clnt_call(); it encodes its call, queues
- * it and sleeps on its own condition only.  One receiver thread per client
- * reads replies and matches them to calls by XID; a reply with an XID that
- * nobody waits for is dropped and counted.  Send order on the socket is
- * serialized by that same transport thread, which alone writes to the
- * socket (see rpc_int.h); no lock is held while waiting for a reply.
+ * Concurrency: any thread may call rpc_clnt_call(); it encodes its call,
+ * queues it (writing it itself when the wire is free) and waits for its
+ * reply: reading the socket itself when no other thread does, handing the
+ * other callers' replies to them, or else sleeping on its own condition.
+ * Replies are matched to calls by XID; a reply with an XID that nobody
+ * waits for is dropped and counted.  One transport thread per client runs
+ * the timers, reconnects, and reads when no caller does; asynchronous
+ * completions and calls from the server always run on it (see rpc_int.h).
+ * No lock is held while waiting for a reply.
  * Retransmissions keep the call's XID so that the server's duplicate
  * request cache can recognise them; after a broken TCP connection
  * the client reconnects, from the same local port when it can, and sends

@@ -26,12 +26,38 @@
  * transport thread closes the socket only after clearing c->direct_ok and
  * waiting for c->sending to clear, so a caller never writes to a closed
  * (or reused) descriptor; c->fd is read by a caller only while it holds
- * c->sending with c->direct_ok set.
+ * c->sending, or leads, with c->direct_ok set.
+ *
+ * Reading the socket is likewise done by one thread at a time, the
+ * holder of c->recv_owner: the transport thread, or, on a stream whose
+ * connection is up, a synchronous caller waiting for its reply (the
+ * leader).  A caller that finds nobody reading becomes the leader: it
+ * takes the socket out of the transport thread's epoll set, polls the
+ * socket itself and reads every reply that comes, hands the replies of
+ * other synchronous callers to them (they sleep on their condition
+ * variables, the followers) and leaves the rest -- replies of
+ * asynchronous calls and calls from the server, whose callbacks are
+ * promised the transport thread -- to the transport thread through
+ * c->handoff, followed there by every later reply until that thread has
+ * caught up, so that replies are still dealt with in the order they
+ * came.  When its own reply is in, it gives the socket back to the epoll
+ * set and wakes one follower to lead in its place.  So a lone
+ * caller sleeps once per call, in poll(), and the transport thread does
+ * not wake at all: one context switch per call instead of two.  The
+ * leader also wakes through c->leadfd when its call ends otherwise (a
+ * timeout, the client's destruction) or when the transport thread must
+ * close the socket (rpc_send_stop_direct() waits for the leader to leave,
+ * as for the sender).  A read error found by a leader goes to the
+ * transport thread in c->recv_err.  The transport thread keeps the
+ * timers, connecting and reconnecting, the leftovers of the send queue
+ * and reading whenever no caller leads.  The record reader (c->rr,
+ * c->rbuf) belongs to the holder of c->recv_owner.
  *
  * c->lock protects every field marked [L] below and every field of
  * struct rpc_call_ent; it is never held across socket I/O, a wait for a
- * reply, a done() callback or the trace hook.  Fields marked [T] belong to
- * the transport thread alone.
+ * reply, a done() callback or the trace hook (it is held across the
+ * epoll_ctl() calls that keep c->watch_ev true).  Fields marked [T] belong
+ * to the transport thread alone.
  *
  * An entry is referenced by its owner (the synchronous caller, or the
  * client on behalf of an asynchronous call until done() ran) and by the
@@ -98,6 +124,7 @@ struct rpc_call_ent {
 	unsigned minor;           /* minor timeouts in this major one */
 
 	/* completion */
+	bool waiting;             /* a synchronous caller sleeps on cond */
 	bool done;
 	int err;
 	struct rpc_reply reply;   /* whole reply record */
@@ -110,6 +137,14 @@ struct rpc_call_ent {
 };
 
 enum rpc_conn_state { RPC_DOWN, RPC_CONNECTING, RPC_UP };
+enum rpc_recv_owner { RPC_RECV_NONE, RPC_RECV_THREAD, RPC_RECV_CALLER };
+
+/* A record read by a leader for the transport thread to deliver. */
+struct rpc_handoff {
+	struct rpc_handoff *next;
+	uint8_t *buf;
+	size_t len;
+};
 
 struct rpc_clnt;
 
@@ -159,6 +194,8 @@ struct rpc_clnt {
 	uint64_t maxtimeo_us;     /* cap of the doubling */
 	unsigned nstats;
 	int wakefd;               /* eventfd: wakes the transport thread */
+	int epfd;                 /* the transport thread's epoll set */
+	int leadfd;               /* eventfd: wakes the leader */
 	pthread_t thread;
 
 	pthread_mutex_t lock;
@@ -182,7 +219,15 @@ struct rpc_clnt {
 	uint64_t connects;        /* [L] connections made, the first too */
 	bool direct_ok;           /* [L] callers may write (stream, up) */
 	bool sending;             /* [L] a thread writes the send queue */
-	pthread_cond_t send_done; /* [L] sending went false */
+	pthread_cond_t send_done; /* [L] sending went false, or the
+				   * leader left */
+	enum rpc_recv_owner recv_owner; /* [L] who reads the socket */
+	struct rpc_call_ent *leader; /* [L] the leader's call */
+	int recv_err;             /* [L] a leader lost the connection */
+	struct rpc_handoff *handoff, *handoff_tail; /* [L] for the thread */
+	bool handoff_running;     /* [L] the thread delivers handed records */
+	int watch_fd;             /* [L] c->fd as it is in epfd, or -1 */
+	uint32_t watch_ev;        /* [L] its events there */
 	rpc_callback_fn cb;       /* [L] calls from the server */
 	void *cb_ctx;             /* [L] */
 	rpc_reconnect_fn on_reconnect; /* [L] */
@@ -195,7 +240,9 @@ struct rpc_clnt {
 	enum rpc_conn_state state; /* [T] */
 	uint64_t connect_deadline_us; /* [T] */
 	uint64_t reconnect_at_us; /* [T] */
-	uint64_t backoff_us;      /* [T] */
+	uint64_t backoff_us;      /* [T]; reset by rpc_deliver() under the
+				   * lock, by a leader too, while
+				   * c->direct_ok */
 	struct sockaddr_storage local; /* [T] last local address */
 	socklen_t locallen;       /* [T] 0 before the first connection */
 	unsigned rebind_tries;    /* [T] bind() to the local port failed */
@@ -212,7 +259,9 @@ int rpc_bind_resvport(int fd, int family);
 void rpc_conn_established(struct rpc_clnt *c);
 void rpc_ent_unref_locked(struct rpc_call_ent *e);
 
-/* Transport thread: hand over one reply record (ownership passes). */
+/* Holder of c->recv_owner: hand over one reply record (ownership
+ * passes).  On a leader, what is not a synchronous call's reply goes to
+ * the transport thread. */
 void rpc_deliver(struct rpc_clnt *c, uint8_t *buf, size_t len);
 /* Holder of c->sending: the head of the send queue to write, with a
  * reference, and the offset to write from; NULL when the queue is empty. */
@@ -231,9 +280,14 @@ void rpc_sendq_requeue_locked(struct rpc_clnt *c, struct rpc_call_ent *e);
 bool rpc_send_begin_locked(struct rpc_clnt *c, bool direct);
 /* Give it back; true when the queue still has something ready to send. */
 bool rpc_send_end(struct rpc_clnt *c);
-/* Transport thread, before closing the socket: no caller writes from
- * now on, and the one writing (if any) is done. */
+/* Transport thread, before closing the socket: no caller writes or
+ * reads from now on, and the one writing or leading (if any) is done. */
 void rpc_send_stop_direct(struct rpc_clnt *c);
+/* Sets the events of fd in the transport thread's epoll set (fd -1:
+ * none is watched). */
+void rpc_watch_locked(struct rpc_clnt *c, int fd, uint32_t ev);
+/* Transport thread: hand the records a leader left to rpc_deliver(). */
+void rpc_run_handoff(struct rpc_clnt *c);
 
 void *rpc_io_thread(void *arg);
 

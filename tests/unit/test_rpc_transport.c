@@ -566,6 +566,134 @@ static void test_out_of_order(void **state)
 	assert_true(s.xids[0] != s.xids[1]);
 }
 
+/* ---- a waiting caller reads the socket: what is not its reply goes on
+ * the transport thread ---- */
+
+#define CB_XID 0x77777777u
+
+struct thread_box {
+	pthread_mutex_t lock;
+	int n;
+	pthread_t th;
+	int err;
+	uint32_t res;
+};
+
+static void done_thread_cb(void *ctx, int err, struct xdr_dec *results,
+			   struct rpc_reply *reply)
+{
+	struct thread_box *b = ctx;
+	uint32_t v = 0;
+
+	if (err == 0)
+		assert_int_equal(xdr_dec_u32(results, &v), 0);
+	rpc_reply_release(reply);
+	pthread_mutex_lock(&b->lock);
+	b->n++;
+	b->th = pthread_self();
+	b->err = err;
+	b->res = v;
+	pthread_mutex_unlock(&b->lock);
+}
+
+static int callback_hook(void *ctx, const uint8_t *msg, size_t len,
+			 struct xdr_enc *reply)
+{
+	struct thread_box *b = ctx;
+
+	assert_true(len >= 8);
+	pthread_mutex_lock(&b->lock);
+	b->n++;
+	b->th = pthread_self();
+	pthread_mutex_unlock(&b->lock);
+	rpcmsg_enc_accepted_reply(reply, xdr_get_u32(msg), RPC_SUCCESS);
+	return 0;
+}
+
+/* An asynchronous call and a synchronous one; the asynchronous one is
+ * answered, then the server calls the client and waits for its answer,
+ * and only then answers the synchronous call, whose caller therefore
+ * reads the socket all along. */
+static void scen_async_and_callback(struct srv *s)
+{
+	uint32_t xid[2], arg[2], mark;
+	uint8_t buf[256];
+	struct xdr_enc e;
+	int port, fd = srv_accept(s, &port);
+
+	if (fd < 0 || srv_read_call(s, fd, port, &xid[0], &arg[0]) ||
+	    srv_read_call(s, fd, port, &xid[1], &arg[1])) {
+		s->fail = 1;
+		goto out;
+	}
+	if (arg[0] != 7) { /* the asynchronous call first */
+		uint32_t t = xid[0];
+
+		xid[0] = xid[1];
+		xid[1] = t;
+		t = arg[0];
+		arg[0] = arg[1];
+		arg[1] = t;
+	}
+	srv_reply(fd, xid[0], arg[0] + 10, 1);
+	xdr_enc_init(&e, 0, 4);
+	rpcmsg_enc_call(&e, CB_XID, TEST_PROG + 1, 1, 0, &test_cred);
+	xdr_put_u32(e.buf, 0x80000000u | (uint32_t)(e.len - 4));
+	write_full(fd, e.buf, e.len);
+	xdr_enc_release(&e);
+	/* The client's answer: a REPLY with our XID. */
+	if (read_full(fd, buf, 4)) {
+		s->fail = 1;
+		goto out;
+	}
+	mark = xdr_get_u32(buf) & 0x7fffffffu;
+	if (mark < 8 || mark > sizeof(buf) || read_full(fd, buf, mark) ||
+	    xdr_get_u32(buf) != CB_XID || xdr_get_u32(buf + 4) != RPC_REPLY) {
+		s->fail = 1;
+		goto out;
+	}
+	srv_reply(fd, xid[1], arg[1] + 10, 1);
+	while (srv_read_call(s, fd, port, &xid[0], &arg[0]) == 0)
+		;
+out:
+	if (fd >= 0)
+		close(fd);
+}
+
+static void test_leader_hands_over(void **state)
+{
+	struct srv s;
+	struct rpc_clnt *c;
+	struct thread_box done = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct thread_box cb = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	uint32_t a = 7, b = 8, res = 0;
+
+	(void)state;
+	srv_start(&s, scen_async_and_callback);
+	c = client(&s, 600, 2, false);
+	rpc_clnt_set_callback(c, callback_hook, &cb);
+	assert_int_equal(rpc_clnt_call_async(c, 2, &test_cred, enc_u32, &a,
+					     done_thread_cb, &done), 0);
+	assert_int_equal(rpc_clnt_call(c, 1, &test_cred, enc_u32, &b, dec_u32,
+				       &res, NULL, NULL), 0);
+	assert_int_equal(res, 18);
+	/* Both ran before the server answered the synchronous call, and
+	 * neither on its caller's thread. */
+	pthread_mutex_lock(&done.lock);
+	assert_int_equal(done.n, 1);
+	assert_int_equal(done.err, 0);
+	assert_int_equal(done.res, 17);
+	assert_false(pthread_equal(done.th, pthread_self()));
+	pthread_mutex_unlock(&done.lock);
+	pthread_mutex_lock(&cb.lock);
+	assert_int_equal(cb.n, 1);
+	assert_false(pthread_equal(cb.th, pthread_self()));
+	pthread_mutex_unlock(&cb.lock);
+	assert_int_equal(rpc_clnt_dropped_replies(c), 0);
+	rpc_clnt_destroy(c);
+	srv_join(&s);
+}
+
 
 /* ---- many callers, large records: one record on the wire at a time ---- */
 
@@ -1520,6 +1648,7 @@ int main(void)
 		cmocka_unit_test(test_record_oversize),
 		cmocka_unit_test(test_record_direct),
 		cmocka_unit_test(test_out_of_order),
+		cmocka_unit_test(test_leader_hands_over),
 		cmocka_unit_test(test_many_big_calls),
 		cmocka_unit_test(test_reconnect_same_port),
 		cmocka_unit_test(test_soft_timeout),
