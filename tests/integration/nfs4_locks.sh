@@ -38,7 +38,17 @@ op_calls() { # MNT OP: operations OP sent inside COMPOUNDs
 	"$NFSFUSECTL" "$1" stats --json | python3 -c 'import json, sys
 print(json.load(sys.stdin)["nfs4ops"].get(sys.argv[1], {}).get("calls", 0))' "$2"
 }
-# For wait_until: the current state each time it runs.
+# wait_for SECS cmd...: until cmd succeeds, for SECS seconds of wall
+# time (wait_for counts tries, and each try here starts a Python).
+wait_for() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@" 2>/dev/null; do
+		((SECONDS < end)) || return 1
+		sleep 0.2
+	done
+}
+# For wait_for: the current state each time it runs.
 waiting_in() { locks_of "$1" | grep -q "^waiting ino=.* kind=$2 "; }
 nothing_held() { ! locks_of "$1" | grep -q '^held '; }
 
@@ -58,31 +68,31 @@ assert_match "$(locks_of "$MA")" "^held ino=[0-9]+ owner=[0-9a-f]+ kind=posix " 
 touch "$R.1" "$R.1.exit"
 wait_file_has "$NFSFUSE_TMP/holdA" unlocked 30 || fail "A did not unlock"
 assert_eq ok "$(lk try "$MB/$F" 120 10 w)" "after A's unlock B gets the range"
-wait_until 30 nothing_held "$MA" || fail "A still lists a lock after its unlock: $(locks_of "$MA")"
+wait_for 30 nothing_held "$MA" || fail "A still lists a lock after its unlock: $(locks_of "$MA")"
 
 # ---- F_SETLKW on A waits for B's lock, and is granted after B unlocks
 lk_bg "$NFSFUSE_TMP/holdB" hold "$MB/$F" 0 0 w "$R.2"
 wait_file_has "$NFSFUSE_TMP/holdB" locked 30 || fail "B did not lock"
 lk_bg "$NFSFUSE_TMP/waitA" wait "$MA/$F" 0 10 w "$R.2w"
-wait_until 30 waiting_in "$MA" posix || fail "A does not list its F_SETLKW as waiting: $(locks_of "$MA") $(cat "$NFSFUSE_TMP/waitA")"
+wait_for 30 waiting_in "$MA" posix || fail "A does not list its F_SETLKW as waiting: $(locks_of "$MA") $(cat "$NFSFUSE_TMP/waitA")"
 assert_eq waiting "$(cat "$NFSFUSE_TMP/waitA")" "A's F_SETLKW blocks while B holds the lock"
 touch "$R.2" "$R.2.exit"
 wait_file_has "$NFSFUSE_TMP/waitA" granted 60 || fail "A's F_SETLKW not granted after B's unlock: $(cat "$NFSFUSE_TMP/waitA")"
 assert_match "$(stat_of_mnt "$MA" lock_v4_granted_poll)" '^[1-9]' "A's grant counted as by polling"
 assert_eq "Resource temporarily unavailable" "$(lk try "$MB/$F" 5 1 r)" "A now holds the range it waited for"
 touch "$R.2w" # A's process exits without unlocking: its close releases it
-wait_until 30 try_ok "$MB/$F" 0 0 w || fail "the server still holds A's lock after its process exited"
+wait_for 30 try_ok "$MB/$F" 0 0 w || fail "the server still holds A's lock after its process exited"
 
 # ---- a signal ends a waiting F_SETLKW with EINTR
 lk_bg "$NFSFUSE_TMP/holdB3" hold "$MB/$F" 0 0 w "$R.3"
 wait_file_has "$NFSFUSE_TMP/holdB3" locked 30 || fail "B did not lock"
 lk_bg "$NFSFUSE_TMP/waitA3" wait "$MA/$F" 0 0 w "$R.3w"
 WPID=$LK_PID
-wait_until 30 waiting_in "$MA" posix || fail "A's F_SETLKW is not waiting: $(cat "$NFSFUSE_TMP/waitA3")"
+wait_for 30 waiting_in "$MA" posix || fail "A's F_SETLKW is not waiting: $(cat "$NFSFUSE_TMP/waitA3")"
 kill -USR1 "$WPID"
 wait_file_has "$NFSFUSE_TMP/waitA3" error 30 || fail "the signal did not end F_SETLKW: $(cat "$NFSFUSE_TMP/waitA3")"
 assert_eq "error Interrupted system call" "$(tail -n 1 "$NFSFUSE_TMP/waitA3")" "F_SETLKW fails with EINTR"
-wait_until 30 eval '! waiting_in "$MA" posix' || fail "A still lists the interrupted wait: $(locks_of "$MA")"
+wait_for 30 eval '! waiting_in "$MA" posix' || fail "A still lists the interrupted wait: $(locks_of "$MA")"
 touch "$R.3" "$R.3.exit" "$R.3w"
 wait_file_has "$NFSFUSE_TMP/holdB3" unlocked 30 || fail "B did not unlock"
 assert_eq ok "$(lk try "$MB/$F" 0 0 w)" "nothing held for A's interrupted wait"
@@ -109,8 +119,8 @@ wait_file_has "$NFSFUSE_TMP/closeA" locked 30 || fail "A did not lock: $(cat "$N
 assert_eq "Resource temporarily unavailable" "$(lk try "$MB/$F" 0 1 w)" "A's whole-file lock holds"
 touch "$R.4"
 wait_file_has "$NFSFUSE_TMP/closeA" closed 30 || fail "A did not close its second descriptor"
-wait_until 30 try_ok "$MB/$F" 0 0 w || fail "closing another descriptor of A's file did not release A's lock"
-wait_until 30 nothing_held "$MA" || fail "A still lists a lock after the close: $(locks_of "$MA")"
+wait_for 30 try_ok "$MB/$F" 0 0 w || fail "closing another descriptor of A's file did not release A's lock"
+wait_for 30 nothing_held "$MA" || fail "A still lists a lock after the close: $(locks_of "$MA")"
 touch "$R.4.exit"
 
 # ---- flock(2) between the two mounts
@@ -119,13 +129,13 @@ wait_file_has "$NFSFUSE_TMP/flA" locked 30 || fail "A's flock failed: $(cat "$NF
 assert_eq "Resource temporarily unavailable" "$(lk flock "$MB/$F" exnb "$R.5")" "B's flock(LOCK_EX|LOCK_NB) conflicts"
 assert_match "$(locks_of "$MA")" "kind=flock" "A lists a flock lock stateid"
 lk_bg "$NFSFUSE_TMP/flB" flock "$MB/$F" ex "$R.6"
-wait_until 30 waiting_in "$MB" flock || fail "B's blocking flock is not waiting: $(locks_of "$MB") $(cat "$NFSFUSE_TMP/flB")"
+wait_for 30 waiting_in "$MB" flock || fail "B's blocking flock is not waiting: $(locks_of "$MB") $(cat "$NFSFUSE_TMP/flB")"
 assert_eq "" "$(cat "$NFSFUSE_TMP/flB")" "B's blocking flock waits"
 touch "$R.5" # A's process exits: its flock goes with its file
 wait_file_has "$NFSFUSE_TMP/flB" locked 60 || fail "B's flock not granted after A's close: $(cat "$NFSFUSE_TMP/flB")"
 assert_eq "Resource temporarily unavailable" "$(lk flock "$MA/$F" exnb "$R.6")" "now A's flock conflicts with B's"
 touch "$R.6"
-wait_until 30 eval '[[ $(lk flock "$MA/$F" exnb "$R.6") == locked* ]]' || fail "B's flock not released at close"
+wait_for 30 eval '[[ $(lk flock "$MA/$F" exnb "$R.6") == locked* ]]' || fail "B's flock not released at close"
 
 # ---- flock(LOCK_EX) on a descriptor opened read-only: the caller's open
 # cannot carry a write lock, so the mount opens the file for the lock
@@ -150,8 +160,8 @@ assert_eq locked "$(cat "$NFSFUSE_TMP/roA")" "flock(LOCK_EX) on a read-only desc
 assert_eq "Resource temporarily unavailable" "$(lk flock "$MB/$F" exnb "$R.7")" "B's flock conflicts with it"
 [[ $(stat_of_mnt "$MA" lock_v4_from_lock_open) -gt $lo0 ]] || fail "the read-only flock did not take an open of its own"
 touch "$R.7"
-wait_until 30 eval '[[ $(lk flock "$MB/$F" exnb "$R.7") == locked* ]]' || fail "A's read-only flock not released at close"
-wait_until 30 eval '[[ $(stat_of_mnt "$MA" lock_v4_opens) == 0 ]]' ||
+wait_for 30 eval '[[ $(lk flock "$MB/$F" exnb "$R.7") == locked* ]]' || fail "A's read-only flock not released at close"
+wait_for 30 eval '[[ $(stat_of_mnt "$MA" lock_v4_opens) == 0 ]]' ||
 	fail "A keeps its lock open after the lock went: $(stat_of_mnt "$MA" lock_v4_opens)"
 assert_match "$(stat_of_mnt "$MA" lock_v4_from_caller_open)" "^[1-9]" "other locks named the caller's own open"
 
@@ -174,7 +184,7 @@ for op in LOCK LOCKU LOCKT; do
 	assert_match "$(op_calls "$MB" "$op")" '^[1-9]' "$op counted in B's nfs4ops statistics"
 done
 assert_match "$(op_calls "$MA" FREE_STATEID)" '^[1-9]' "A frees its lock stateids"
-wait_until 30 eval '[[ $(stat_of_mnt "$MA" lock_v4_stateids) == 0 ]]' ||
+wait_for 30 eval '[[ $(stat_of_mnt "$MA" lock_v4_stateids) == 0 ]]' ||
 	fail "A keeps lock stateids with nothing locked: $(locks_of "$MA")"
 assert_eq 0 "$(op_calls "$MA" RELEASE_LOCKOWNER)" "no RELEASE_LOCKOWNER (NFSv4.0 only) on 4.1"
 echo PASS
