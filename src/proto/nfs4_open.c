@@ -258,6 +258,13 @@ void nfs4_opens_end_release(struct nfs4_opens *t, struct nfs4_open *o,
 int nfs4_opens_stateid(struct nfs4_opens *t, const struct nfs_fh3 *fh,
 		       uint32_t uid, struct nfs4_stateid *out)
 {
+	return nfs4_opens_stateid_for(t, fh, uid, 0, out);
+}
+
+int nfs4_opens_stateid_for(struct nfs4_opens *t, const struct nfs_fh3 *fh,
+			   uint32_t uid, uint32_t need,
+			   struct nfs4_stateid *out)
+{
 	struct nfs4_open *o;
 	int ret = -ENOENT;
 
@@ -265,7 +272,7 @@ int nfs4_opens_stateid(struct nfs4_opens *t, const struct nfs_fh3 *fh,
 		return -ENOENT;
 	pthread_mutex_lock(&t->lock);
 	o = find(t, fh, uid);
-	if (o && o->have) {
+	if (o && o->have && (o->have & need) == need) {
 		*out = o->stateid;
 		ret = 0;
 	}

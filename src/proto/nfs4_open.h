@@ -19,7 +19,9 @@
  * an OPEN of the same stateid); I/O never waits for them.
  *
  * READ, WRITE and SETATTR(size) look up the entry of (handle, uid of the
- * call) when they are encoded (nfs4_open_stateid) and carry its stateid
+ * call) when they are encoded (nfs4_opens_stateid_for: one whose access
+ * allows the operation, READ for a READ, WRITE for the others; an
+ * O_RDONLY|O_TRUNC open truncates without it) and carry its stateid
  * with seqid 0 ("the current one", §8.2.2), so that an OPEN that bumps
  * the seqid while they are in flight cannot make them OLD_STATEID; with
  * no entry (a truncate by path by a user who has not the file open, a
@@ -110,6 +112,13 @@ void nfs4_opens_end_release(struct nfs4_opens *t, struct nfs4_open *o,
  * -ENOENT when that user holds no open of the file. */
 int nfs4_opens_stateid(struct nfs4_opens *t, const struct nfs_fh3 *fh,
 		       uint32_t uid, struct nfs4_stateid *out);
+/* The same, only when the share access the server holds for it includes
+ * need (NFS4_SHARE_ACCESS_*): a WRITE or a truncation under a read-only
+ * open would be refused (NFS4ERR_OPENMODE) where the anonymous stateid
+ * is not.  0 or -ENOENT. */
+int nfs4_opens_stateid_for(struct nfs4_opens *t, const struct nfs_fh3 *fh,
+			   uint32_t uid, uint32_t need,
+			   struct nfs4_stateid *out);
 /* Share access the server holds for (fh, uid), 0 for none. */
 uint32_t nfs4_opens_access(struct nfs4_opens *t, const struct nfs_fh3 *fh,
 			   uint32_t uid);

@@ -153,13 +153,14 @@ static int sattr_to4(struct v4call *q, const struct sattr3 *s,
 static int build(struct nfs4_compound *cmp, void *ctx);
 
 /* The stateid of the caller's open of fh for READ, WRITE and a size
- * change, with seqid 0 (the current one: an OPEN of the same file by
- * the same user may bump it while this call is on the wire); the
- * anonymous stateid, already in *sid, where the caller has no open. */
+ * change (need: the share access the operation needs), with seqid 0 (the
+ * current one: an OPEN of the same file by the same user may bump it
+ * while this call is on the wire); the anonymous stateid, already in
+ * *sid, where the caller has no open that allows it. */
 static void io_stateid(struct v4call *q, const struct nfs_fh3 *fh,
-		       struct nfs4_stateid *sid)
+		       uint32_t need, struct nfs4_stateid *sid)
 {
-	if (nfs4_open_stateid(q->c, fh, q->uid, sid) == 0)
+	if (nfs4_opens_stateid_for(q->c->v4opens, fh, q->uid, need, sid) == 0)
 		sid->seqid = 0;
 }
 
@@ -606,7 +607,8 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 			return ret;
 		/* Only a size change needs an open's (RFC 8881 §18.30.3). */
 		if (a->new_attributes.set_size)
-			io_stateid(q, &a->object, &sa.stateid);
+			io_stateid(q, &a->object, NFS4_SHARE_ACCESS_WRITE,
+				   &sa.stateid);
 		add_putfh(cmp, &a->object);
 		nfs4_add_setattr(cmp, &sa);
 		return add_getattr(cmp);
@@ -640,7 +642,7 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 					     .offset = a->offset,
 					     .count = a->count };
 
-		io_stateid(q, &a->file, &ra.stateid);
+		io_stateid(q, &a->file, NFS4_SHARE_ACCESS_READ, &ra.stateid);
 		add_putfh(cmp, &a->file);
 		nfs4_add_read(cmp, &ra);
 		return add_getattr(cmp);
@@ -653,7 +655,7 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 					      .data = a->data,
 					      .data_len = a->count };
 
-		io_stateid(q, &a->file, &wa.stateid);
+		io_stateid(q, &a->file, NFS4_SHARE_ACCESS_WRITE, &wa.stateid);
 		add_putfh(cmp, &a->file);
 		nfs4_add_write(cmp, &wa);
 		return add_getattr(cmp);

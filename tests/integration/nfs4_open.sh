@@ -204,6 +204,12 @@ os.close(fd)
 EOF
 cmp <(head -c 1000 "$S/r") "$S/w" || fail "bytes written and truncated"
 assert_eq 1000 "$(stat_of %s "$S/w")" "size after ftruncate"
+# O_RDONLY|O_TRUNC: an open for reading, a truncation all the same (its
+# stateid cannot carry it)
+cp "$S/w" "$S/t"
+python3 -c 'import os, sys; os.close(os.open(sys.argv[1], os.O_RDONLY | os.O_TRUNC))' \
+	"$D/t" || fail "O_RDONLY|O_TRUNC"
+assert_eq 0 "$(stat_of %s "$S/t")" "size after O_RDONLY|O_TRUNC"
 
 umount_nfsfuse "$M"
 capture_stop

@@ -125,6 +125,7 @@ static void test_downgrade_when_union_shrinks(void **state)
 	r = opened(t, 2, 0, R, sid_of(1, 9));
 	w = opened(t, 2, 0, W, sid_of(2, 9));
 	assert_int_equal(nfs4_opens_access(t, &fh, 0), RW);
+	assert_int_equal(nfs4_opens_stateid_for(t, &fh, 0, W, &got), 0);
 	/* The writer goes: only READ is left. */
 	assert_int_equal(release(t, w, W, &want, &sid, sid_of(3, 9)),
 			 NFS4_OPEN_DOWNGRADE);
@@ -132,6 +133,9 @@ static void test_downgrade_when_union_shrinks(void **state)
 	assert_int_equal(nfs4_opens_access(t, &fh, 0), R);
 	assert_int_equal(nfs4_opens_stateid(t, &fh, 0, &got), 0);
 	assert_int_equal(got.seqid, 3);
+	/* A read-only open carries no WRITE or truncation. */
+	assert_int_equal(nfs4_opens_stateid_for(t, &fh, 0, W, &got), -ENOENT);
+	assert_int_equal(nfs4_opens_stateid_for(t, &fh, 0, R, &got), 0);
 	assert_int_equal(release(t, r, R, &want, &sid, sid_of(4, 9)),
 			 NFS4_OPEN_CLOSE);
 	nfs4_opens_free(t);
