@@ -10,13 +10,6 @@
 #include "nfs4_idmap.h"
 #include "nfs4_session.h"
 
-struct aclcall {
-	const struct nfs_fh3 *fh;
-	const struct nfs4_acl *acl;      /* set: what to send */
-	struct nfs4_getacl_res *get;     /* one of get or set */
-	struct nfs4_setacl_res *set;
-};
-
 static int add_putfh(struct nfs4_compound *cmp, const struct nfs_fh3 *fh)
 {
 	struct nfs4_putfh_args a;
@@ -28,9 +21,9 @@ static int add_putfh(struct nfs4_compound *cmp, const struct nfs_fh3 *fh)
 	return nfs4_add_putfh(cmp, &a);
 }
 
-static int build(struct nfs4_compound *cmp, void *ctx)
+int nfs4_aclcall_build(struct nfs4_compound *cmp, void *ctx)
 {
-	struct aclcall *q = ctx;
+	struct nfs4_aclcall *q = ctx;
 	struct nfs4_getattr_args ga = { .request = nfs4_fattr3_request };
 	int ret = add_putfh(cmp, q->fh);
 
@@ -84,9 +77,9 @@ static int step(struct nfs4_compound_res *r, uint32_t op, void *res,
 	return 1;
 }
 
-static int parse(struct nfs4_compound_res *r, void *ctx)
+int nfs4_aclcall_parse(struct nfs4_compound_res *r, void *ctx)
 {
-	struct aclcall *q = ctx;
+	struct nfs4_aclcall *q = ctx;
 	uint32_t *st4 = q->get ? &q->get->st4 : &q->set->st4;
 	struct post_op_attr *attr = q->get ? &q->get->attr : &q->set->attr;
 	struct nfs4_status_res sr;
@@ -119,12 +112,13 @@ int nfs4_getacl(struct nfs_client *c, const struct rpc_cred *cred,
 		const struct nfs_fh3 *fh, struct nfs4_getacl_res *res,
 		struct rpc_reply *reply, volatile int *interrupted)
 {
-	struct aclcall q = { .fh = fh, .get = res };
+	struct nfs4_aclcall q = { .fh = fh, .get = res };
 
 	memset(res, 0, sizeof(*res));
 	if (!c->v4)
 		return -EOPNOTSUPP;
-	return nfs4_session_call(c->v4, cred, 0, build, parse, &q, reply,
+	return nfs4_session_call(c->v4, cred, 0, nfs4_aclcall_build,
+				 nfs4_aclcall_parse, &q, reply,
 				 interrupted);
 }
 
@@ -132,11 +126,12 @@ int nfs4_setacl(struct nfs_client *c, const struct rpc_cred *cred,
 		const struct nfs_fh3 *fh, const struct nfs4_acl *acl,
 		struct nfs4_setacl_res *res, volatile int *interrupted)
 {
-	struct aclcall q = { .fh = fh, .acl = acl, .set = res };
+	struct nfs4_aclcall q = { .fh = fh, .acl = acl, .set = res };
 
 	memset(res, 0, sizeof(*res));
 	if (!c->v4)
 		return -EOPNOTSUPP;
-	return nfs4_session_call(c->v4, cred, NFS4_CALL_CACHETHIS, build,
-				 parse, &q, NULL, interrupted);
+	return nfs4_session_call(c->v4, cred, NFS4_CALL_CACHETHIS,
+				 nfs4_aclcall_build, nfs4_aclcall_parse, &q, NULL,
+				 interrupted);
 }

@@ -44,4 +44,16 @@ int nfs4_setacl(struct nfs_client *c, const struct rpc_cred *cred,
 		const struct nfs_fh3 *fh, const struct nfs4_acl *acl,
 		struct nfs4_setacl_res *res, volatile int *interrupted);
 
+/* One call's state, and its COMPOUND's two halves as the session calls
+ * them (nfs4_build_fn, nfs4_parse_fn), exported for the unit tests:
+ * get or set is set, the other NULL; acl is what set sends. */
+struct nfs4_aclcall {
+	const struct nfs_fh3 *fh;
+	const struct nfs4_acl *acl;
+	struct nfs4_getacl_res *get;
+	struct nfs4_setacl_res *set;
+};
+int nfs4_aclcall_build(struct nfs4_compound *cmp, void *ctx);
+int nfs4_aclcall_parse(struct nfs4_compound_res *r, void *ctx);
+
 #endif
