@@ -15,6 +15,9 @@
  * the call returns, with the first write error; the wcc data of the
  * replies then says whether the file changed by our hand alone, in which
  * case the cache survives our own writes.
+ * NFSv4: open and create hold an OPEN (proto/nfs4_open.h) whose
+ * attributes stand in for open's GETATTR; release gives it back (CLOSE
+ * at the user's last one) after the flush above.
  */
 #include "fs.h"
 
