@@ -234,9 +234,11 @@ static int lk_errno(uint32_t st)
 
 static bool stateid_gone(uint32_t st)
 {
+	/* STALE_STATEID: of a client id the server no longer has (it
+	 * restarted; the session made a new one). */
 	return st == NFS4ERR_BAD_STATEID || st == NFS4ERR_OLD_STATEID ||
-	       st == NFS4ERR_EXPIRED || st == NFS4ERR_ADMIN_REVOKED ||
-	       st == NFS4ERR_DELEG_REVOKED;
+	       st == NFS4ERR_STALE_STATEID || st == NFS4ERR_EXPIRED ||
+	       st == NFS4ERR_ADMIN_REVOKED || st == NFS4ERR_DELEG_REVOKED;
 }
 
 static void sleep_ms(unsigned ms)
