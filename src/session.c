@@ -17,6 +17,7 @@
 #include "proto/mount_client.h"
 #include "proto/nfs4_open.h"
 #include "proto/nfs4_owner.h"
+#include "proto/nfs4_reclaim.h"
 #include "proto/nfsacl_client.h"
 #include "proto/pmap_client.h"
 #include "base/trace.h"
@@ -446,6 +447,7 @@ static int open_v4_minor(struct session *s, uint32_t minor, char *err,
 		set_err(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	nfs4_reclaim_register(&s->nfs);
 	ret = nfs4_root_fh(&s->nfs, &s->cred, o->export_path, &s->nfs.root,
 			   &failed, &failed_len);
 	if (ret) {

@@ -21,6 +21,7 @@ struct nfs4_open {
 	unsigned claims;             /* begin_open not yet ended */
 	bool busy;                   /* a state change is on the wire */
 	bool gone;                   /* out of the table (CLOSEd) */
+	bool lost;                   /* the server lost it: I/O is EIO */
 };
 
 struct nfs4_opens {
@@ -194,8 +195,9 @@ struct nfs4_open *nfs4_opens_end_open(struct nfs4_opens *t,
 	o->claims--;
 	access &= NFS4_SHARE_ACCESS_BOTH;
 	if (ok && access) {
-		if (!o->have || newer(&o->stateid, sid))
+		if (!o->have || o->lost || newer(&o->stateid, sid))
 			o->stateid = *sid;
+		o->lost = false; /* opened again: usable again */
 		o->have |= access;
 		o->count[access]++;
 	}
@@ -274,7 +276,7 @@ int nfs4_opens_stateid_for(struct nfs4_opens *t, const struct nfs_fh3 *fh,
 	o = find(t, fh, uid);
 	if (o && o->have && (o->have & need) == need) {
 		*out = o->stateid;
-		ret = 0;
+		ret = o->lost ? -EIO : 0;
 	}
 	pthread_mutex_unlock(&t->lock);
 	return ret;
@@ -339,6 +341,23 @@ int nfs4_opens_set_stateid(struct nfs4_opens *t, const struct nfs_fh3 *fh,
 	o = find(t, fh, uid);
 	if (o && o->have) {
 		o->stateid = *sid;
+		o->lost = false;
+		ret = 0;
+	}
+	pthread_mutex_unlock(&t->lock);
+	return ret;
+}
+
+int nfs4_opens_mark_lost(struct nfs4_opens *t, const struct nfs_fh3 *fh,
+			 uint32_t uid)
+{
+	struct nfs4_open *o;
+	int ret = -ENOENT;
+
+	pthread_mutex_lock(&t->lock);
+	o = find(t, fh, uid);
+	if (o && o->have) {
+		o->lost = true;
 		ret = 0;
 	}
 	pthread_mutex_unlock(&t->lock);

@@ -109,7 +109,8 @@ void nfs4_opens_end_release(struct nfs4_opens *t, struct nfs4_open *o,
 			    const struct nfs4_stateid *sid);
 
 /* The open stateid of (fh, uid) as the server last gave it: 0, or
- * -ENOENT when that user holds no open of the file. */
+ * -ENOENT when that user holds no open of the file, -EIO when the
+ * server lost it (nfs4_opens_mark_lost). */
 int nfs4_opens_stateid(struct nfs4_opens *t, const struct nfs_fh3 *fh,
 		       uint32_t uid, struct nfs4_stateid *out);
 /* The same, only when the share access the server holds for it includes
@@ -145,6 +146,12 @@ int nfs4_opens_walk(struct nfs4_opens *t, nfs4_open_walk_fn fn, void *ctx);
 /* Replace the stateid of (fh, uid) (a reclaim's): 0 or -ENOENT. */
 int nfs4_opens_set_stateid(struct nfs4_opens *t, const struct nfs_fh3 *fh,
 			   uint32_t uid, const struct nfs4_stateid *sid);
+/* The server lost the open of (fh, uid) and it could not be reclaimed:
+ * nfs4_opens_stateid() answers -EIO for it (so its READs and WRITEs fail
+ * with EIO, never go out on another stateid) until an OPEN of the same
+ * (fh, uid) succeeds again or a reclaim stores a stateid.  0 or -ENOENT. */
+int nfs4_opens_mark_lost(struct nfs4_opens *t, const struct nfs_fh3 *fh,
+			 uint32_t uid);
 /* Opens held (entries with a stateid), for statistics and tests. */
 unsigned nfs4_opens_count(struct nfs4_opens *t);
 /* The file handle of o (which the caller holds). */

@@ -156,12 +156,23 @@ static int build(struct nfs4_compound *cmp, void *ctx);
  * change (need: the share access the operation needs), with seqid 0 (the
  * current one: an OPEN of the same file by the same user may bump it
  * while this call is on the wire); the anonymous stateid, already in
- * *sid, where the caller has no open that allows it. */
-static void io_stateid(struct v4call *q, const struct nfs_fh3 *fh,
-		       uint32_t need, struct nfs4_stateid *sid)
+ * *sid, where the caller has no open that allows it.  -EIO for an open
+ * the server lost (a recovery could not have it again): the I/O fails
+ * rather than going out under another stateid. */
+static int io_stateid(struct v4call *q, const struct nfs_fh3 *fh,
+		      uint32_t need, struct nfs4_stateid *sid)
 {
-	if (nfs4_opens_stateid_for(q->c->v4opens, fh, q->uid, need, sid) == 0)
+	struct nfs4_stateid own;
+	int ret = nfs4_opens_stateid_for(q->c->v4opens, fh, q->uid, need,
+					 &own);
+
+	if (ret == -EIO)
+		return ret;
+	if (ret == 0) {
+		*sid = own;
 		sid->seqid = 0;
+	}
+	return 0;
 }
 
 /* ---- parsing ---- */
@@ -606,9 +617,10 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 		if (ret)
 			return ret;
 		/* Only a size change needs an open's (RFC 8881 §18.30.3). */
-		if (a->new_attributes.set_size)
-			io_stateid(q, &a->object, NFS4_SHARE_ACCESS_WRITE,
-				   &sa.stateid);
+		if (a->new_attributes.set_size &&
+		    (ret = io_stateid(q, &a->object, NFS4_SHARE_ACCESS_WRITE,
+				      &sa.stateid)))
+			return ret;
 		add_putfh(cmp, &a->object);
 		nfs4_add_setattr(cmp, &sa);
 		return add_getattr(cmp);
@@ -642,7 +654,9 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 					     .offset = a->offset,
 					     .count = a->count };
 
-		io_stateid(q, &a->file, NFS4_SHARE_ACCESS_READ, &ra.stateid);
+		if (io_stateid(q, &a->file, NFS4_SHARE_ACCESS_READ,
+			       &ra.stateid))
+			return -EIO;
 		add_putfh(cmp, &a->file);
 		nfs4_add_read(cmp, &ra);
 		return add_getattr(cmp);
@@ -655,7 +669,9 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 					      .data = a->data,
 					      .data_len = a->count };
 
-		io_stateid(q, &a->file, NFS4_SHARE_ACCESS_WRITE, &wa.stateid);
+		if (io_stateid(q, &a->file, NFS4_SHARE_ACCESS_WRITE,
+			       &wa.stateid))
+			return -EIO;
 		add_putfh(cmp, &a->file);
 		nfs4_add_write(cmp, &wa);
 		return add_getattr(cmp);

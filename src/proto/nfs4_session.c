@@ -338,7 +338,7 @@ static enum fin finish_slot(struct nfs4_session *s, struct nfs4_req *q,
 		return FIN_DONE;
 	}
 	if (st == NFS4_OK)
-		s->renewed_us = clock_mono_us();
+		s->renewed_us = s->lease_ok_us = clock_mono_us();
 	switch (q->action) {
 	case NFS4_REC_NONE:
 		if (st == NFS4_OK) {
@@ -772,6 +772,7 @@ static int create_session(struct nfs4_session *s, uint32_t *st)
 	s->gen++;
 	s->cb_seqid = 0;
 	s->status_flags = 0;
+	s->lease_ok_us = clock_mono_us();
 	pthread_cond_broadcast(&s->slot_free);
 	pthread_mutex_unlock(&s->lock);
 	s->have_session = true;
@@ -845,6 +846,10 @@ static bool recover(struct nfs4_session *s, enum nfs4_rec_action need,
 	uint64_t t0 = clock_mono_us();
 
 	nfs4_rec_begin(&r, need, expired);
+	pthread_mutex_lock(&s->lock);
+	s->lease_lapsed = s->lease_s && t0 - s->lease_ok_us >
+					(uint64_t)s->lease_s * 1000000u;
+	pthread_mutex_unlock(&s->lock);
 	STAT_INC(nfs4_recoveries);
 	nf_log(NF_LOG_WARNING, "NFSv4 recovery: the server lost this "
 	       "client's %s; %s", need == NFS4_REC_CLIENT ? "client id"
@@ -1228,8 +1233,11 @@ static void bind_done(void *ctx, int err, struct xdr_dec *results,
 		nf_log(NF_LOG_WARNING, "BIND_CONN_TO_SESSION: %s",
 		       strerror(-err));
 	else if (x->res.status != NFS4_OK)
-		nf_log(NF_LOG_WARNING, "BIND_CONN_TO_SESSION: %s",
-		       stat_str(x->res.status));
+		/* A lost session is the recovery's to report. */
+		nf_log(x->res.status == NFS4ERR_BADSESSION ||
+		       x->res.status == NFS4ERR_DEADSESSION ? NF_LOG_DEBUG
+							    : NF_LOG_WARNING,
+		       "BIND_CONN_TO_SESSION: %s", stat_str(x->res.status));
 	else
 		nf_log(NF_LOG_INFO, "NFSv4 session bound to the new "
 		       "connection (%s)", x->res.dir == NFS4_CDFS4_BOTH ?

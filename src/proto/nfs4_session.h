@@ -44,8 +44,10 @@
  * this client has state: CB_SEQUENCE, and NFS4ERR_NOTSUPP for the rest
  * (no delegations or layouts are ever taken).
  *
- * Not built yet: reclaiming opens and locks (no reclaim hook is
- * registered yet).
+ * The reclaim hook of a mount (nfs4_reclaim.c) has its opens again.
+ * Not built yet: reclaiming byte-range locks (their stateids are lost
+ * with the client id; a lock held across a server restart is not had
+ * again).
  *
  * Locks: s->lock protects the slot table, the renewal times and the
  * flags; it is never held across an RPC.
@@ -77,7 +79,9 @@ struct nfs4_session;
  * the new session exists and before RECLAIM_COMPLETE.  NFS4_RECLAIM_GRACE:
  * reclaim each open (CLAIM_PREVIOUS) and lock (reclaim LOCK) with calls
  * flagged NFS4_CALL_RECOVERY; what cannot be reclaimed is logged once and
- * its file answers EIO until reopened.  NFS4_RECLAIM_LOST: the state is
+ * its file answers EIO until reopened (a server without a grace period
+ * answers NFS4ERR_NO_GRACE: an open may then be made again, unless
+ * s->lease_lapsed).  NFS4_RECLAIM_LOST: the state is
  * gone (lease expired, revoked): mark it so, logged, and never use its
  * stateids again.
  */
@@ -101,7 +105,9 @@ struct nfs4_session {
 	pthread_mutex_t lock;
 	pthread_cond_t slot_free;   /* [lock] a slot was given back */
 	struct nfs4_slots slots;    /* [lock] */
-	uint64_t renewed_us;        /* [lock] last SEQUENCE that succeeded */
+	uint64_t renewed_us;        /* [lock] last SEQUENCE that succeeded
+				     * (or renewal attempt that failed) */
+	uint64_t lease_ok_us;       /* [lock] last SEQUENCE that succeeded */
 	uint32_t status_flags;      /* [lock] of the last SEQUENCE reply */
 	bool stop;                  /* [lock] the renewal thread must end */
 	pthread_cond_t renew_wake;  /* [lock] */
@@ -124,6 +130,11 @@ struct nfs4_session {
 	volatile int stopping;      /* interrupts the renewal thread's calls */
 	nfs4_reclaim_fn reclaim;
 	void *reclaim_ctx;
+	/* The last recovery began after a lease's time without a renewal:
+	 * the server may have expired this client and let others in, so
+	 * what cannot be reclaimed in a grace period is lost (renewal
+	 * thread only). */
+	bool lease_lapsed;
 
 	/* statistics, relaxed atomics */
 	uint64_t ops[NFS4_OPS_COUNTED];
