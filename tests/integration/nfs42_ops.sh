@@ -49,37 +49,51 @@ s1=$(op_calls "$M" SEEK)
 ((s1 - s0 >= 2 * ${#OFFS[@]})) ||
 	fail "SEEK sent $((s1 - s0)) times for $((2 * ${#OFFS[@]})) lseeks"
 note "SEEK: $((s1 - s0)) for $((2 * ${#OFFS[@]})) lseeks"
-# A SEEK by a caller without an open of the file goes under an OPEN of
-# its own, which is CLOSEd also when the SEEK fails (NXIO past the end:
-# the COMPOUND stops before its CLOSE, which then goes alone).
+# The lseeks carry the stateid of the caller's own open: one OPEN (the
+# open's) and one CLOSE (its release) for four lseeks.
 o0=$(op_calls "$M" OPEN)
 c0=$(op_calls "$M" CLOSE)
 out=$("${OPS[@]}" seek "$D/sparse" 0 $((size + 1)))
-nx=$(grep -o ENXIO <<<"$out" | wc -l)
-assert_eq 2 "$nx" "lseeks past the end"
-opens=$(($(op_calls "$M" OPEN) - o0))
-closes=$(($(op_calls "$M" CLOSE) - c0))
-if ((opens == 4)); then
-	assert_eq $((4 + nx)) "$closes" "CLOSEs of the SEEKs' own OPENs"
-else
-	assert_eq "$opens" "$closes" "CLOSEs for the OPENs"
-fi
-note "4 lseeks: $opens OPENs, $closes CLOSEs"
-# Another user's SEEK through a descriptor root opened: the server's
-# answers still, and no open left.
+assert_eq 2 "$(grep -o ENXIO <<<"$out" | wc -l)" "lseeks past the end"
+assert_eq 1 $(($(op_calls "$M" OPEN) - o0)) "OPENs for an open and four lseeks"
+# Another user's SEEK through a descriptor root opened (that user holds
+# no open of the file): an OPEN of its own in the SEEK's COMPOUND, the
+# server's answers, and the open CLOSEd also when the SEEK fails (NXIO
+# past the end stops the COMPOUND before its CLOSE, which goes alone).
 if [[ $(id -u) -eq 0 ]]; then
 	TEST_USER=nfsfuse-v42seek
 	ensure_test_user
-	got=$(python3 - "$D/sparse" "$TEST_UID" "$TEST_GID" <<'EOF'
-import os, sys
+	o0=$(op_calls "$M" OPEN)
+	c0=$(op_calls "$M" CLOSE)
+	got=$(python3 - "$D/sparse" "$TEST_UID" "$TEST_GID" $((size + 1)) <<'EOF'
+import errno, os, sys
+def seek(fd, off, whence):
+    try:
+        return os.lseek(fd, off, whence)
+    except OSError as e:
+        return errno.errorcode.get(e.errno, e.errno)
 fd = os.open(sys.argv[1], os.O_RDONLY)
 os.setgroups([])
 os.setgid(int(sys.argv[3]))
 os.setuid(int(sys.argv[2]))
-print(os.lseek(fd, 0, os.SEEK_HOLE), os.lseek(fd, 65536, os.SEEK_DATA))
+end = int(sys.argv[4])
+print(seek(fd, 0, os.SEEK_HOLE), seek(fd, 65536, os.SEEK_DATA),
+      seek(fd, end, os.SEEK_DATA), seek(fd, end, os.SEEK_HOLE))
 EOF
 	)
-	assert_eq "65536 $((8 * MiB))" "$got" "SEEK through a descriptor of another user"
+	assert_eq "65536 $((8 * MiB)) ENXIO ENXIO" "$got" "SEEK through a descriptor of another user"
+	# root's open and its release: 1 OPEN, 1 CLOSE; each SEEK: 1 OPEN,
+	# 1 CLOSE in its COMPOUND and, for the 2 past the end, 1 alone.
+	assert_eq 5 $(($(op_calls "$M" OPEN) - o0)) "OPENs of root's open and 4 SEEKs of another user"
+	# (root's CLOSE follows the release, after the program ended; each
+	# look at the counters is a program run, so the wait is by the clock)
+	closes=0
+	for ((t = SECONDS + 60; SECONDS < t; )); do
+		closes=$(($(op_calls "$M" CLOSE) - c0))
+		((closes >= 7)) && break
+		sleep 1
+	done
+	assert_eq 7 "$closes" "CLOSEs for 5 OPENs, 2 SEEKs of them failed"
 fi
 # Data written and not yet flushed counts: the gathered bytes go first.
 python3 - "$D/grow" <<'EOF' >"$W/grow.out"
