@@ -187,7 +187,7 @@ static int take_slot(struct nfs4_session *s, struct nfs4_req *q,
 
 	pthread_mutex_lock(&s->lock);
 	for (;;) {
-		if (!own && s->broken) {
+		if (!own && (s->broken || s->stop)) {
 			ret = -EIO;
 			break;
 		}
