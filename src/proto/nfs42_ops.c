@@ -10,6 +10,7 @@
 #include "../base/log.h"
 #include "nfs4_open.h"
 #include "nfs4_session.h"
+#include "nfs4_walk.h"
 
 /* A COPY whose destination's COMMIT shows another verifier (the server
  * restarted in between) is sent again, this many times at most. */

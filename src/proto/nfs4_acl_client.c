@@ -7,25 +7,14 @@
 #include <errno.h>
 #include <string.h>
 
-#include "nfs4_idmap.h"
 #include "nfs4_session.h"
-
-static int add_putfh(struct nfs4_compound *cmp, const struct nfs_fh3 *fh)
-{
-	struct nfs4_putfh_args a;
-
-	if (!fh || fh->len == 0 || fh->len > NFS3_FHSIZE)
-		return -EINVAL;
-	a.fh.len = fh->len;
-	memcpy(a.fh.data, fh->data, fh->len);
-	return nfs4_add_putfh(cmp, &a);
-}
+#include "nfs4_walk.h"
 
 int nfs4_aclcall_build(struct nfs4_compound *cmp, void *ctx)
 {
 	struct nfs4_aclcall *q = ctx;
 	struct nfs4_getattr_args ga = { .request = nfs4_fattr3_request };
-	int ret = add_putfh(cmp, q->fh);
+	int ret = nfs4_add_putfh3(cmp, q->fh);
 
 	if (ret)
 		return ret;
@@ -44,59 +33,30 @@ int nfs4_aclcall_build(struct nfs4_compound *cmp, void *ctx)
 	return nfs4_add_getattr(cmp, &ga);
 }
 
-static void attr_of(const struct nfs4_fattr *f, struct post_op_attr *out)
-{
-	struct nfs4_attr3 a3;
-
-	/* Attributes the server left out stay 0: the rest is still true. */
-	nfs4_fattr_to_attr3(f, &a3);
-	out->attr = a3.attr;
-	out->attr.change = a3.change;
-	out->attr.uid = nfs4_idmap_uid(a3.owner.s, a3.owner.len);
-	out->attr.gid = nfs4_idmap_gid(a3.owner_group.s, a3.owner_group.len);
-	out->present = true;
-}
-
-/* The next result: 1 when NFS4_OK; 0 when the compound stopped at or
- * before it (*st4 then says why); -EBADMSG. */
-static int step(struct nfs4_compound_res *r, uint32_t op, void *res,
-		uint32_t *st4)
-{
-	int ret = nfs4_compound_next(r, op, res);
-
-	if (ret == -ENODATA) {
-		*st4 = r->status ? r->status : NFS4ERR_SERVERFAULT;
-		return 0;
-	}
-	if (ret)
-		return ret;
-	if (*(uint32_t *)res != NFS4_OK) {
-		*st4 = *(uint32_t *)res;
-		return 0;
-	}
-	return 1;
-}
-
 int nfs4_aclcall_parse(struct nfs4_compound_res *r, void *ctx)
 {
 	struct nfs4_aclcall *q = ctx;
 	uint32_t *st4 = q->get ? &q->get->st4 : &q->set->st4;
 	struct post_op_attr *attr = q->get ? &q->get->attr : &q->set->attr;
+	struct nfs4_walk w = NFS4_WALK_INIT;
 	struct nfs4_status_res sr;
 	struct nfs4_setattr_res sa;
 	struct nfs4_getattr_res gr;
 	int ret;
 
-	*st4 = NFS4_OK;
-	if ((ret = step(r, NFS4OP_PUTFH, &sr, st4)) <= 0)
-		return ret;
-	if (q->set && (ret = step(r, NFS4OP_SETATTR, &sa, st4)) <= 0)
+	ret = nfs4_walk_next(r, &w, NFS4OP_PUTFH, &sr);
+	if (ret > 0 && q->set)
+		ret = nfs4_walk_next(r, &w, NFS4OP_SETATTR, &sa);
+	*st4 = w.st4;
+	if (ret <= 0)
 		return ret;
 	/* After a SETATTR that worked, a failed GETATTR leaves it worked. */
-	if ((ret = step(r, NFS4OP_GETATTR, &gr, q->get ? st4
-						   : &(uint32_t){ 0 })) <= 0)
+	ret = nfs4_walk_next(r, &w, NFS4OP_GETATTR, &gr);
+	if (q->get)
+		*st4 = w.st4;
+	if (ret <= 0)
 		return ret;
-	attr_of(&gr.attrs, attr);
+	nfs4_attr_to_post_op(&gr.attrs, attr);
 	if (q->get) {
 		q->get->supported = nfs4_bitmap_isset(&gr.attrs.supported_attrs,
 						      NFS4_FATTR_ACL);

@@ -200,11 +200,4 @@ int nfs4_open_create(struct nfs_client *c, const struct rpc_cred *cred,
 int nfs4_open_release(struct nfs_client *c, const struct rpc_cred *cred,
 		      struct nfs4_open *o, uint32_t access);
 
-/* Shared with nfs4_procs.c: a handle the upper layers can hold (0, or -1
- * when longer than NFS3_FHSIZE, logged once), and returned attributes
- * with owners mapped (nfs4_idmap.h). */
-int nfs4_fh_to_fh3(const struct nfs4_fh *in, struct nfs_fh3 *out);
-void nfs4_attr_to_post_op(const struct nfs4_fattr *f,
-			  struct post_op_attr *out);
-
 #endif

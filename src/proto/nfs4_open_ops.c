@@ -20,6 +20,7 @@
 #include "../base/log.h"
 #include "nfs4_idmap.h"
 #include "nfs4_session.h"
+#include "nfs4_walk.h"
 
 struct oreq {
 	struct nfs_client *c;
@@ -36,17 +37,6 @@ struct oreq {
 	bool has_newfh;
 	struct post_op_attr attr;
 };
-
-static int put_fh(struct nfs4_compound *cmp, const struct nfs_fh3 *fh)
-{
-	struct nfs4_putfh_args a;
-
-	if (!fh || fh->len == 0 || fh->len > NFS3_FHSIZE)
-		return -EINVAL;
-	a.fh.len = fh->len;
-	memcpy(a.fh.data, fh->data, fh->len);
-	return nfs4_add_putfh(cmp, &a);
-}
 
 static int create_how(struct oreq *q, struct nfs4_open_args *o)
 {
@@ -93,7 +83,6 @@ static int build_open(struct nfs4_compound *cmp, void *ctx)
 		.opentype = NFS4_OPEN_NOCREATE,
 		.claim = NFS4_CLAIM_FH,
 	};
-	struct nfs4_getattr_args ga = { .request = nfs4_fattr3_request };
 	int ret;
 
 	o.owner.clientid = q->c->v4->clientid;
@@ -101,62 +90,42 @@ static int build_open(struct nfs4_compound *cmp, void *ctx)
 	o.owner.owner_len = (uint32_t)strlen(q->oo);
 	if (q->create && (ret = create_how(q, &o)))
 		return ret;
-	if ((ret = put_fh(cmp, q->fh)))
+	if ((ret = nfs4_add_putfh3(cmp, q->fh)))
 		return ret;
 	nfs4_add_open(cmp, &o);
 	if (q->create)
 		nfs4_add_getfh(cmp);
-	return nfs4_add_getattr(cmp, &ga);
-}
-
-/* The next result: 1 when NFS4_OK, 0 when the compound stopped at or
- * before it (q->st4 says why), -EBADMSG when malformed. */
-static int next(struct nfs4_compound_res *r, uint32_t *st4, uint32_t op,
-		void *res)
-{
-	int ret = nfs4_compound_next(r, op, res);
-
-	if (ret == -ENODATA) {
-		if (*st4 == NFS4_OK)
-			*st4 = r->status ? r->status : NFS4ERR_SERVERFAULT;
-		return 0;
-	}
-	if (ret)
-		return ret;
-	if (*(uint32_t *)res != NFS4_OK) {
-		*st4 = *(uint32_t *)res;
-		return 0;
-	}
-	return 1;
+	return nfs4_add_getattr3(cmp);
 }
 
 static int parse_open(struct nfs4_compound_res *r, void *ctx)
 {
 	struct oreq *q = ctx;
+	struct nfs4_walk w = NFS4_WALK_INIT;
 	struct nfs4_status_res sr;
-	struct nfs4_getattr_res gr;
 	int ret;
 
-	q->st4 = NFS4_OK;
 	q->has_newfh = false;
 	q->attr.present = false;
 	memset(&q->open, 0, sizeof(q->open));
-	if ((ret = next(r, &q->st4, NFS4OP_PUTFH, &sr)) <= 0 ||
-	    (ret = next(r, &q->st4, NFS4OP_OPEN, &q->open)) <= 0)
+	ret = nfs4_walk_next(r, &w, NFS4OP_PUTFH, &sr);
+	if (ret > 0)
+		ret = nfs4_walk_next(r, &w, NFS4OP_OPEN, &q->open);
+	q->st4 = w.st4;
+	if (ret <= 0)
 		return ret;
 	if (q->create) {
+		/* A walk of its own: a failed GETFH leaves the OPEN done,
+		 * but the file cannot be named. */
+		struct nfs4_walk fw = NFS4_WALK_INIT;
 		struct nfs4_getfh_res gf;
-		uint32_t st = NFS4_OK;
 
-		if ((ret = next(r, &st, NFS4OP_GETFH, &gf)) <= 0)
-			return ret; /* opened, but we cannot name it */
+		if ((ret = nfs4_walk_next(r, &fw, NFS4OP_GETFH, &gf)) <= 0)
+			return ret;
 		q->has_newfh = nfs4_fh_to_fh3(&gf.fh, &q->newfh) == 0;
 	}
 	/* The attributes are optional: the open stands without them. */
-	ret = nfs4_compound_next(r, NFS4OP_GETATTR, &gr);
-	if (ret == 0 && gr.status == NFS4_OK)
-		nfs4_attr_to_post_op(&gr.attrs, &q->attr);
-	return ret == -EBADMSG ? ret : 0;
+	return nfs4_walk_attr(r, &w, &q->attr);
 }
 
 struct sreq {                 /* OPEN_DOWNGRADE, CLOSE, DELEGRETURN */
@@ -171,7 +140,7 @@ struct sreq {                 /* OPEN_DOWNGRADE, CLOSE, DELEGRETURN */
 static int build_state(struct nfs4_compound *cmp, void *ctx)
 {
 	struct sreq *q = ctx;
-	int ret = put_fh(cmp, q->fh);
+	int ret = nfs4_add_putfh3(cmp, q->fh);
 
 	if (ret)
 		return ret;
@@ -193,19 +162,21 @@ static int build_state(struct nfs4_compound *cmp, void *ctx)
 static int parse_state(struct nfs4_compound_res *r, void *ctx)
 {
 	struct sreq *q = ctx;
+	struct nfs4_walk w = NFS4_WALK_INIT;
 	struct nfs4_status_res sr;
 	struct nfs4_stateid_res res;
 	int ret;
 
-	q->st4 = NFS4_OK;
-	if ((ret = next(r, &q->st4, NFS4OP_PUTFH, &sr)) <= 0)
-		return ret;
-	if (q->op == NFS4OP_DELEGRETURN)
-		return next(r, &q->st4, q->op, &sr) < 0 ? -EBADMSG : 0;
-	if ((ret = next(r, &q->st4, q->op, &res)) <= 0)
-		return ret;
-	q->out = res.stateid;
-	return 0;
+	ret = nfs4_walk_next(r, &w, NFS4OP_PUTFH, &sr);
+	if (ret > 0 && q->op == NFS4OP_DELEGRETURN) {
+		ret = nfs4_walk_next(r, &w, q->op, &sr);
+	} else if (ret > 0) {
+		ret = nfs4_walk_next(r, &w, q->op, &res);
+		if (ret > 0)
+			q->out = res.stateid;
+	}
+	q->st4 = w.st4;
+	return ret < 0 ? ret : 0;
 }
 
 /* One of OPEN_DOWNGRADE, CLOSE, DELEGRETURN: 0 or a negative errno. */

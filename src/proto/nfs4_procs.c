@@ -48,6 +48,7 @@
 #include "nfs4_idmap.h"
 #include "nfs4_open.h"
 #include "nfs4_session.h"
+#include "nfs4_walk.h"
 
 /* One call: the v3 arguments and results and what the COMPOUND needs. */
 struct v4call {
@@ -60,9 +61,7 @@ struct v4call {
 	char owner[NFS4_IDMAP_NAME_MAX];
 	char group[NFS4_IDMAP_NAME_MAX];
 	char oo[32];               /* open-owner */
-	/* the walk */
-	uint32_t st4;              /* first failure among required ops */
-	bool stopped;              /* no more results to read */
+	struct nfs4_walk w;
 	struct nfs4_readdir_res rd; /* READDIR: entries into the reply */
 	/* asynchronous calls */
 	nfs_done_fn done;
@@ -110,24 +109,6 @@ uint32_t nfs4_stat_to_nfs3(uint32_t st)
 }
 
 /* ---- building ---- */
-
-static int add_putfh(struct nfs4_compound *cmp, const struct nfs_fh3 *fh)
-{
-	struct nfs4_putfh_args a;
-
-	if (!fh || fh->len == 0 || fh->len > NFS3_FHSIZE)
-		return -EINVAL;
-	a.fh.len = fh->len;
-	memcpy(a.fh.data, fh->data, fh->len);
-	return nfs4_add_putfh(cmp, &a);
-}
-
-static int add_getattr(struct nfs4_compound *cmp)
-{
-	struct nfs4_getattr_args a = { .request = nfs4_fattr3_request };
-
-	return nfs4_add_getattr(cmp, &a);
-}
 
 static int check_name(const char *name)
 {
@@ -177,103 +158,24 @@ static int io_stateid(struct v4call *q, const struct nfs_fh3 *fh,
 
 /* ---- parsing ---- */
 
-/* The next result, required: 1 when present and NFS4_OK; 0 when the
- * compound stopped at or before it (q->st4 then says why); -EBADMSG. */
-static int step(struct nfs4_compound_res *r, struct v4call *q, uint32_t op,
-		void *res)
-{
-	uint32_t *status = res; /* every result begins with its status */
-	int ret;
-
-	if (q->stopped)
-		return 0;
-	ret = nfs4_compound_next(r, op, res);
-	if (ret == -ENODATA) {
-		q->stopped = true;
-		if (q->st4 == NFS4_OK)
-			q->st4 = r->status ? r->status : NFS4ERR_SERVERFAULT;
-		return 0;
-	}
-	if (ret)
-		return ret;
-	if (*status != NFS4_OK) {
-		q->stopped = true;
-		if (q->st4 == NFS4_OK)
-			q->st4 = *status;
-		return 0;
-	}
-	return 1;
-}
-
-/* An optional GETATTR: its failure leaves the call's status alone. */
-static int step_attr(struct nfs4_compound_res *r, struct v4call *q,
-		     struct post_op_attr *out)
-{
-	struct nfs4_getattr_res gr;
-	int ret;
-
-	out->present = false;
-	if (q->stopped)
-		return 0;
-	ret = nfs4_compound_next(r, NFS4OP_GETATTR, &gr);
-	if (ret == -ENODATA || (ret == 0 && gr.status != NFS4_OK)) {
-		q->stopped = true;
-		return 0;
-	}
-	if (ret)
-		return ret;
-	nfs4_attr_to_post_op(&gr.attrs, out);
-	return 0;
-}
-
-void nfs4_attr_to_post_op(const struct nfs4_fattr *f,
-			  struct post_op_attr *out)
-{
-	struct nfs4_attr3 a3;
-
-	/* Attributes the server left out stay 0: the rest is still true. */
-	nfs4_fattr_to_attr3(f, &a3);
-	out->attr = a3.attr;
-	out->attr.change = a3.change;
-	out->attr.uid = nfs4_idmap_uid(a3.owner.s, a3.owner.len);
-	out->attr.gid = nfs4_idmap_gid(a3.owner_group.s, a3.owner_group.len);
-	out->present = true;
-}
-
-int nfs4_fh_to_fh3(const struct nfs4_fh *in, struct nfs_fh3 *out)
-{
-	static int warned;
-
-	if (in->len == 0 || in->len > NFS3_FHSIZE) {
-		if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
-			nf_log(NF_LOG_ERR, "NFSv4 file handle of %u bytes: "
-			       "more than the %u this client keeps", in->len,
-			       NFS3_FHSIZE);
-		return -1;
-	}
-	out->len = in->len;
-	memcpy(out->data, in->data, in->len);
-	return 0;
-}
-
 /* GETFH then GETATTR into a post_op_fh3 and a post_op_attr. */
 static int step_fh_attr(struct nfs4_compound_res *r, struct v4call *q,
 			struct post_op_fh3 *fh, struct post_op_attr *attr)
 {
 	struct nfs4_getfh_res gf;
-	int ret = step(r, q, NFS4OP_GETFH, &gf);
+	int ret = nfs4_walk_next(r, &q->w, NFS4OP_GETFH, &gf);
 
 	fh->present = false;
 	attr->present = false;
 	if (ret <= 0)
 		return ret;
 	if (nfs4_fh_to_fh3(&gf.fh, &fh->fh)) {
-		q->st4 = NFS4ERR_SERVERFAULT;
-		q->stopped = true;
+		q->w.st4 = NFS4ERR_SERVERFAULT;
+		q->w.stopped = true;
 		return 0;
 	}
 	fh->present = true;
-	return step_attr(r, q, attr);
+	return nfs4_walk_attr(r, &q->w, attr);
 }
 
 static int parse(struct nfs4_compound_res *r, void *ctx);
@@ -491,7 +393,7 @@ static int build_dirop(struct nfs4_compound *cmp, struct v4call *q,
 
 	if (ret)
 		return ret;
-	add_putfh(cmp, d->dir);
+	nfs4_add_putfh3(cmp, d->dir);
 	if (q->proc != NFS3PROC_LOOKUP)
 		return 0;
 	if (!strcmp(d->name, "."))
@@ -540,7 +442,7 @@ static int build_create(struct nfs4_compound *cmp, struct v4call *q)
 	build_dirop(cmp, q, &a->where);
 	nfs4_add_open(cmp, &o);
 	nfs4_add_getfh(cmp);
-	add_getattr(cmp);
+	nfs4_add_getattr3(cmp);
 	return nfs4_add_close(cmp, &cl);
 }
 
@@ -595,7 +497,7 @@ static int build_mkobj(struct nfs4_compound *cmp, struct v4call *q)
 	build_dirop(cmp, q, where);
 	nfs4_add_create(cmp, &ca);
 	nfs4_add_getfh(cmp);
-	return add_getattr(cmp);
+	return nfs4_add_getattr3(cmp);
 }
 
 static int build(struct nfs4_compound *cmp, void *ctx)
@@ -606,8 +508,8 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 	case NFS3PROC_GETATTR: {
 		const struct nfs3_getattr_args *a = q->args;
 
-		add_putfh(cmp, &a->object);
-		return add_getattr(cmp);
+		nfs4_add_putfh3(cmp, &a->object);
+		return nfs4_add_getattr3(cmp);
 	}
 	case NFS3PROC_SETATTR: {
 		const struct nfs3_setattr_args *a = q->args;
@@ -621,9 +523,9 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 		    (ret = io_stateid(q, &a->object, NFS4_SHARE_ACCESS_WRITE,
 				      &sa.stateid)))
 			return ret;
-		add_putfh(cmp, &a->object);
+		nfs4_add_putfh3(cmp, &a->object);
 		nfs4_add_setattr(cmp, &sa);
-		return add_getattr(cmp);
+		return nfs4_add_getattr3(cmp);
 	}
 	case NFS3PROC_LOOKUP: {
 		const struct nfs3_lookup_args *a = q->args;
@@ -632,20 +534,20 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 		if (ret)
 			return ret;
 		nfs4_add_getfh(cmp);
-		return add_getattr(cmp);
+		return nfs4_add_getattr3(cmp);
 	}
 	case NFS3PROC_ACCESS: {
 		const struct nfs3_access_args *a = q->args;
 		struct nfs4_access_args aa = { .access = a->access & 0x3f };
 
-		add_putfh(cmp, &a->object);
+		nfs4_add_putfh3(cmp, &a->object);
 		nfs4_add_access(cmp, &aa);
-		return add_getattr(cmp);
+		return nfs4_add_getattr3(cmp);
 	}
 	case NFS3PROC_READLINK: {
 		const struct nfs3_readlink_args *a = q->args;
 
-		add_putfh(cmp, &a->symlink);
+		nfs4_add_putfh3(cmp, &a->symlink);
 		return nfs4_add_readlink(cmp);
 	}
 	case NFS3PROC_READ: {
@@ -657,9 +559,9 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 		if (io_stateid(q, &a->file, NFS4_SHARE_ACCESS_READ,
 			       &ra.stateid))
 			return -EIO;
-		add_putfh(cmp, &a->file);
+		nfs4_add_putfh3(cmp, &a->file);
 		nfs4_add_read(cmp, &ra);
-		return add_getattr(cmp);
+		return nfs4_add_getattr3(cmp);
 	}
 	case NFS3PROC_WRITE: {
 		const struct nfs3_write_args *a = q->args;
@@ -672,9 +574,9 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 		if (io_stateid(q, &a->file, NFS4_SHARE_ACCESS_WRITE,
 			       &wa.stateid))
 			return -EIO;
-		add_putfh(cmp, &a->file);
+		nfs4_add_putfh3(cmp, &a->file);
 		nfs4_add_write(cmp, &wa);
-		return add_getattr(cmp);
+		return nfs4_add_getattr3(cmp);
 	}
 	case NFS3PROC_CREATE:
 		return build_create(cmp, q);
@@ -691,7 +593,7 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 		if (ret)
 			return ret;
 		nfs4_add_remove(cmp, &ra);
-		return add_getattr(cmp);
+		return nfs4_add_getattr3(cmp);
 	}
 	case NFS3PROC_RENAME: {
 		const struct nfs3_rename_args *a = q->args;
@@ -700,13 +602,13 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 
 		if (check_name(a->from.name) || check_name(a->to.name))
 			return -EINVAL;
-		add_putfh(cmp, a->from.dir);
+		nfs4_add_putfh3(cmp, a->from.dir);
 		nfs4_add_savefh(cmp);
-		add_putfh(cmp, a->to.dir);
+		nfs4_add_putfh3(cmp, a->to.dir);
 		nfs4_add_rename(cmp, &ra);
-		add_getattr(cmp);
+		nfs4_add_getattr3(cmp);
 		nfs4_add_restorefh(cmp);
-		return add_getattr(cmp);
+		return nfs4_add_getattr3(cmp);
 	}
 	case NFS3PROC_LINK: {
 		const struct nfs3_link_args *a = q->args;
@@ -714,13 +616,13 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 
 		if (check_name(a->link.name))
 			return -EINVAL;
-		add_putfh(cmp, &a->file);
+		nfs4_add_putfh3(cmp, &a->file);
 		nfs4_add_savefh(cmp);
-		add_putfh(cmp, a->link.dir);
+		nfs4_add_putfh3(cmp, a->link.dir);
 		nfs4_add_link(cmp, &la);
-		add_getattr(cmp);
+		nfs4_add_getattr3(cmp);
 		nfs4_add_restorefh(cmp);
-		return add_getattr(cmp);
+		return nfs4_add_getattr3(cmp);
 	}
 	case NFS3PROC_READDIR:
 	case NFS3PROC_READDIRPLUS: {
@@ -746,7 +648,7 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 			ra.maxcount = a->count;
 		}
 		rd_request(plus, &ra.request);
-		add_putfh(cmp, dir);
+		nfs4_add_putfh3(cmp, dir);
 		return nfs4_add_readdir(cmp, &ra);
 	}
 	case NFS3PROC_FSSTAT:
@@ -768,16 +670,16 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 		for (size_t i = 0; i < sizeof(fs_bits) / sizeof(fs_bits[0]);
 		     i++)
 			nfs4_bitmap_set(&ga.request, fs_bits[i]);
-		add_putfh(cmp, fh);
+		nfs4_add_putfh3(cmp, fh);
 		return nfs4_add_getattr(cmp, &ga);
 	}
 	case NFS3PROC_COMMIT: {
 		const struct nfs3_commit_args *a = q->args;
 		struct nfs4_commit_args ca = { a->offset, a->count };
 
-		add_putfh(cmp, &a->file);
+		nfs4_add_putfh3(cmp, &a->file);
 		nfs4_add_commit(cmp, &ca);
-		return add_getattr(cmp);
+		return nfs4_add_getattr3(cmp);
 	}
 	default:
 		return -ENOTSUP;
@@ -850,11 +752,11 @@ static int parse_ops(struct nfs4_compound_res *r, struct v4call *q)
 		struct nfs3_getattr_res *res = q->res;
 		struct post_op_attr pa;
 
-		if ((ret = step(r, q, NFS4OP_PUTFH, &sr)) <= 0)
+		if ((ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0)
 			return ret;
-		ret = step_attr(r, q, &pa);
-		if (ret == 0 && !pa.present && q->st4 == NFS4_OK)
-			q->st4 = r->status ? r->status : NFS4ERR_SERVERFAULT;
+		ret = nfs4_walk_attr(r, &q->w, &pa);
+		if (ret == 0 && !pa.present && q->w.st4 == NFS4_OK)
+			q->w.st4 = r->status ? r->status : NFS4ERR_SERVERFAULT;
 		res->obj_attributes = pa.attr;
 		return ret;
 	}
@@ -862,20 +764,20 @@ static int parse_ops(struct nfs4_compound_res *r, struct v4call *q)
 		struct nfs3_setattr_res *res = q->res;
 		struct nfs4_setattr_res sa;
 
-		if ((ret = step(r, q, NFS4OP_PUTFH, &sr)) <= 0 ||
-		    (ret = step(r, q, NFS4OP_SETATTR, &sa)) <= 0)
+		if ((ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0 ||
+		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_SETATTR, &sa)) <= 0)
 			return ret;
-		return step_attr(r, q, &res->obj_wcc.after);
+		return nfs4_walk_attr(r, &q->w, &res->obj_wcc.after);
 	}
 	case NFS3PROC_LOOKUP: {
 		struct nfs3_lookup_res *res = q->res;
 		const struct nfs3_lookup_args *a = q->args;
 		struct post_op_fh3 fh;
 
-		if ((ret = step(r, q, NFS4OP_PUTFH, &sr)) <= 0)
+		if ((ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0)
 			return ret;
 		if (strcmp(a->what.name, ".") &&
-		    (ret = step(r, q, strcmp(a->what.name, "..")
+		    (ret = nfs4_walk_next(r, &q->w, strcmp(a->what.name, "..")
 				? NFS4OP_LOOKUP : NFS4OP_LOOKUPP, &sr)) <= 0)
 			return ret;
 		ret = step_fh_attr(r, q, &fh, &res->obj_attributes);
@@ -886,18 +788,18 @@ static int parse_ops(struct nfs4_compound_res *r, struct v4call *q)
 		struct nfs3_access_res *res = q->res;
 		struct nfs4_access_res ar;
 
-		if ((ret = step(r, q, NFS4OP_PUTFH, &sr)) <= 0 ||
-		    (ret = step(r, q, NFS4OP_ACCESS, &ar)) <= 0)
+		if ((ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0 ||
+		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_ACCESS, &ar)) <= 0)
 			return ret;
 		res->access = ar.access;
-		return step_attr(r, q, &res->obj_attributes);
+		return nfs4_walk_attr(r, &q->w, &res->obj_attributes);
 	}
 	case NFS3PROC_READLINK: {
 		struct nfs3_readlink_res *res = q->res;
 		struct nfs4_readlink_res rl;
 
-		if ((ret = step(r, q, NFS4OP_PUTFH, &sr)) <= 0 ||
-		    (ret = step(r, q, NFS4OP_READLINK, &rl)) <= 0)
+		if ((ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0 ||
+		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_READLINK, &rl)) <= 0)
 			return ret;
 		res->data = rl.link.s;
 		res->len = rl.link.len;
@@ -907,37 +809,37 @@ static int parse_ops(struct nfs4_compound_res *r, struct v4call *q)
 		struct nfs3_read_res *res = q->res;
 		struct nfs4_read_res rr;
 
-		if ((ret = step(r, q, NFS4OP_PUTFH, &sr)) <= 0 ||
-		    (ret = step(r, q, NFS4OP_READ, &rr)) <= 0)
+		if ((ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0 ||
+		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_READ, &rr)) <= 0)
 			return ret;
 		res->count = rr.data_len;
 		res->eof = rr.eof;
 		res->data = rr.data;
 		res->data_len = rr.data_len;
-		return step_attr(r, q, &res->file_attributes);
+		return nfs4_walk_attr(r, &q->w, &res->file_attributes);
 	}
 	case NFS3PROC_WRITE: {
 		struct nfs3_write_res *res = q->res;
 		struct nfs4_write_res wr;
 
-		if ((ret = step(r, q, NFS4OP_PUTFH, &sr)) <= 0 ||
-		    (ret = step(r, q, NFS4OP_WRITE, &wr)) <= 0)
+		if ((ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0 ||
+		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_WRITE, &wr)) <= 0)
 			return ret;
 		res->count = wr.count;
 		res->committed = wr.committed;
 		memcpy(res->verf, wr.verifier, NFS3_WRITEVERFSIZE);
-		return step_attr(r, q, &res->file_wcc.after);
+		return nfs4_walk_attr(r, &q->w, &res->file_wcc.after);
 	}
 	case NFS3PROC_CREATE: {
 		struct nfs3_diropres *res = q->res;
 		struct nfs4_open_res or;
 		struct nfs4_stateid_res cr;
 
-		if ((ret = step(r, q, NFS4OP_PUTFH, &sr)) <= 0 ||
-		    (ret = step(r, q, NFS4OP_OPEN, &or)) <= 0)
+		if ((ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0 ||
+		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_OPEN, &or)) <= 0)
 			return ret;
 		ret = step_fh_attr(r, q, &res->obj, &res->obj_attributes);
-		if (ret == 0 && !q->stopped &&
+		if (ret == 0 && !q->w.stopped &&
 		    nfs4_compound_next(r, NFS4OP_CLOSE, &cr) == 0 &&
 		    cr.status != NFS4_OK)
 			nf_log(NF_LOG_INFO, "CLOSE after create: %s",
@@ -950,8 +852,8 @@ static int parse_ops(struct nfs4_compound_res *r, struct v4call *q)
 		struct nfs3_diropres *res = q->res;
 		struct nfs4_create_res cr;
 
-		if ((ret = step(r, q, NFS4OP_PUTFH, &sr)) <= 0 ||
-		    (ret = step(r, q, NFS4OP_CREATE, &cr)) <= 0)
+		if ((ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0 ||
+		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_CREATE, &cr)) <= 0)
 			return ret;
 		return step_fh_attr(r, q, &res->obj, &res->obj_attributes);
 	}
@@ -960,44 +862,44 @@ static int parse_ops(struct nfs4_compound_res *r, struct v4call *q)
 		struct nfs3_wccstat_res *res = q->res;
 		struct nfs4_cinfo_res cr;
 
-		if ((ret = step(r, q, NFS4OP_PUTFH, &sr)) <= 0 ||
-		    (ret = step(r, q, NFS4OP_REMOVE, &cr)) <= 0)
+		if ((ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0 ||
+		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_REMOVE, &cr)) <= 0)
 			return ret;
-		return step_attr(r, q, &res->dir_wcc.after);
+		return nfs4_walk_attr(r, &q->w, &res->dir_wcc.after);
 	}
 	case NFS3PROC_RENAME: {
 		struct nfs3_rename_res *res = q->res;
 		struct nfs4_rename_res rr;
 
-		if ((ret = step(r, q, NFS4OP_PUTFH, &sr)) <= 0 ||
-		    (ret = step(r, q, NFS4OP_SAVEFH, &sr)) <= 0 ||
-		    (ret = step(r, q, NFS4OP_PUTFH, &sr)) <= 0 ||
-		    (ret = step(r, q, NFS4OP_RENAME, &rr)) <= 0)
+		if ((ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0 ||
+		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_SAVEFH, &sr)) <= 0 ||
+		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0 ||
+		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_RENAME, &rr)) <= 0)
 			return ret;
-		if ((ret = step_attr(r, q, &res->todir_wcc.after)) ||
-		    q->stopped)
+		if ((ret = nfs4_walk_attr(r, &q->w, &res->todir_wcc.after)) ||
+		    q->w.stopped)
 			return ret;
 		if (nfs4_compound_next(r, NFS4OP_RESTOREFH, &sr) ||
 		    sr.status != NFS4_OK)
 			return 0;
-		return step_attr(r, q, &res->fromdir_wcc.after);
+		return nfs4_walk_attr(r, &q->w, &res->fromdir_wcc.after);
 	}
 	case NFS3PROC_LINK: {
 		struct nfs3_link_res *res = q->res;
 		struct nfs4_cinfo_res lr;
 
-		if ((ret = step(r, q, NFS4OP_PUTFH, &sr)) <= 0 ||
-		    (ret = step(r, q, NFS4OP_SAVEFH, &sr)) <= 0 ||
-		    (ret = step(r, q, NFS4OP_PUTFH, &sr)) <= 0 ||
-		    (ret = step(r, q, NFS4OP_LINK, &lr)) <= 0)
+		if ((ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0 ||
+		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_SAVEFH, &sr)) <= 0 ||
+		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0 ||
+		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_LINK, &lr)) <= 0)
 			return ret;
-		if ((ret = step_attr(r, q, &res->linkdir_wcc.after)) ||
-		    q->stopped)
+		if ((ret = nfs4_walk_attr(r, &q->w, &res->linkdir_wcc.after)) ||
+		    q->w.stopped)
 			return ret;
 		if (nfs4_compound_next(r, NFS4OP_RESTOREFH, &sr) ||
 		    sr.status != NFS4_OK)
 			return 0;
-		return step_attr(r, q, &res->file_attributes);
+		return nfs4_walk_attr(r, &q->w, &res->file_attributes);
 	}
 	case NFS3PROC_READDIR:
 	case NFS3PROC_READDIRPLUS: {
@@ -1008,8 +910,8 @@ static int parse_ops(struct nfs4_compound_res *r, struct v4call *q)
 			? &((struct nfs3_readdir_res *)q->res)->eof
 			: &((struct nfs3_readdirplus_res *)q->res)->eof;
 
-		if ((ret = step(r, q, NFS4OP_PUTFH, &sr)) <= 0 ||
-		    (ret = step(r, q, NFS4OP_READDIR, &q->rd)) <= 0)
+		if ((ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0 ||
+		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_READDIR, &q->rd)) <= 0)
 			return ret;
 		memcpy(verf, q->rd.cookieverf, NFS3_COOKIEVERFSIZE);
 		*eof = q->rd.eof;
@@ -1020,8 +922,8 @@ static int parse_ops(struct nfs4_compound_res *r, struct v4call *q)
 	case NFS3PROC_PATHCONF: {
 		struct nfs4_getattr_res gr;
 
-		if ((ret = step(r, q, NFS4OP_PUTFH, &sr)) <= 0 ||
-		    (ret = step(r, q, NFS4OP_GETATTR, &gr)) <= 0)
+		if ((ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0 ||
+		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_GETATTR, &gr)) <= 0)
 			return ret;
 		return parse_fsattrs(q, &gr.attrs);
 	}
@@ -1029,11 +931,11 @@ static int parse_ops(struct nfs4_compound_res *r, struct v4call *q)
 		struct nfs3_commit_res *res = q->res;
 		struct nfs4_commit_res cr;
 
-		if ((ret = step(r, q, NFS4OP_PUTFH, &sr)) <= 0 ||
-		    (ret = step(r, q, NFS4OP_COMMIT, &cr)) <= 0)
+		if ((ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0 ||
+		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_COMMIT, &cr)) <= 0)
 			return ret;
 		memcpy(res->verf, cr.verifier, NFS3_WRITEVERFSIZE);
-		return step_attr(r, q, &res->file_wcc.after);
+		return nfs4_walk_attr(r, &q->w, &res->file_wcc.after);
 	}
 	default:
 		return -EBADMSG;
@@ -1073,13 +975,13 @@ static int parse(struct nfs4_compound_res *r, void *ctx)
 	int ret;
 
 	memset(q->res, 0, res_size(q->proc));
-	q->st4 = NFS4_OK;
-	q->stopped = false;
+	q->w.st4 = NFS4_OK;
+	q->w.stopped = false;
 	ret = parse_ops(r, q);
 	if (ret)
 		return ret;
 	/* every v3 result begins with its status */
-	*(uint32_t *)q->res = nfs4_stat_to_nfs3(q->st4);
+	*(uint32_t *)q->res = nfs4_stat_to_nfs3(q->w.st4);
 	return 0;
 }
 
