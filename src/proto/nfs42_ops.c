@@ -38,83 +38,6 @@ bool nfs42_available(const struct nfs_client *c)
 	return c && c->v4 && c->v4->minor >= 2;
 }
 
-/* ---- building and walking, shared by the three calls ---- */
-
-static int add_putfh(struct nfs4_compound *cmp, const struct nfs_fh3 *fh)
-{
-	struct nfs4_putfh_args a;
-
-	if (!fh || fh->len == 0 || fh->len > NFS3_FHSIZE)
-		return -EINVAL;
-	a.fh.len = fh->len;
-	memcpy(a.fh.data, fh->data, fh->len);
-	return nfs4_add_putfh(cmp, &a);
-}
-
-static int add_getattr(struct nfs4_compound *cmp)
-{
-	struct nfs4_getattr_args a = { .request = nfs4_fattr3_request };
-
-	return nfs4_add_getattr(cmp, &a);
-}
-
-/* The walk of a reply: the first failure among the operations, and
- * whether results are left to read. */
-struct walk {
-	uint32_t st4;
-	bool stopped;
-};
-
-/* The next result, which the call needs: 1 when present and NFS4_OK,
- * 0 when the COMPOUND stopped at or before it (w->st4 says why),
- * -EBADMSG when malformed. */
-static int step(struct nfs4_compound_res *r, struct walk *w, uint32_t op,
-		void *res)
-{
-	uint32_t *status = res; /* every result begins with its status */
-	int ret;
-
-	if (w->stopped)
-		return 0;
-	ret = nfs4_compound_next(r, op, res);
-	if (ret == -ENODATA) {
-		w->stopped = true;
-		if (w->st4 == NFS4_OK)
-			w->st4 = r->status ? r->status : NFS4ERR_SERVERFAULT;
-		return 0;
-	}
-	if (ret)
-		return ret;
-	if (*status != NFS4_OK) {
-		w->stopped = true;
-		if (w->st4 == NFS4_OK)
-			w->st4 = *status;
-		return 0;
-	}
-	return 1;
-}
-
-/* A GETATTR whose failure leaves the call's status alone. */
-static int step_attr(struct nfs4_compound_res *r, struct walk *w,
-		     struct post_op_attr *out)
-{
-	struct nfs4_getattr_res gr;
-	int ret;
-
-	out->present = false;
-	if (w->stopped)
-		return 0;
-	ret = nfs4_compound_next(r, NFS4OP_GETATTR, &gr);
-	if (ret == -ENODATA || (ret == 0 && gr.status != NFS4_OK)) {
-		w->stopped = true;
-		return 0;
-	}
-	if (ret)
-		return ret;
-	nfs4_attr_to_post_op(&gr.attrs, out);
-	return 0;
-}
-
 /* NFSv4 statuses that mean "this server will not do it": the caller
  * does the work some other way. */
 static bool means_notsupp(uint32_t st4)
@@ -173,7 +96,7 @@ static int build_seek(struct nfs4_compound *cmp, void *ctx)
 		.claim = NFS4_CLAIM_FH,
 	};
 	struct nfs4_close_args cl = { .stateid = current_stateid };
-	int ret = add_putfh(cmp, q->fh);
+	int ret = nfs4_add_putfh3(cmp, q->fh);
 
 	if (ret)
 		return ret;
@@ -190,7 +113,7 @@ static int build_seek(struct nfs4_compound *cmp, void *ctx)
 static int parse_seek(struct nfs4_compound_res *r, void *ctx)
 {
 	struct seek_call *q = ctx;
-	struct walk w = { NFS4_OK, false };
+	struct nfs4_walk w = NFS4_WALK_INIT;
 	struct nfs4_stateid_res cr;
 	struct nfs4_status_res sr;
 	struct nfs4_open_res or;
@@ -199,15 +122,15 @@ static int parse_seek(struct nfs4_compound_res *r, void *ctx)
 
 	memset(q->res, 0, sizeof(*q->res));
 	q->opened = q->closed = false;
-	if ((ret = step(r, &w, NFS4OP_PUTFH, &sr)) <= 0)
+	if ((ret = nfs4_walk_next(r, &w, NFS4OP_PUTFH, &sr)) <= 0)
 		goto out;
 	if (q->own_open) {
-		if ((ret = step(r, &w, NFS4OP_OPEN, &or)) <= 0)
+		if ((ret = nfs4_walk_next(r, &w, NFS4OP_OPEN, &or)) <= 0)
 			goto out;
 		q->opened = true;
 		q->open_sid = or.stateid;
 	}
-	if ((ret = step(r, &w, NFS4OP_SEEK, &s)) <= 0)
+	if ((ret = nfs4_walk_next(r, &w, NFS4OP_SEEK, &s)) <= 0)
 		goto out;
 	q->res->eof = s.eof;
 	q->res->offset = s.offset;
@@ -230,7 +153,7 @@ static int build_close(struct nfs4_compound *cmp, void *ctx)
 {
 	struct seek_call *q = ctx;
 	struct nfs4_close_args cl = { .stateid = q->open_sid };
-	int ret = add_putfh(cmp, q->fh);
+	int ret = nfs4_add_putfh3(cmp, q->fh);
 
 	return ret ? ret : nfs4_add_close(cmp, &cl);
 }
@@ -308,31 +231,31 @@ struct space_call {
 static int build_space(struct nfs4_compound *cmp, void *ctx)
 {
 	struct space_call *q = ctx;
-	int ret = add_putfh(cmp, q->fh);
+	int ret = nfs4_add_putfh3(cmp, q->fh);
 
 	if (ret)
 		return ret;
-	add_getattr(cmp);
+	nfs4_add_getattr3(cmp);
 	if (q->dealloc)
 		nfs4_add_deallocate(cmp, &q->args);
 	else
 		nfs4_add_allocate(cmp, &q->args);
-	return add_getattr(cmp);
+	return nfs4_add_getattr3(cmp);
 }
 
 static int parse_space(struct nfs4_compound_res *r, void *ctx)
 {
 	struct space_call *q = ctx;
-	struct walk w = { NFS4_OK, false };
+	struct nfs4_walk w = NFS4_WALK_INIT;
 	struct nfs42_space_res *res = q->res;
 	struct nfs4_status_res sr;
 	struct post_op_attr before = { .present = false };
 	int ret;
 
 	memset(res, 0, sizeof(*res));
-	if ((ret = step(r, &w, NFS4OP_PUTFH, &sr)) <= 0)
+	if ((ret = nfs4_walk_next(r, &w, NFS4OP_PUTFH, &sr)) <= 0)
 		goto out;
-	if ((ret = step_attr(r, &w, &before)) < 0)
+	if ((ret = nfs4_walk_attr(r, &w, &before)) < 0)
 		return ret;
 	if (before.present) {
 		res->wcc.before.present = true;
@@ -340,10 +263,10 @@ static int parse_space(struct nfs4_compound_res *r, void *ctx)
 		res->wcc.before.attr.mtime = before.attr.mtime;
 		res->wcc.before.attr.ctime = before.attr.ctime;
 	}
-	if ((ret = step(r, &w, q->dealloc ? NFS4OP_DEALLOCATE
+	if ((ret = nfs4_walk_next(r, &w, q->dealloc ? NFS4OP_DEALLOCATE
 					  : NFS4OP_ALLOCATE, &sr)) <= 0)
 		goto out;
-	ret = step_attr(r, &w, &res->wcc.after);
+	ret = nfs4_walk_attr(r, &w, &res->wcc.after);
 out:
 	if (ret < 0)
 		return ret;
@@ -388,23 +311,23 @@ static int build_copy(struct nfs4_compound *cmp, void *ctx)
 	struct copy_call *q = ctx;
 	/* count 0 commits from the offset to the end of the file */
 	struct nfs4_commit_args ca = { q->args.dst_offset, 0 };
-	int ret = add_putfh(cmp, q->src);
+	int ret = nfs4_add_putfh3(cmp, q->src);
 
 	if (ret)
 		return ret;
 	nfs4_add_savefh(cmp);
-	if ((ret = add_putfh(cmp, q->dst)))
+	if ((ret = nfs4_add_putfh3(cmp, q->dst)))
 		return ret;
 	nfs4_add_copy(cmp, &q->args);
 	nfs4_add_commit(cmp, &ca);
-	return add_getattr(cmp);
+	return nfs4_add_getattr3(cmp);
 }
 
 static int parse_copy(struct nfs4_compound_res *r, void *ctx)
 {
 	static int warned;
 	struct copy_call *q = ctx;
-	struct walk w = { NFS4_OK, false };
+	struct nfs4_walk w = NFS4_WALK_INIT;
 	struct nfs42_copy_res *res = q->res;
 	struct nfs4_status_res sr;
 	struct nfs4_commit_res cm;
@@ -413,10 +336,10 @@ static int parse_copy(struct nfs4_compound_res *r, void *ctx)
 
 	memset(res, 0, sizeof(*res));
 	q->verf_differs = false;
-	if ((ret = step(r, &w, NFS4OP_PUTFH, &sr)) <= 0 ||
-	    (ret = step(r, &w, NFS4OP_SAVEFH, &sr)) <= 0 ||
-	    (ret = step(r, &w, NFS4OP_PUTFH, &sr)) <= 0 ||
-	    (ret = step(r, &w, NFS4OP_COPY, &cp)) <= 0)
+	if ((ret = nfs4_walk_next(r, &w, NFS4OP_PUTFH, &sr)) <= 0 ||
+	    (ret = nfs4_walk_next(r, &w, NFS4OP_SAVEFH, &sr)) <= 0 ||
+	    (ret = nfs4_walk_next(r, &w, NFS4OP_PUTFH, &sr)) <= 0 ||
+	    (ret = nfs4_walk_next(r, &w, NFS4OP_COPY, &cp)) <= 0)
 		goto out;
 	if (cp.has_callback_id) {
 		/* Asked for a synchronous copy, the server started one in
@@ -431,11 +354,11 @@ static int parse_copy(struct nfs4_compound_res *r, void *ctx)
 		goto out;
 	}
 	res->count = cp.count;
-	if ((ret = step(r, &w, NFS4OP_COMMIT, &cm)) <= 0)
+	if ((ret = nfs4_walk_next(r, &w, NFS4OP_COMMIT, &cm)) <= 0)
 		goto out;
 	q->verf_differs = cp.committed != NFS4_FILE_SYNC &&
 			  memcmp(cp.verifier, cm.verifier, NFS4_VERIFIER_SIZE);
-	ret = step_attr(r, &w, &res->dst_attr);
+	ret = nfs4_walk_attr(r, &w, &res->dst_attr);
 out:
 	if (ret < 0)
 		return ret;
