@@ -571,6 +571,22 @@ static int lock_once(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 
 /* ---- waiting ---- */
 
+/* A finished wait leaves the list (whoever waits for the list to empty,
+ * an unmount, is woken) and is freed. */
+static void wait_end(struct nfs4_locks *L, struct nfs4_lock_wait *w)
+{
+	pthread_mutex_lock(&L->mu);
+	for (struct nfs4_lock_wait **pp = &L->waits; *pp; pp = &(*pp)->next)
+		if (*pp == w) {
+			*pp = w->next;
+			L->nwaits--;
+			break;
+		}
+	pthread_cond_broadcast(&L->cv);
+	pthread_mutex_unlock(&L->mu);
+	free(w);
+}
+
 static void *wait_main(void *arg)
 {
 	struct nfs4_lock_wait *w = arg;
@@ -613,16 +629,7 @@ static void *wait_main(void *arg)
 	else if (ret != -EINTR)
 		COUNT(L, errors);
 	w->done(w->ctx, ret);
-	pthread_mutex_lock(&L->mu);
-	for (struct nfs4_lock_wait **pp = &L->waits; *pp; pp = &(*pp)->next)
-		if (*pp == w) {
-			*pp = w->next;
-			L->nwaits--;
-			break;
-		}
-	pthread_cond_broadcast(&L->cv);
-	pthread_mutex_unlock(&L->mu);
-	free(w);
+	wait_end(L, w);
 	return NULL;
 }
 
@@ -675,17 +682,7 @@ void nfs4_lock_wait_arm(struct nfs4_locks *L, struct nfs4_lock_wait *w)
 		nf_log(NF_LOG_WARNING, "no thread for a blocked NFSv4 lock: "
 		       "%s", strerror(e));
 		w->done(w->ctx, -ENOLCK);
-		pthread_mutex_lock(&L->mu);
-		for (struct nfs4_lock_wait **pp = &L->waits; *pp;
-		     pp = &(*pp)->next)
-			if (*pp == w) {
-				*pp = w->next;
-				L->nwaits--;
-				break;
-			}
-		pthread_cond_broadcast(&L->cv);
-		pthread_mutex_unlock(&L->mu);
-		free(w);
+		wait_end(L, w);
 	}
 }
 
