@@ -176,6 +176,9 @@ void fs_lock_release(fuse_req_t req, fuse_ino_t ino,
 		     struct fuse_file_info *fi);
 
 /* fs_xattr.c: the POSIX ACL xattrs through NFSACL */
+/* An xattr value or name list of len bytes to a getxattr or listxattr
+ * that offered size: its length when size is 0, ERANGE when too small. */
+void fs_reply_xattr(fuse_req_t req, const void *buf, size_t len, size_t size);
 void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		 size_t size);
 void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,

@@ -305,6 +305,16 @@ static int acl_none_by_fs(fuse_req_t req, struct inode *i,
 							: -ENODATA;
 }
 
+void fs_reply_xattr(fuse_req_t req, const void *buf, size_t len, size_t size)
+{
+	if (size == 0)
+		fuse_reply_xattr(req, len);
+	else if (size < len)
+		fuse_reply_err(req, ERANGE);
+	else
+		fuse_reply_buf(req, buf, len);
+}
+
 void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		 size_t size)
 {
@@ -341,12 +351,8 @@ void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 			STAT_INC(acl_hits);
 			if (len == 0)
 				fuse_reply_err(req, ENODATA);
-			else if (size == 0)
-				fuse_reply_xattr(req, len);
-			else if (size < len)
-				fuse_reply_err(req, ERANGE);
 			else
-				fuse_reply_buf(req, val, len);
+				fs_reply_xattr(req, val, len, size);
 			free(val);
 			return;
 		}
@@ -625,10 +631,6 @@ void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 	}
 	if (ret)
 		fuse_reply_err(req, -ret);
-	else if (size == 0)
-		fuse_reply_xattr(req, len);
-	else if (size < len)
-		fuse_reply_err(req, ERANGE);
 	else
-		fuse_reply_buf(req, names, len);
+		fs_reply_xattr(req, names, len, size);
 }

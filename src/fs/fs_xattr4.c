@@ -205,12 +205,8 @@ void fs_getxattr4(fuse_req_t req, struct inode *i, const char *name,
 	ret = acl_read(req, i, "getxattr", &val, &len);
 	if (ret)
 		fuse_reply_err(req, -ret);
-	else if (size == 0)
-		fuse_reply_xattr(req, len);
-	else if (size < len)
-		fuse_reply_err(req, ERANGE);
 	else
-		fuse_reply_buf(req, val, len);
+		fs_reply_xattr(req, val, len, size);
 	free(val);
 }
 
@@ -306,10 +302,5 @@ void fs_listxattr4(fuse_req_t req, struct inode *i, size_t size)
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	if (size == 0)
-		fuse_reply_xattr(req, len);
-	else if (size < len)
-		fuse_reply_err(req, ERANGE);
-	else
-		fuse_reply_buf(req, names, len);
+	fs_reply_xattr(req, names, len, size);
 }
