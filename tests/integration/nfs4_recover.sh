@@ -70,24 +70,7 @@ traced_call() {
 }
 wait_until 60 traced_call || fail "no RPC lines in the trace: $(head -c 600 "$TR")"
 
-python3 - "$SRC" "$MNT/$T/big" "$NFSFUSE_TMP/paused" "$NFSFUSE_TMP/go" \
-	2>"$NFSFUSE_TMP/cp.err" <<'PY' &
-import os, sys, time
-src, dst, paused, go = sys.argv[1:5]
-data = open(src, "rb").read()
-fd = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-first = 32 << 20
-for off in range(0, first, 1 << 20):
-    os.write(fd, data[off:off + (1 << 20)])
-open(paused, "w").close()
-while not os.path.exists(go):
-    time.sleep(0.05)
-for off in range(first, len(data), 1 << 20):
-    os.write(fd, data[off:off + (1 << 20)])
-os.close(fd)
-PY
-CP=$!
-wait_until 120 test -e "$NFSFUSE_TMP/paused" || fail "the writer did not send its first 32 MiB"
+start_paused_writer "$SRC" "$MNT/$T/big"
 wait_size "$EXPORT_DIR/$T/big" $((32 << 20))
 assert_eq "$c0" "$(cache_stat "$MNT" commits)" "COMMITs before the restart (32 MiB must still be uncommitted)"
 kill_server
