@@ -16,7 +16,6 @@
  * restarted in between) is sent again, this many times at most. */
 #define COPY_TRIES 3
 
-static const struct nfs4_stateid anon_stateid = { 0, { 0 } };
 
 /* The caller's open stateid of fh, with seqid 0 (the current one: an
  * OPEN of the same file by the same user may bump it meanwhile), as
@@ -29,7 +28,7 @@ static bool io_stateid(struct nfs_client *c, const struct nfs_fh3 *fh,
 		sid->seqid = 0;
 		return true;
 	}
-	*sid = anon_stateid;
+	*sid = nfs4_anon_stateid;
 	return false;
 }
 
@@ -83,7 +82,6 @@ struct seek_call {
 	struct nfs4_stateid open_sid;
 };
 
-static const struct nfs4_stateid current_stateid = { 1, { 0 } };
 
 static int build_seek(struct nfs4_compound *cmp, void *ctx)
 {
@@ -95,7 +93,7 @@ static int build_seek(struct nfs4_compound *cmp, void *ctx)
 		.opentype = NFS4_OPEN_NOCREATE,
 		.claim = NFS4_CLAIM_FH,
 	};
-	struct nfs4_close_args cl = { .stateid = current_stateid };
+	struct nfs4_close_args cl = { .stateid = nfs4_current_stateid };
 	int ret = nfs4_add_putfh3(cmp, q->fh);
 
 	if (ret)
@@ -182,7 +180,7 @@ int nfs42_seek(struct nfs_client *c, const struct rpc_cred *cred,
 	struct seek_call q = {
 		.c = c,
 		.fh = fh,
-		.args = { current_stateid, offset,
+		.args = { nfs4_current_stateid, offset,
 			  hole ? NFS4_CONTENT_HOLE : NFS4_CONTENT_DATA },
 		.res = res,
 	};
@@ -192,7 +190,7 @@ int nfs42_seek(struct nfs_client *c, const struct rpc_cred *cred,
 		return -ENOTSUP;
 	q.own_open = !io_stateid(c, fh, cred, &q.args.stateid);
 	if (q.own_open)
-		q.args.stateid = current_stateid;
+		q.args.stateid = nfs4_current_stateid;
 	snprintf(q.oo, sizeof(q.oo), "seek-uid-%u",
 		 cred ? (unsigned)cred->uid : 0u);
 	ret = nfs4_session_call(c->v4, cred, q.own_open ?
@@ -285,7 +283,7 @@ int nfs42_space(struct nfs_client *c, const struct rpc_cred *cred,
 	struct space_call q = {
 		.fh = fh,
 		.dealloc = dealloc,
-		.args = { anon_stateid, offset, length },
+		.args = { nfs4_anon_stateid, offset, length },
 		.res = res,
 	};
 
@@ -374,8 +372,8 @@ int nfs42_copy(struct nfs_client *c, const struct rpc_cred *cred,
 	struct copy_call q = {
 		.src = src,
 		.dst = dst,
-		.args = { .src_stateid = anon_stateid,
-			  .dst_stateid = anon_stateid,
+		.args = { .src_stateid = nfs4_anon_stateid,
+			  .dst_stateid = nfs4_anon_stateid,
 			  .src_offset = src_off, .dst_offset = dst_off,
 			  .count = count, .consecutive = true,
 			  .synchronous = true },

@@ -24,7 +24,7 @@ int nfs4_aclcall_build(struct nfs4_compound *cmp, void *ctx)
 	} else {
 		/* The ACL alone: a mode beside it would be applied after it
 		 * and undo what it says (RFC 8881 §6.4.1.3). */
-		struct nfs4_setattr_args sa = { .stateid = { 0, { 0 } } };
+		struct nfs4_setattr_args sa = { .stateid = nfs4_anon_stateid };
 
 		sa.attrs.acl = *q->acl;
 		nfs4_bitmap_set(&sa.attrs.mask, NFS4_FATTR_ACL);

@@ -69,9 +69,6 @@ struct v4call {
 	struct nfs3_read_args read_args; /* READ: a copy, for a resend */
 };
 
-static const struct nfs4_stateid anon_stateid = { 0, { 0 } };
-/* RFC 8881 §16.2.3.1.2: seqid 1, other all zeros: the current stateid. */
-static const struct nfs4_stateid current_stateid = { 1, { 0 } };
 
 uint32_t nfs4_stat_to_nfs3(uint32_t st)
 {
@@ -415,7 +412,7 @@ static int build_create(struct nfs4_compound *cmp, struct v4call *q)
 		.claim = NFS4_CLAIM_NULL,
 		.name = nfs4_str(a->where.name),
 	};
-	struct nfs4_close_args cl = { .stateid = current_stateid };
+	struct nfs4_close_args cl = { .stateid = nfs4_current_stateid };
 	int ret;
 
 	o.owner.clientid = q->c->v4->clientid;
@@ -513,7 +510,7 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 	}
 	case NFS3PROC_SETATTR: {
 		const struct nfs3_setattr_args *a = q->args;
-		struct nfs4_setattr_args sa = { .stateid = anon_stateid };
+		struct nfs4_setattr_args sa = { .stateid = nfs4_anon_stateid };
 		int ret = sattr_to4(q, &a->new_attributes, &sa.attrs);
 
 		if (ret)
@@ -552,7 +549,7 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 	}
 	case NFS3PROC_READ: {
 		const struct nfs3_read_args *a = q->args;
-		struct nfs4_read_args ra = { .stateid = anon_stateid,
+		struct nfs4_read_args ra = { .stateid = nfs4_anon_stateid,
 					     .offset = a->offset,
 					     .count = a->count };
 
@@ -565,7 +562,7 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 	}
 	case NFS3PROC_WRITE: {
 		const struct nfs3_write_args *a = q->args;
-		struct nfs4_write_args wa = { .stateid = anon_stateid,
+		struct nfs4_write_args wa = { .stateid = nfs4_anon_stateid,
 					      .offset = a->offset,
 					      .stable = a->stable,
 					      .data = a->data,

@@ -8,6 +8,9 @@
 #include "../base/log.h"
 #include "nfs4_idmap.h"
 
+const struct nfs4_stateid nfs4_anon_stateid = { 0, { 0 } };
+const struct nfs4_stateid nfs4_current_stateid = { 1, { 0 } };
+
 int nfs4_add_putfh3(struct nfs4_compound *cmp, const struct nfs_fh3 *fh)
 {
 	struct nfs4_putfh_args a;

@@ -17,6 +17,12 @@
 
 #include "../../xdr/nfs4.h"
 
+/* The special stateids of RFC 8881 §8.2.3: all zeros, anonymous (no
+ * state); seqid 1 with other all zeros, the current stateid (the one the
+ * previous operation of the COMPOUND produced). */
+extern const struct nfs4_stateid nfs4_anon_stateid;
+extern const struct nfs4_stateid nfs4_current_stateid;
+
 /* PUTFH of a handle the upper layers hold: 0, -EINVAL for an empty or
  * oversized one, or the codec's error. */
 int nfs4_add_putfh3(struct nfs4_compound *cmp, const struct nfs_fh3 *fh);
