@@ -48,6 +48,7 @@ static struct inode *inode_new(const struct nfs_fh3 *fh, uint64_t id)
 		return NULL;
 	ino->id = id;
 	ino->fh = *fh;
+	pthread_mutex_init(&ino->settle, NULL);
 	pthread_mutex_init(&ino->lock, NULL);
 	pthread_cond_init(&ino->ra_cond, NULL);
 	return ino;
@@ -65,6 +66,7 @@ static void inode_free(struct inode_table *t, struct inode *ino)
 	aclcache_clear(&ino->acl);
 	pthread_cond_destroy(&ino->ra_cond);
 	pthread_mutex_destroy(&ino->lock);
+	pthread_mutex_destroy(&ino->settle);
 	free(ino);
 }
 

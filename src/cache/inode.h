@@ -43,6 +43,14 @@ struct inode {
 	struct nfs_fh3 fh;      /* immutable */
 	uint64_t nlookup;       /* table lock */
 
+	/* Held by a write from before it joins the write-behind until the
+	 * batch is marked, and by a flush from before it starts until the
+	 * attributes it found are cached: a write that joins after a flush
+	 * began would otherwise see its batch declared settled, and the
+	 * file told to the kernel shorter than its bytes.  Taken before
+	 * `lock`, never while holding it. */
+	pthread_mutex_t settle;
+
 	pthread_mutex_t lock;   /* protects everything below */
 
 	/* The caches'. */

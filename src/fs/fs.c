@@ -205,14 +205,13 @@ void fs_purge_data(struct fs *fs, struct inode *ino, const char *why)
 	      name_of(ino), n);
 }
 
-enum acache_change fs_learn(struct fs *fs, struct inode *ino,
-			    const struct post_op_attr *a, const char *why)
+/* The caller holds ino->settle: no write can join, and no flush cache
+ * what it left, between the look at the batch and the update. */
+static enum acache_change learn_settled(struct fs *fs, struct inode *ino,
+					const struct fattr3 *a)
 {
-	enum acache_change change;
 	bool batch;
 
-	if (!ino || !a->present)
-		return ACACHE_SAME;
 	pthread_mutex_lock(&ino->lock);
 	batch = ino->wbatch;
 	pthread_mutex_unlock(&ino->lock);
@@ -222,7 +221,14 @@ enum acache_change fs_learn(struct fs *fs, struct inode *ino,
 		STAT_INC(attr_uncacheable);
 		return ACACHE_SAME;
 	}
-	change = inode_set_attr(fs->inodes, ino, &a->attr);
+	return inode_set_attr(fs->inodes, ino, a);
+}
+
+/* What follows an update: the kernel and the data cache told.  Never
+ * under ino->settle (fs_writes_settle() says why). */
+static enum acache_change learned(struct fs *fs, struct inode *ino,
+				  enum acache_change change, const char *why)
+{
 	/* The kernel keeps attributes of its own, for as long as we told it
 	 * to: when they changed, it must ask again (its size bounds reads). */
 	if ((change == ACACHE_DATA || change == ACACHE_META) && fs->se)
@@ -235,6 +241,19 @@ enum acache_change fs_learn(struct fs *fs, struct inode *ino,
 		fs_purge_data(fs, ino, why);
 	}
 	return change;
+}
+
+enum acache_change fs_learn(struct fs *fs, struct inode *ino,
+			    const struct post_op_attr *a, const char *why)
+{
+	enum acache_change change;
+
+	if (!ino || !a->present)
+		return ACACHE_SAME;
+	pthread_mutex_lock(&ino->settle);
+	change = learn_settled(fs, ino, &a->attr);
+	pthread_mutex_unlock(&ino->settle);
+	return learned(fs, ino, change, why);
 }
 
 void fs_learn_wcc(struct fs *fs, struct inode *ino, const struct wcc_data *w,
@@ -285,7 +304,7 @@ static int getattr_fh(fuse_req_t req, const struct nfs_fh3 *fh,
 
 int fs_getattr_rpc(fuse_req_t req, struct inode *ino, struct fattr3 *a)
 {
-	struct post_op_attr pa;
+	enum acache_change change;
 	uint64_t gen, seq = 0;
 	bool stale;
 	int ret;
@@ -300,16 +319,18 @@ int fs_getattr_rpc(fuse_req_t req, struct inode *ino, struct fattr3 *a)
 		return ret;
 	/* A truncate or a write of ours that overtook this GETATTR leaves
 	 * its answer describing a file that is gone. */
+	pthread_mutex_lock(&ino->settle);
 	pthread_mutex_lock(&ino->lock);
 	stale = gen != ino->data_gen || (ino->wb && wback_seq(ino->wb) != seq);
 	pthread_mutex_unlock(&ino->lock);
 	if (stale) {
+		pthread_mutex_unlock(&ino->settle);
 		STAT_INC(attr_uncacheable);
 		return 0;
 	}
-	pa.present = true;
-	pa.attr = *a;
-	fs_learn(fs_of(req), ino, &pa, "revalidate");
+	change = learn_settled(fs_of(req), ino, a);
+	pthread_mutex_unlock(&ino->settle);
+	learned(fs_of(req), ino, change, "revalidate");
 	return 0;
 }
 

@@ -905,12 +905,14 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
+	pthread_mutex_lock(&i->settle);
 	pthread_mutex_lock(&i->lock);
 	if (!i->wb)
 		i->wb = wback_new(fs->nfs, &i->fh, WBACK_MAX_HELD);
 	batch_begin(i);
 	pthread_mutex_unlock(&i->lock);
 	if (!i->wb) {
+		pthread_mutex_unlock(&i->settle);
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
@@ -925,16 +927,11 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 	 * its writes go out as they come, not gathered. */
 	ret = wback_write(i->wb, &cred, (uint64_t)off, buf, size,
 			  (fi->flags & O_DIRECT) ? WBACK_NOW : 0);
-	/* A flush that ran meanwhile (a stat, another close) may have
-	 * settled the batch without these bytes and cached the size it
-	 * found; until the kernel hears this write is done it ignores
-	 * attributes asked for before, so marking the batch again here is
-	 * in time. */
 	pthread_mutex_lock(&i->lock);
-	batch_begin(i);
 	if (ret == 0 && (uint64_t)off + size > i->wb_end)
 		i->wb_end = (uint64_t)off + size;
 	pthread_mutex_unlock(&i->lock);
+	pthread_mutex_unlock(&i->settle);
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;
@@ -945,30 +942,18 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 	fuse_reply_write(req, size);
 }
 
-int fs_writes_settle(fuse_req_t req, struct inode *ino)
+/* The batch's writes are on the server: cache what they left, if they
+ * alone changed the file, or forget what is cached if not.  True when
+ * the kernel must drop the attributes it holds. */
+static bool settle_batch(struct fs *fs, struct inode *ino,
+			 const struct fattr3 *before, bool before_valid)
 {
-	struct fs *fs = fs_of(req);
-	struct fattr3 before, after;
+	struct fattr3 after;
 	enum wback_chain chain;
-	bool batch, before_valid;
-	int ret;
 
-	if (!ino->wb)
-		return 0;
-	ret = wback_flush(ino->wb);
-	pthread_mutex_lock(&ino->lock);
-	batch = ino->wbatch;
-	before = ino->wb_before;
-	before_valid = ino->wb_before_valid;
-	ino->wbatch = false;
-	pthread_mutex_unlock(&ino->lock);
-	if (!batch)
-		return ret;
-	chain = wback_chain(ino->wb, &before, &after);
+	chain = wback_chain(ino->wb, before, &after);
 	if ((chain == WBACK_OURS || chain == WBACK_OURS_ASSUMED) &&
 	    before_valid) {
-		struct post_op_attr pa = { .present = true, .attr = after };
-
 		STAT_INC(wcc_kept);
 		if (chain == WBACK_OURS)
 			TRACE("write-back %s: wcc chain from the cached "
@@ -980,16 +965,16 @@ int fs_writes_settle(fuse_req_t req, struct inode *ino)
 		/* Re-arm the cache with the attributes our writes left: the
 		 * data they changed is already in the data cache. */
 		pthread_mutex_lock(&ino->lock);
-		ino->as.attr = before;
+		ino->as.attr = *before;
 		ino->as.valid = true;
 		pthread_mutex_unlock(&ino->lock);
-		inode_set_attr(fs->inodes, ino, &pa.attr);
+		inode_set_attr(fs->inodes, ino, &after);
 		/* The kernel follows size and mtime of its own writes, not
 		 * a mode the server changed (setuid/setgid cleared on a
 		 * write by someone else than the owner). */
-		if (((before.mode ^ after.mode) & 07777) && fs->se)
-			fuse_lowlevel_notify_inval_inode(fs->se, ino->id, -1, 0);
-	} else if (chain != WBACK_NONE) {
+		return (before->mode ^ after.mode) & 07777;
+	}
+	if (chain != WBACK_NONE) {
 		STAT_INC(wcc_lost);
 		STAT_INC(purge_wcc);
 		TRACE("write-back %s: wcc chain broken → changed elsewhere",
@@ -997,6 +982,35 @@ int fs_writes_settle(fuse_req_t req, struct inode *ino)
 		fs_purge_data(fs, ino, "write-back");
 		inode_invalidate_attr(ino);
 	}
+	return false;
+}
+
+int fs_writes_settle(fuse_req_t req, struct inode *ino)
+{
+	struct fs *fs = fs_of(req);
+	struct fattr3 before;
+	bool batch, before_valid, tell = false;
+	int ret;
+
+	if (!ino->wb)
+		return 0;
+	/* No write joins between the flush and the attributes it leaves
+	 * (inode.h, `settle`). */
+	pthread_mutex_lock(&ino->settle);
+	ret = wback_flush(ino->wb);
+	pthread_mutex_lock(&ino->lock);
+	batch = ino->wbatch;
+	before = ino->wb_before;
+	before_valid = ino->wb_before_valid;
+	ino->wbatch = false;
+	pthread_mutex_unlock(&ino->lock);
+	if (batch)
+		tell = settle_batch(fs, ino, &before, before_valid);
+	pthread_mutex_unlock(&ino->settle);
+	/* Not under `settle`: the kernel may wait, to drop the pages, for
+	 * a write that is itself waiting for `settle`. */
+	if (tell && fs->se)
+		fuse_lowlevel_notify_inval_inode(fs->se, ino->id, -1, 0);
 	return ret;
 }
 
