@@ -417,6 +417,8 @@ capture_start() {
 	need_cmd dumpcap
 	[[ -z ${_CAPTURE_PID:-} ]] || fail "capture_start: a capture is already running"
 	_CAPTURE_ERR=$NFSFUSE_TMP/capture.err
+	_CAPTURE_FILE=$file
+	_CAPTURE_FILTER=$filter
 	rm -f -- "$file"
 	# Not -q: the "Packets: N" progress lines are the readiness signal.
 	dumpcap -i lo -B 64 -f "$filter" -w "$file" </dev/null >/dev/null 2>"$_CAPTURE_ERR" &
@@ -449,12 +451,29 @@ capture_start() {
 # capture_stop: stop the capture and wait until the file is complete.
 capture_stop() {
 	[[ -n ${_CAPTURE_PID:-} ]] || return 0
-	local pid=$_CAPTURE_PID
+	local pid=$_CAPTURE_PID prog i
 	_CAPTURE_PID=
 	# The kernel hands packets to dumpcap in blocks that are released after
 	# a timeout, and on SIGINT dumpcap writes out only released blocks: a
 	# capture stopped right after the traffic would miss its last packets.
-	sleep 1
+	# Packets come in order, so once a marker sent now is in the file,
+	# everything before it is: ask rpcbind for a program nobody has.
+	if [[ $_CAPTURE_FILTER == *111* ]]; then
+		prog=$((536870912 + RANDOM))
+		for ((i = 0; i < 300; i++)); do
+			if ((i % 10 == 0)); then
+				setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+					timeout 5 rpcinfo -T tcp 127.0.0.1 "$prog" 1 >/dev/null 2>&1 || true
+			fi
+			tshark -r "$_CAPTURE_FILE" -Y "portmap.rpcb.prog == $prog || portmap.prog == $prog" \
+				-T fields -e frame.number 2>/dev/null | grep -q . && break
+			sleep 0.1
+		done
+		((i < 300)) || note "capture_stop: the marker never reached $_CAPTURE_FILE"
+	else
+		# No marker can be seen through this filter.
+		sleep 1
+	fi
 	# dumpcap flushes and closes the file on SIGINT, as on Ctrl-C.
 	kill -INT "$pid" 2>/dev/null || true
 	if ! wait_until 10 _pid_gone "$pid"; then
