@@ -4,26 +4,12 @@
 # read and write going on the same mount (the daemon serves FUSE with at
 # most 16 threads: a daemon that kept one per waiter would serve nothing
 # else).  The holder's unlock then returns at once, and every waiter is
-# granted in turn.
+# granted in turn.  Over NLM, then over NFSv4.1 (whose waits poll the
+# server with LOCK, backing off, instead of waiting for a callback).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/locks_lib.sh"
 need_cmd python3
 ensure_server
-
-N=64
-T=$(make_testdir locks_many)
-M=$(new_mountpoint)
-S=$NFSFUSE_TMP/state-many
-mount_nfsfuse "$M" -f -o "hostname=lockmany$$,statedir=$S,actimeo=0"
-PID=$(nfsfuse_pids "$M" | head -n 1)
-F=$T/posix
-G=$T/flock
-D=$T/data
-for f in "$F" "$G" "$D"; do
-	: >"$EXPORT_DIR/$f"
-	chmod 666 "$EXPORT_DIR/$f"
-done
-R=$NFSFUSE_TMP/rel
 
 MANY=$NFSFUSE_TMP/many.py
 cat >"$MANY" <<'EOF'
@@ -57,31 +43,50 @@ for pid in kids:
 sys.exit(1 if bad else 0)
 EOF
 
-# The holders: one process holds F (fcntl), another G (flock).
-lk_bg "$NFSFUSE_TMP/holdF" hold "$M/$F" 0 0 w "$R.f"
-wait_file_has "$NFSFUSE_TMP/holdF" locked 30 || fail "the holder did not lock $F: $(cat "$NFSFUSE_TMP/holdF")"
-lk_bg "$NFSFUSE_TMP/holdG" flock "$M/$G" ex "$R.g"
-wait_file_has "$NFSFUSE_TMP/holdG" locked 30 || fail "the holder did not flock $G: $(cat "$NFSFUSE_TMP/holdG")"
-
-python3 "$MANY" posix "$M/$F" "$N" "$NFSFUSE_TMP/wF" &
-WF=$!
-echo "$WF" >>"$_REG/pids"
-python3 "$MANY" flock "$M/$G" "$N" "$NFSFUSE_TMP/wG" &
-WG=$!
-echo "$WG" >>"$_REG/pids"
-
-# The daemon lists each lock that waits in its status file.
-nwaiting() { grep -c '^waiting ino=' "$S/status" 2>/dev/null || true; }
+# The daemon counts the locks that wait (nfsfusectl locks).
+nwaiting() { "$NFSFUSECTL" "$M" locks 2>/dev/null | grep -c '^waiting ino=' || true; }
 waiting_is() { [[ $(nwaiting) -eq $1 ]]; }
-wait_until 120 waiting_is $((2 * N)) ||
-	fail "only $(nwaiting) of $((2 * N)) locks wait in the daemon (lock_waiting $(status_get "$S" waiting))"
-assert_eq 0 "$(grep -c granted "$NFSFUSE_TMP/wF" "$NFSFUSE_TMP/wG" | awk -F: '{ s += $2 } END { print s }')" \
-	"no waiter granted while the locks are held"
-threads=$(ls "/proc/$PID/task" | wc -l)
-note "daemon threads with $((2 * N)) waiting locks: $threads"
 
-# While they wait: open, stat, read and write on the same mount.
-with_timeout 120 python3 - "$M/$D" "$M/$T" <<'PY' || fail "open/stat/read/write on the mount did not complete while locks wait"
+# run_case NAME MOUNT-OPTIONS N: N waiters of each kind on one mount.
+run_case() {
+	local name=$1 opts=$2
+	N=$3
+	T=$(make_testdir "locks_many_$name")
+	M=$(new_mountpoint)
+	S=$NFSFUSE_TMP/state-many-$name
+	mount_nfsfuse "$M" -f -o "hostname=lockmany$$,statedir=$S,actimeo=0$opts"
+	PID=$(nfsfuse_pids "$M" | head -n 1)
+	F=$T/posix
+	G=$T/flock
+	D=$T/data
+	for f in "$F" "$G" "$D"; do
+		: >"$EXPORT_DIR/$f"
+		chmod 666 "$EXPORT_DIR/$f"
+	done
+	R=$NFSFUSE_TMP/rel-$name
+
+	# The holders: one process holds F (fcntl), another G (flock).
+	lk_bg "$NFSFUSE_TMP/holdF-$name" hold "$M/$F" 0 0 w "$R.f"
+	wait_file_has "$NFSFUSE_TMP/holdF-$name" locked 30 || fail "the holder did not lock $F: $(cat "$NFSFUSE_TMP/holdF-$name")"
+	lk_bg "$NFSFUSE_TMP/holdG-$name" flock "$M/$G" ex "$R.g"
+	wait_file_has "$NFSFUSE_TMP/holdG-$name" locked 30 || fail "the holder did not flock $G: $(cat "$NFSFUSE_TMP/holdG-$name")"
+
+	python3 "$MANY" posix "$M/$F" "$N" "$NFSFUSE_TMP/wF-$name" &
+	WF=$!
+	echo "$WF" >>"$_REG/pids"
+	python3 "$MANY" flock "$M/$G" "$N" "$NFSFUSE_TMP/wG-$name" &
+	WG=$!
+	echo "$WG" >>"$_REG/pids"
+
+	wait_until 120 waiting_is $((2 * N)) ||
+		fail "$name: only $(nwaiting) of $((2 * N)) locks wait in the daemon"
+	assert_eq 0 "$(grep -c granted "$NFSFUSE_TMP/wF-$name" "$NFSFUSE_TMP/wG-$name" | awk -F: '{ s += $2 } END { print s }')" \
+		"no waiter granted while the locks are held"
+	threads=$(ls "/proc/$PID/task" | wc -l)
+	note "daemon threads with $((2 * N)) waiting locks: $threads"
+
+	# While they wait: open, stat, read and write on the same mount.
+	with_timeout 120 python3 - "$M/$D" "$M/$T" <<'PY' || fail "open/stat/read/write on the mount did not complete while locks wait"
 import os, sys
 path, d = sys.argv[1], sys.argv[2]
 for i in range(200):
@@ -96,19 +101,26 @@ for i in range(200):
     os.stat(name)
     os.unlink(name)
 PY
-assert_eq $((2 * N)) "$(nwaiting)" "the waiters still wait after the other calls"
+	assert_eq $((2 * N)) "$(nwaiting)" "$name: the waiters still wait after the other calls"
 
-# The holders let go: their unlock (and close) returns at once...
-touch "$R.f" "$R.f.exit" "$R.g"
-wait_file_has "$NFSFUSE_TMP/holdF" unlocked 30 || fail "the holder's unlock did not return: $(cat "$NFSFUSE_TMP/holdF")"
-# ...and every waiter is granted, one after another.
-granted_all() { [[ $(grep -c granted "$1") -eq $N ]]; }
-wait_until 600 granted_all "$NFSFUSE_TMP/wF" ||
-	fail "only $(grep -c granted "$NFSFUSE_TMP/wF") of $N F_SETLKW waiters were granted"
-wait_until 600 granted_all "$NFSFUSE_TMP/wG" ||
-	fail "only $(grep -c granted "$NFSFUSE_TMP/wG") of $N flock waiters were granted"
-wait "$WF" || fail "a F_SETLKW waiter failed"
-wait "$WG" || fail "a flock waiter failed"
-wait_until 30 waiting_is 0 || fail "the daemon still lists $(nwaiting) waiting locks"
-wait_until 30 held_is "$S" 0 || fail "locks left held after every waiter exited: $(grep ^held "$S/status")"
+	# The holders let go: their unlock (and close) returns at once...
+	touch "$R.f" "$R.f.exit" "$R.g"
+	wait_file_has "$NFSFUSE_TMP/holdF-$name" unlocked 30 || fail "the holder's unlock did not return: $(cat "$NFSFUSE_TMP/holdF-$name")"
+	# ...and every waiter is granted, one after another.
+	granted_all() { [[ $(grep -c granted "$1") -eq $N ]]; }
+	wait_until 600 granted_all "$NFSFUSE_TMP/wF-$name" ||
+		fail "only $(grep -c granted "$NFSFUSE_TMP/wF-$name") of $N F_SETLKW waiters were granted"
+	wait_until 600 granted_all "$NFSFUSE_TMP/wG-$name" ||
+		fail "only $(grep -c granted "$NFSFUSE_TMP/wG-$name") of $N flock waiters were granted"
+	wait "$WF" || fail "a F_SETLKW waiter failed"
+	wait "$WG" || fail "a flock waiter failed"
+	wait_until 30 waiting_is 0 || fail "the daemon still lists $(nwaiting) waiting locks"
+	# Nothing is left held on the server: a new owner gets both at once.
+	assert_eq ok "$(lk try "$M/$F" 0 0 w)" "$name: F_SETLK of the whole file after every waiter exited"
+	touch "$R.now"
+	assert_match "$(lk flock "$M/$G" exnb "$R.now")" "^locked " "$name: flock after every waiter exited"
+}
+
+run_case nlm "" 64
+run_case v41 ",vers=4.1" 32
 echo PASS
