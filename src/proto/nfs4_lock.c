@@ -45,7 +45,9 @@ struct nfs4_lock_wait {
 	nfs4_lock_done_fn done;
 	void *ctx;
 	bool interrupted;           /* [L->mu] */
-	pthread_t thread;
+	bool armed;                 /* [L->mu] the poller may take it */
+	struct timespec due;        /* [L->mu] its next LOCK, monotonic */
+	unsigned ms;                /* [L->mu] the delay after that one */
 	struct nfs4_lock_wait *next; /* [L->mu] */
 };
 
@@ -58,6 +60,12 @@ struct nfs4_locks {
 	struct nfs4_lock_wait *waits; /* [mu] */
 	size_t nwaits;              /* [mu] */
 	bool ending;                /* [mu] no wait may go on */
+	/* One thread polls for every wait, so that a thousand blocked
+	 * locks cost a thousand small entries, not a thousand threads;
+	 * made by the first wait, ended by nfs4_locks_stop(). */
+	pthread_t poller;
+	bool poller_started;        /* [mu] */
+	bool quit;                  /* [mu] the poller is to end */
 	struct {
 #define X(n) atomic_uint_fast64_t n;
 		NFS4_LOCK_COUNTERS(X)
@@ -587,49 +595,101 @@ static void wait_end(struct nfs4_locks *L, struct nfs4_lock_wait *w)
 	free(w);
 }
 
-static void *wait_main(void *arg)
+static void due_in(struct timespec *t, unsigned ms)
 {
-	struct nfs4_lock_wait *w = arg;
-	struct nfs4_locks *L = w->L;
-	unsigned ms = POLL_FIRST_MS;
-	int ret;
-
-	for (;;) {
-		struct timespec until;
-		bool stop;
-
-		clock_gettime(CLOCK_MONOTONIC, &until);
-		until.tv_sec += ms / 1000;
-		until.tv_nsec += (long)(ms % 1000) * 1000000L;
-		if (until.tv_nsec >= 1000000000L) {
-			until.tv_sec++;
-			until.tv_nsec -= 1000000000L;
-		}
-		pthread_mutex_lock(&L->mu);
-		while (!w->interrupted && !L->ending &&
-		       pthread_cond_timedwait(&L->cv, &L->mu, &until) !=
-			       ETIMEDOUT)
-			;
-		stop = w->interrupted || L->ending;
-		pthread_mutex_unlock(&L->mu);
-		if (stop) {
-			ret = -EINTR;
-			COUNT(L, interrupted);
-			break;
-		}
-		COUNT(L, polls);
-		ret = lock_once(L, &w->req, true, NULL);
-		if (ret != -EAGAIN)
-			break;
-		if (ms < POLL_MAX_MS)
-			ms = ms * 2 > POLL_MAX_MS ? POLL_MAX_MS : ms * 2;
+	clock_gettime(CLOCK_MONOTONIC, t);
+	t->tv_sec += ms / 1000;
+	t->tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (t->tv_nsec >= 1000000000L) {
+		t->tv_sec++;
+		t->tv_nsec -= 1000000000L;
 	}
+}
+
+static bool before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec ||
+	       (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* Runs done() and ends w; called without L->mu. */
+static void wait_finish(struct nfs4_locks *L, struct nfs4_lock_wait *w,
+			int ret)
+{
 	if (ret == 0)
 		COUNT(L, granted_poll);
-	else if (ret != -EINTR)
+	else if (ret == -EINTR)
+		COUNT(L, interrupted);
+	else
 		COUNT(L, errors);
 	w->done(w->ctx, ret);
 	wait_end(L, w);
+}
+
+/*
+ * The poller: an interrupted wait (or every wait, once they must end)
+ * ends with -EINTR; otherwise the wait due first sends its LOCK when its
+ * time comes, and waits twice as long for the next one, up to 2 s.  One
+ * LOCK at a time: a poll is one short round trip, and the waits are
+ * answered in the order they fall due.
+ */
+static void *poller_main(void *arg)
+{
+	struct nfs4_locks *L = arg;
+
+	pthread_mutex_lock(&L->mu);
+	while (!L->quit) {
+		struct nfs4_lock_wait *w, *first = NULL, *stop = NULL;
+		struct timespec now;
+		int ret;
+
+		for (w = L->waits; w; w = w->next) {
+			if (!w->armed)
+				continue;
+			if (w->interrupted || L->ending) {
+				stop = w;
+				break;
+			}
+			if (!first || before(&w->due, &first->due))
+				first = w;
+		}
+		if (stop) {
+			stop->armed = false;
+			pthread_mutex_unlock(&L->mu);
+			wait_finish(L, stop, -EINTR);
+			pthread_mutex_lock(&L->mu);
+			continue;
+		}
+		if (!first) {
+			pthread_cond_wait(&L->cv, &L->mu);
+			continue;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (before(&now, &first->due)) {
+			pthread_cond_timedwait(&L->cv, &L->mu, &first->due);
+			continue;
+		}
+		/* Not armed while its LOCK is out: an interrupt now is seen
+		 * when the answer is in. */
+		first->armed = false;
+		pthread_mutex_unlock(&L->mu);
+		COUNT(L, polls);
+		ret = lock_once(L, &first->req, true, NULL);
+		pthread_mutex_lock(&L->mu);
+		if (ret == -EAGAIN) {
+			if (first->ms < POLL_MAX_MS)
+				first->ms = first->ms * 2 > POLL_MAX_MS
+						    ? POLL_MAX_MS
+						    : first->ms * 2;
+			due_in(&first->due, first->ms);
+			first->armed = true;
+			continue;
+		}
+		pthread_mutex_unlock(&L->mu);
+		wait_finish(L, first, ret);
+		pthread_mutex_lock(&L->mu);
+	}
+	pthread_mutex_unlock(&L->mu);
 	return NULL;
 }
 
@@ -670,17 +730,24 @@ int nfs4_lock_lock(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 
 void nfs4_lock_wait_arm(struct nfs4_locks *L, struct nfs4_lock_wait *w)
 {
-	pthread_attr_t at;
-	int e;
+	int e = 0;
 
-	pthread_attr_init(&at);
-	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-	e = pthread_create(&w->thread, &at, wait_main, w);
-	pthread_attr_destroy(&at);
+	pthread_mutex_lock(&L->mu);
+	if (!L->poller_started) {
+		e = pthread_create(&L->poller, NULL, poller_main, L);
+		L->poller_started = e == 0;
+	}
+	if (e == 0) {
+		w->ms = POLL_FIRST_MS;
+		due_in(&w->due, w->ms);
+		w->armed = true;
+		pthread_cond_broadcast(&L->cv);
+	}
+	pthread_mutex_unlock(&L->mu);
 	if (e) {
-		/* No thread: the wait ends at once, as after a signal. */
-		nf_log(NF_LOG_WARNING, "no thread for a blocked NFSv4 lock: "
-		       "%s", strerror(e));
+		/* No poller: the wait ends at once, as after a signal. */
+		nf_log(NF_LOG_WARNING, "no thread to poll for a blocked "
+		       "NFSv4 lock: %s", strerror(e));
 		w->done(w->ctx, -ENOLCK);
 		wait_end(L, w);
 	}
@@ -822,6 +889,12 @@ void nfs4_locks_stop(struct nfs4_locks *L)
 	if (!L)
 		return;
 	nfs4_lock_end_waits(L);
+	pthread_mutex_lock(&L->mu);
+	L->quit = true;
+	pthread_cond_broadcast(&L->cv);
+	pthread_mutex_unlock(&L->mu);
+	if (L->poller_started)
+		pthread_join(L->poller, NULL);
 	/* Whatever is still held (a daemon stopped with files open): the
 	 * client id cannot be destroyed while it holds state. */
 	for (;;) {

@@ -14,8 +14,9 @@
  *            closed when its last lock stateid is freed).
  *   wait:    F_SETLKW and flock without LOCK_NB poll: LOCK again (the
  *            blocking lock types, READW/WRITEW) after 100 ms, doubling up
- *            to 2 s, on a thread of the waiter's own, so that no FUSE
- *            worker sleeps; an interrupt ends the wait with -EINTR.
+ *            to 2 s, from one thread that polls for every wait, so
+ *            that no FUSE worker sleeps and a blocked lock costs no
+ *            thread; an interrupt ends the wait with -EINTR.
  *            CB_NOTIFY_LOCK is not taken: polling alone grants.
  *   test:    LOCKT (needs no stateid): the holder's range and type.
  *   unlock:  LOCKU; when the whole file is unlocked (an unlock of the
@@ -84,7 +85,7 @@ struct nfs4_lock_wait;
  * LOCK.  Without wait, or when the first LOCK is answered otherwise than
  * by a conflict: the result.  When it must wait: -EINPROGRESS and *wp;
  * after nfs4_lock_wait_arm(*wp), done(ctx, ...) runs exactly once, on
- * the waiter's thread, when the lock is granted, fails, or is
+ * the polling thread, when the lock is granted, fails, or is
  * interrupted (nfs4_lock_wait_interrupt: -EINTR).  *wp is valid until
  * done() returns.
  */

@@ -83,7 +83,10 @@ run_case() {
 	assert_eq 0 "$(grep -c granted "$NFSFUSE_TMP/wF-$name" "$NFSFUSE_TMP/wG-$name" | awk -F: '{ s += $2 } END { print s }')" \
 		"no waiter granted while the locks are held"
 	threads=$(ls "/proc/$PID/task" | wc -l)
-	note "daemon threads with $((2 * N)) waiting locks: $threads"
+	note "$name: daemon threads with $((2 * N)) waiting locks: $threads"
+	# At most 16 FUSE workers and a handful of its own: a thread per
+	# blocked lock would show here.
+	((threads < 32)) || fail "$name: $threads daemon threads for $((2 * N)) waiting locks"
 
 	# While they wait: open, stat, read and write on the same mount.
 	with_timeout 120 python3 - "$M/$D" "$M/$T" <<'PY' || fail "open/stat/read/write on the mount did not complete while locks wait"
