@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "nfs4_lockstate.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,7 @@ void nfs4_lktable_clear(struct nfs4_lktable *t)
 		struct nfs4_lkstate *e = t->states;
 
 		t->states = e->next;
+		nfs4_lkranges_free(&e->ranges);
 		free(e);
 	}
 	while (t->opens) {
@@ -69,6 +71,9 @@ void nfs4_lktable_clear(struct nfs4_lktable *t)
 		t->opens = o->next;
 		free(o);
 	}
+	free(t->lost);
+	t->lost = NULL;
+	t->nlost = 0;
 	t->nstates = 0;
 	t->nopens = 0;
 }
@@ -133,8 +138,15 @@ void nfs4_lkstate_unlocked(struct nfs4_lkstate *e,
 		e->held = false;
 }
 
+int nfs4_lkstate_record(struct nfs4_lkstate *e, uint64_t start, uint64_t len,
+			bool lock, bool excl)
+{
+	return nfs4_lkranges_apply(&e->ranges, start, len, lock, excl);
+}
+
 void nfs4_lkstate_lost(struct nfs4_lkstate *e)
 {
+	nfs4_lkranges_free(&e->ranges);
 	e->has_stateid = false;
 	e->held = false;
 	e->lock_seqid = 0;
@@ -157,6 +169,7 @@ struct nfs4_lkopen *nfs4_lkstate_put(struct nfs4_lktable *t,
 	*pp = e->next;
 	t->nstates--;
 	o = e->open;
+	nfs4_lkranges_free(&e->ranges);
 	free(e);
 	*removed = true;
 	return o;
@@ -170,6 +183,35 @@ bool nfs4_lkstate_holds(const struct nfs4_lktable *t, uint64_t ino,
 		    (e->held || e->busy))
 			return true;
 	return false;
+}
+
+int nfs4_lktable_mark_lost(struct nfs4_lktable *t, uint64_t ino)
+{
+	uint64_t *n2;
+
+	if (nfs4_lktable_ino_lost(t, ino))
+		return 0;
+	n2 = realloc(t->lost, (t->nlost + 1) * sizeof(*n2));
+	if (!n2)
+		return -ENOMEM;
+	t->lost = n2;
+	n2[t->nlost++] = ino;
+	return 0;
+}
+
+bool nfs4_lktable_ino_lost(const struct nfs4_lktable *t, uint64_t ino)
+{
+	for (size_t i = 0; i < t->nlost; i++)
+		if (t->lost[i] == ino)
+			return true;
+	return false;
+}
+
+void nfs4_lktable_reopened(struct nfs4_lktable *t, uint64_t ino)
+{
+	for (size_t i = 0; i < t->nlost; i++)
+		if (t->lost[i] == ino)
+			t->lost[i--] = t->lost[--t->nlost];
 }
 
 struct nfs4_lkopen *nfs4_lkopen_get(struct nfs4_lktable *t,

@@ -13,6 +13,8 @@
  *       the newest stateid and whether locks may still be held under it.
  *       An entry is busy while an operation on its stateid is in flight,
  *       so that LOCKs of one owner on one file go out one at a time.
+ *       It keeps the ranges the server granted (nfs4_lkrange.h), what a
+ *       recovery reclaims.
  *   lock opens: where no open of the caller can be named, the open this
  *       client makes for locking alone, one per (file, uid), counted by
  *       the lock stateids made from it.
@@ -27,6 +29,7 @@
 #include "../../xdr/nfs3.h"
 #include "../../xdr/nfs4.h"
 #include "../../xdr/rpc_msg.h"
+#include "nfs4_lkrange.h"
 
 /* "posix:" or "flock:" and 16 hex digits, and a NUL. */
 #define NFS4_LKOWNER_NAME_MAX 24u
@@ -64,6 +67,9 @@ struct nfs4_lkstate {
 	bool held;              /* locks may be held under the stateid */
 	bool busy;              /* an operation on it is in flight */
 	struct nfs4_lkopen *open; /* the lock open it came from, or NULL */
+	struct nfs4_lkranges ranges; /* held, as the server granted them */
+	uint32_t gen;           /* reclaims of it: a call that went out
+				 * before one names a stateid since replaced */
 	struct nfs4_lkstate *next;
 };
 
@@ -78,6 +84,7 @@ struct nfs4_lkopen {
 				 * that are opening it */
 	bool busy;              /* an OPEN of it in flight */
 	bool closing;           /* its CLOSE is due: found no more */
+	bool reclaimed;         /* had again by the reclaim under way */
 	struct nfs4_lkopen *next;
 };
 
@@ -86,6 +93,8 @@ struct nfs4_lktable {
 	struct nfs4_lkopen *opens;
 	size_t nstates;
 	size_t nopens;
+	uint64_t *lost;         /* files (node ids) where a lock was lost */
+	size_t nlost;
 };
 
 void nfs4_lktable_init(struct nfs4_lktable *t);
@@ -104,8 +113,13 @@ void nfs4_lkstate_granted(struct nfs4_lkstate *e,
  * held any more. */
 void nfs4_lkstate_unlocked(struct nfs4_lkstate *e,
 			   const struct nfs4_stateid *sid, bool whole);
+/* The range of a LOCK (lock) or LOCKU the server granted, into e's
+ * ranges: 0 or -ENOMEM (the ranges are then unchanged). */
+int nfs4_lkstate_record(struct nfs4_lkstate *e, uint64_t start, uint64_t len,
+			bool lock, bool excl);
 /* The server no longer knows the stateid (BAD_STATEID, OLD_STATEID,
- * EXPIRED, freed): the next LOCK starts over from an open. */
+ * EXPIRED, freed): the next LOCK starts over from an open, and no range
+ * is held. */
 void nfs4_lkstate_lost(struct nfs4_lkstate *e);
 /* Removes e when it has no stateid and nothing in flight; returns its
  * lock open (whose reference e held, now the caller's to drop) or NULL.
@@ -115,6 +129,13 @@ struct nfs4_lkopen *nfs4_lkstate_put(struct nfs4_lktable *t,
 /* Does owner hold (or may it hold) any lock on ino? */
 bool nfs4_lkstate_holds(const struct nfs4_lktable *t, uint64_t ino,
 			uint64_t owner, bool flock);
+
+/* A lock on ino was lost in a recovery: as on NFSv3 mounts (and in the
+ * Linux client), its file's I/O fails with EIO until it is opened again.
+ * mark: 0 or -ENOMEM; reopened forgets ino. */
+int nfs4_lktable_mark_lost(struct nfs4_lktable *t, uint64_t ino);
+bool nfs4_lktable_ino_lost(const struct nfs4_lktable *t, uint64_t ino);
+void nfs4_lktable_reopened(struct nfs4_lktable *t, uint64_t ino);
 
 /* The lock open of (fh, uid), made when missing, with a reference taken;
  * NULL when out of memory or fh is bad. */
