@@ -55,7 +55,9 @@
 	X(nfs4_calls_resent)    /* calls sent again after a recovery */    \
 	X(nfs4_delay_waits)     /* NFS4ERR_DELAY/GRACE waited out */       \
 	X(nfs4_reclaims)        /* opens had again after a recovery */     \
-	X(nfs4_state_lost)      /* opens lost: their I/O answers EIO */
+	X(nfs4_state_lost)      /* opens lost: their I/O answers EIO */     \
+	X(nfs4_lock_reclaims)   /* lock ranges had again after a recovery */\
+	X(nfs4_locks_lost)      /* lock ranges lost: their file answers EIO */
 
 struct cache_stats {
 #define X(name) uint64_t name;

@@ -37,6 +37,7 @@
 #include "../base/log.h"
 #include "../base/stats.h"
 #include "../base/trace.h"
+#include "../proto/nfs4_lock.h"
 #include "../proto/nfs4_open.h"
 
 /* Bytes of written data held per file until the server acknowledges and
@@ -61,7 +62,8 @@ struct open_file {
  * goes on writing under a lock that someone else may now hold. */
 static bool lock_lost(struct fs *fs, struct inode *ino)
 {
-	return fs->locks && lockmgr_ino_lost(fs->locks, ino->id);
+	return (fs->locks && lockmgr_ino_lost(fs->locks, ino->id)) ||
+	       (fs->v4locks && nfs4_lock_ino_lost(fs->v4locks, ino->id));
 }
 
 static struct open_file *of_of(struct fuse_file_info *fi)
@@ -295,6 +297,8 @@ void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 	if (fs_of(req)->locks)
 		lockmgr_reopened(fs_of(req)->locks, i->id);
+	if (fs_of(req)->v4locks)
+		nfs4_lock_reopened(fs_of(req)->v4locks, i->id);
 	nopen_inc(i);
 	fi->fh = (uintptr_t)h;
 	fi->keep_cache = keep == 1;
@@ -435,6 +439,8 @@ static void reply_create_open(fuse_req_t req, struct inode *dir,
 	}
 	if (fs->locks)
 		lockmgr_reopened(fs->locks, ino->id);
+	if (fs->v4locks)
+		nfs4_lock_reopened(fs->v4locks, ino->id);
 	nopen_inc(ino);
 	fi->fh = (uintptr_t)h;
 	fi->keep_cache = 0;

@@ -80,6 +80,7 @@ extern const struct nfs_version nfs_version2;
 extern const struct nfs_version nfs_version4;
 
 struct nfs4_session;
+struct nfs4_locks;
 struct nfs_client;
 /*
  * NFSv4: the handle of path, walked from the server's pseudo root
@@ -126,6 +127,9 @@ struct nfs_client {
 	uint32_t dsize;  /* READDIR(PLUS) reply size */
 	struct nfs4_session *v4; /* NFSv4.1 client id and session, or NULL */
 	struct nfs4_opens *v4opens; /* its open state (nfs4_open.h), or NULL */
+	/* Its lock state (nfs4_lock.h), for the reclaim, or NULL;
+	 * [v4->lock]. */
+	struct nfs4_locks *v4locks;
 };
 
 /* The connection for the next call. */

@@ -22,6 +22,7 @@
 
 #include "../../xdr/nfs4.h"
 #include "../base/log.h"
+#include "nfs4_lock_int.h"
 #include "nfs4_lockstate.h"
 #include "nfs4_open.h"
 #include "nfs4_session.h"
@@ -32,72 +33,9 @@
 /* NFS4ERR_DELAY and NFS4ERR_GRACE are waited out this many times. */
 #define DELAY_TRIES 40
 
-#define NFS4_LOCK_COUNTERS(X)                                               \
-	X(granted_immediate) X(granted_poll) X(denied) X(polls)              \
-	X(interrupted) X(unlocks) X(stateids_freed) X(open_calls) X(close_calls)       \
-	X(from_caller_open) X(from_lock_open) X(errors)
-
-struct nfs4_lock_wait {
-	struct nfs4_locks *L;
-	struct nfs4_lock_req req;
-	struct nfs_fh3 fh;          /* req.fh points here */
-	struct rpc_cred cred;       /* req.cred points here */
-	nfs4_lock_done_fn done;
-	void *ctx;
-	bool interrupted;           /* [L->mu] */
-	bool armed;                 /* [L->mu] the poller may take it */
-	struct timespec due;        /* [L->mu] its next LOCK, monotonic */
-	unsigned ms;                /* [L->mu] the delay after that one */
-	struct nfs4_lock_wait *next; /* [L->mu] */
-};
-
-struct nfs4_locks {
-	struct nfs_client *c;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;          /* [mu] an entry or an open not busy,
-				     * a wait ended, an interrupt */
-	struct nfs4_lktable t;      /* [mu] */
-	struct nfs4_lock_wait *waits; /* [mu] */
-	size_t nwaits;              /* [mu] */
-	bool ending;                /* [mu] no wait may go on */
-	/* One thread polls for every wait, so that a thousand blocked
-	 * locks cost a thousand small entries, not a thousand threads;
-	 * made by the first wait, ended by nfs4_locks_stop(). */
-	pthread_t poller;
-	bool poller_started;        /* [mu] */
-	bool quit;                  /* [mu] the poller is to end */
-	struct {
-#define X(n) atomic_uint_fast64_t n;
-		NFS4_LOCK_COUNTERS(X)
-#undef X
-	} stats;
-};
-
-/* ---- one COMPOUND: PUTFH (when fh) and one operation ---- */
-
-struct lkcall {
-	struct nfs4_locks *L;
-	uint32_t op;
-	const struct nfs_fh3 *fh;
-	union {
-		struct nfs4_lock_args lock;
-		struct nfs4_lockt_args lockt;
-		struct nfs4_locku_args locku;
-		struct nfs4_open_args open;
-		struct nfs4_close_args close;
-		struct nfs4_stateid_args sid;
-	} a;
-	char owner[NFS4_LKOWNER_NAME_MAX]; /* the lock- or open-owner */
-	/* results */
-	uint32_t status;
-	struct nfs4_stateid stateid;
-	uint32_t access;            /* OPEN: what was asked, when granted */
-	struct nfs4_lock_conflict denied;
-};
-
 static int lk_build(struct nfs4_compound *cmp, void *ctx)
 {
-	struct lkcall *k = ctx;
+	struct nfs4_lkcall *k = ctx;
 
 	if (k->fh) {
 		struct nfs4_putfh_args p;
@@ -126,7 +64,7 @@ static int lk_build(struct nfs4_compound *cmp, void *ctx)
 	}
 }
 
-static void take_denied(struct lkcall *k, const struct nfs4_lock_denied *d)
+static void take_denied(struct nfs4_lkcall *k, const struct nfs4_lock_denied *d)
 {
 	k->denied.found = true;
 	k->denied.excl = d->locktype == NFS4_WRITE_LT ||
@@ -137,7 +75,7 @@ static void take_denied(struct lkcall *k, const struct nfs4_lock_denied *d)
 
 static int lk_parse(struct nfs4_compound_res *r, void *ctx)
 {
-	struct lkcall *k = ctx;
+	struct nfs4_lkcall *k = ctx;
 	union {
 		struct nfs4_status_res st;
 		struct nfs4_lock_res lock;
@@ -195,19 +133,25 @@ static int lk_parse(struct nfs4_compound_res *r, void *ctx)
 }
 
 /* 0 with k->status set, or the transport's negative errno. */
-static int lk_call(struct nfs4_locks *L, struct lkcall *k,
+static int lk_call(struct nfs4_locks *L, struct nfs4_lkcall *k,
 		   const struct rpc_cred *cred)
 {
+	struct nfs4_session *s = L->c->v4;
+	unsigned flags = k->op == NFS4OP_LOCKT ? 0 : NFS4_CALL_CACHETHIS;
+
 	k->L = L;
 	k->status = NFS4ERR_SERVERFAULT;
 	/* LOCK, LOCKU, OPEN and CLOSE change state: a retransmission is
-	 * answered from the server's reply cache, not run again. */
-	return nfs4_session_call(L->c->v4, cred,
-				 k->op == NFS4OP_LOCKT ? 0 : NFS4_CALL_CACHETHIS,
-				 lk_build, lk_parse, k, NULL, NULL);
+	 * answered from the server's reply cache, not run again.  The
+	 * reclaim's calls go out in the recovery, and end when it is
+	 * stopped. */
+	if (k->recovery)
+		flags |= NFS4_CALL_RECOVERY;
+	return nfs4_session_call(s, cred, flags, lk_build, lk_parse, k, NULL,
+				 k->recovery ? &s->stopping : NULL);
 }
 
-static const char *stname(uint32_t st)
+const char *nfs4_lk_stname(uint32_t st)
 {
 	const char *n = nfs4_stat_name(st);
 
@@ -240,7 +184,7 @@ static int lk_errno(uint32_t st)
 	}
 }
 
-static bool stateid_gone(uint32_t st)
+bool nfs4_lk_stateid_gone(uint32_t st)
 {
 	/* STALE_STATEID: of a client id the server no longer has (it
 	 * restarted; the session made a new one). */
@@ -257,7 +201,7 @@ static void sleep_ms(unsigned ms)
 }
 
 /* lk_call again while the server says later (DELAY, GRACE). */
-static int lk_call_patient(struct nfs4_locks *L, struct lkcall *k,
+int nfs4_lk_call_patient(struct nfs4_locks *L, struct nfs4_lkcall *k,
 			   const struct rpc_cred *cred)
 {
 	unsigned ms = 100;
@@ -274,12 +218,9 @@ static int lk_call_patient(struct nfs4_locks *L, struct lkcall *k,
 	}
 }
 
-#define COUNT(L, n) atomic_fetch_add_explicit(&(L)->stats.n, 1, \
-					      memory_order_relaxed)
-
 /* ---- lock opens ---- */
 
-static void open_owner(uint32_t uid, char *out, size_t len)
+void nfs4_lk_open_owner(uint32_t uid, char *out, size_t len)
 {
 	/* Not the open-owner of the file's other opens: OPENs of one owner
 	 * on one file share a stateid, which the lock open must not move
@@ -289,15 +230,15 @@ static void open_owner(uint32_t uid, char *out, size_t len)
 
 static int close_open(struct nfs4_locks *L, struct nfs4_lkopen *o)
 {
-	struct lkcall k = { .op = NFS4OP_CLOSE, .fh = &o->fh };
+	struct nfs4_lkcall k = { .op = NFS4OP_CLOSE, .fh = &o->fh };
 	int ret;
 
 	k.a.close.stateid = o->stateid;
-	ret = lk_call_patient(L, &k, &o->cred);
+	ret = nfs4_lk_call_patient(L, &k, &o->cred);
 	COUNT(L, close_calls);
-	if (ret == 0 && k.status != NFS4_OK && !stateid_gone(k.status))
+	if (ret == 0 && k.status != NFS4_OK && !nfs4_lk_stateid_gone(k.status))
 		nf_log(NF_LOG_INFO, "CLOSE of a lock open: %s",
-		       stname(k.status));
+		       nfs4_lk_stname(k.status));
 	return ret;
 }
 
@@ -330,7 +271,7 @@ static int open_get(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 		    struct nfs4_stateid *sid)
 {
 	struct nfs4_lkopen *o;
-	struct lkcall k = { .op = NFS4OP_OPEN, .fh = r->fh };
+	struct nfs4_lkcall k = { .op = NFS4OP_OPEN, .fh = r->fh };
 	uint32_t want;
 	int ret;
 
@@ -355,7 +296,7 @@ static int open_get(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 	want = o->has_stateid ? (o->access | need) : NFS4_SHARE_ACCESS_BOTH;
 	pthread_mutex_unlock(&L->mu);
 
-	open_owner(r->cred->uid, k.owner, sizeof(k.owner));
+	nfs4_lk_open_owner(r->cred->uid, k.owner, sizeof(k.owner));
 	k.a.open.share_access = NFS4_SHARE_WANT_NO_DELEG;
 	k.a.open.share_deny = NFS4_SHARE_DENY_NONE;
 	k.a.open.owner.clientid = L->c->v4->clientid;
@@ -365,7 +306,7 @@ static int open_get(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 	k.a.open.claim = NFS4_CLAIM_FH;
 	for (;;) {
 		k.a.open.share_access = want | NFS4_SHARE_WANT_NO_DELEG;
-		ret = lk_call_patient(L, &k, r->cred);
+		ret = nfs4_lk_call_patient(L, &k, r->cred);
 		COUNT(L, open_calls);
 		if (ret || k.status == NFS4_OK)
 			break;
@@ -395,7 +336,7 @@ static int open_get(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 	open_put(L, o);
 	if (ret)
 		return ret;
-	nf_log(NF_LOG_INFO, "OPEN for a lock: %s", stname(k.status));
+	nf_log(NF_LOG_INFO, "OPEN for a lock: %s", nfs4_lk_stname(k.status));
 	return lk_errno(k.status);
 }
 
@@ -456,20 +397,33 @@ static void state_give(struct nfs4_locks *L, struct nfs4_lkstate *e)
 static void state_free(struct nfs4_locks *L, struct nfs4_lkstate *e,
 		       const struct rpc_cred *cred)
 {
-	struct lkcall k = { .op = NFS4OP_FREE_STATEID };
+	struct nfs4_lkcall k = { .op = NFS4OP_FREE_STATEID };
 	int ret;
 
 	k.a.sid.stateid = e->stateid;
-	ret = lk_call_patient(L, &k, cred);
+	ret = nfs4_lk_call_patient(L, &k, cred);
 	if (ret == 0 && k.status == NFS4_OK)
 		COUNT(L, stateids_freed);
 	else if (ret == 0 && k.status != NFS4_OK &&
-		 !stateid_gone(k.status))
+		 !nfs4_lk_stateid_gone(k.status))
 		nf_log(NF_LOG_INFO, "FREE_STATEID of a lock stateid: %s",
-		       stname(k.status));
+		       nfs4_lk_stname(k.status));
 	pthread_mutex_lock(&L->mu);
 	nfs4_lkstate_lost(e);
 	pthread_mutex_unlock(&L->mu);
+}
+
+/* Did a reclaim replace e's stateid since gen was read?  Then a call that
+ * named the old one is answered "gone" and goes again with the new. */
+static bool reclaimed_since(struct nfs4_locks *L, struct nfs4_lkstate *e,
+			    uint32_t gen)
+{
+	bool again;
+
+	pthread_mutex_lock(&L->mu);
+	again = e->gen != gen && e->has_stateid;
+	pthread_mutex_unlock(&L->mu);
+	return again;
 }
 
 /*
@@ -490,10 +444,11 @@ static int lock_once(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 		return -ENOMEM;
 	/* Twice at most: a stateid the server forgot is made again. */
 	for (int pass = 0; pass < 2; pass++) {
-		struct lkcall k = { .op = NFS4OP_LOCK, .fh = r->fh };
+		struct nfs4_lkcall k = { .op = NFS4OP_LOCK, .fh = r->fh };
 		struct nfs4_lock_args *a = &k.a.lock;
 		struct nfs4_lkopen *o = NULL;
-		bool fresh = !e->has_stateid, used_caller = false;
+		bool fresh, used_caller = false;
+		uint32_t gen;
 
 		a->locktype = r->excl ? (blocking ? NFS4_WRITEW_LT
 						  : NFS4_WRITE_LT)
@@ -501,7 +456,13 @@ static int lock_once(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 						  : NFS4_READ_LT);
 		nfs4_lock_range_to4(r->start, r->len, &a->offset, &a->length);
 		nfs4_lkowner_name(r->owner, r->flock, k.owner);
+		/* A reclaim may replace the stateid while e is busy. */
+		pthread_mutex_lock(&L->mu);
+		fresh = !e->has_stateid;
 		a->lock_seqid = e->lock_seqid;
+		a->lock_stateid = e->stateid;
+		gen = e->gen;
+		pthread_mutex_unlock(&L->mu);
 		if (fresh) {
 			uint32_t need = r->excl ? NFS4_SHARE_ACCESS_WRITE
 						: NFS4_SHARE_ACCESS_READ;
@@ -525,13 +486,16 @@ static int lock_once(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 			a->lock_owner.clientid = L->c->v4->clientid;
 			a->lock_owner.owner = (const uint8_t *)k.owner;
 			a->lock_owner.owner_len = (uint32_t)strlen(k.owner);
-		} else {
-			a->lock_stateid = e->stateid;
 		}
-		ret = lk_call_patient(L, &k, r->cred);
+		ret = nfs4_lk_call_patient(L, &k, r->cred);
 		if (ret == 0 && k.status == NFS4_OK) {
 			pthread_mutex_lock(&L->mu);
 			nfs4_lkstate_granted(e, &k.stateid);
+			if (nfs4_lkstate_record(e, r->start, r->len, true,
+						r->excl))
+				nf_log(NF_LOG_WARNING, "out of memory "
+				       "recording an NFSv4 lock: it will not "
+				       "be reclaimed after a server restart");
 			if (fresh) {
 				e->uid = r->cred->uid;
 				e->open = o;
@@ -539,7 +503,7 @@ static int lock_once(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 			}
 			pthread_mutex_unlock(&L->mu);
 		}
-		if (o && ret == 0 && stateid_gone(k.status)) {
+		if (o && ret == 0 && nfs4_lk_stateid_gone(k.status)) {
 			/* The open stateid it named: open again next time. */
 			pthread_mutex_lock(&L->mu);
 			o->has_stateid = false;
@@ -551,7 +515,13 @@ static int lock_once(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 			break;
 		if (k.status == NFS4ERR_DENIED && c)
 			*c = k.denied;
-		if (stateid_gone(k.status) && pass == 0) {
+		if (!fresh && nfs4_lk_stateid_gone(k.status) &&
+		    reclaimed_since(L, e, gen) && pass == 0) {
+			/* Sent before a recovery that reclaimed the
+			 * owner's locks: again with the new stateid. */
+			continue;
+		}
+		if (nfs4_lk_stateid_gone(k.status) && pass == 0) {
 			/* Our lock stateid, or the open it came from. */
 			struct nfs4_lkopen *old;
 
@@ -564,13 +534,13 @@ static int lock_once(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 			pthread_mutex_unlock(&L->mu);
 			open_put(L, old);
 			nf_log(NF_LOG_INFO, "LOCK: %s; starting the lock-owner "
-			       "again", stname(k.status));
+			       "again", nfs4_lk_stname(k.status));
 			continue;
 		}
 		ret = lk_errno(k.status);
 		if (ret && ret != -EAGAIN)
 			nf_log(NF_LOG_INFO, "LOCK: %s",
-			       stname(k.status));
+			       nfs4_lk_stname(k.status));
 		break;
 	}
 	state_give(L, e);
@@ -778,7 +748,7 @@ void nfs4_lock_end_waits(struct nfs4_locks *L)
 int nfs4_lock_test(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 		   struct nfs4_lock_conflict *c)
 {
-	struct lkcall k = { .op = NFS4OP_LOCKT, .fh = r->fh };
+	struct nfs4_lkcall k = { .op = NFS4OP_LOCKT, .fh = r->fh };
 	int ret;
 
 	memset(c, 0, sizeof(*c));
@@ -789,7 +759,7 @@ int nfs4_lock_test(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 	k.a.lockt.owner.clientid = L->c->v4->clientid;
 	k.a.lockt.owner.owner = (const uint8_t *)k.owner;
 	k.a.lockt.owner.owner_len = (uint32_t)strlen(k.owner);
-	ret = lk_call_patient(L, &k, r->cred);
+	ret = nfs4_lk_call_patient(L, &k, r->cred);
 	if (ret)
 		return ret;
 	if (k.status == NFS4ERR_DENIED) {
@@ -802,22 +772,33 @@ int nfs4_lock_test(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 static int unlock_entry(struct nfs4_locks *L, struct nfs4_lkstate *e,
 			const struct nfs4_lock_req *r)
 {
-	struct lkcall k = { .op = NFS4OP_LOCKU, .fh = &e->fh };
+	struct nfs4_lkcall k = { .op = NFS4OP_LOCKU, .fh = &e->fh };
 	bool whole = r->start == 0 && r->len == 0;
+	uint32_t gen;
 	int ret;
 
-	if (!e->has_stateid)
+again:
+	/* A lock lost in a recovery has no stateid: its unlock succeeds
+	 * here, and nothing goes to the server, which holds nothing. */
+	pthread_mutex_lock(&L->mu);
+	if (!e->has_stateid) {
+		pthread_mutex_unlock(&L->mu);
 		return 0;
+	}
 	k.a.locku.locktype = NFS4_WRITE_LT;
 	k.a.locku.seqid = e->lock_seqid;
 	k.a.locku.stateid = e->stateid;
+	gen = e->gen;
+	pthread_mutex_unlock(&L->mu);
 	nfs4_lock_range_to4(r->start, r->len, &k.a.locku.offset,
 			    &k.a.locku.length);
-	ret = lk_call_patient(L, &k, r->cred);
+	ret = nfs4_lk_call_patient(L, &k, r->cred);
 	if (ret)
 		return ret;
 	COUNT(L, unlocks);
-	if (stateid_gone(k.status)) {
+	if (nfs4_lk_stateid_gone(k.status) && reclaimed_since(L, e, gen))
+		goto again; /* sent before a reclaim replaced the stateid */
+	if (nfs4_lk_stateid_gone(k.status)) {
 		/* Nothing of ours is held under a stateid the server forgot. */
 		pthread_mutex_lock(&L->mu);
 		nfs4_lkstate_lost(e);
@@ -825,11 +806,15 @@ static int unlock_entry(struct nfs4_locks *L, struct nfs4_lkstate *e,
 		return 0;
 	}
 	if (k.status != NFS4_OK) {
-		nf_log(NF_LOG_INFO, "LOCKU: %s", stname(k.status));
+		nf_log(NF_LOG_INFO, "LOCKU: %s", nfs4_lk_stname(k.status));
 		return lk_errno(k.status);
 	}
 	pthread_mutex_lock(&L->mu);
 	nfs4_lkstate_unlocked(e, &k.stateid, whole);
+	if (nfs4_lkstate_record(e, r->start, r->len, false, false))
+		nf_log(NF_LOG_WARNING, "out of memory recording an NFSv4 "
+		       "unlock: the range may be reclaimed after a server "
+		       "restart");
 	pthread_mutex_unlock(&L->mu);
 	if (whole)
 		state_free(L, e, r->cred);
@@ -859,6 +844,23 @@ bool nfs4_lock_owner_holds(struct nfs4_locks *L, uint64_t ino,
 	return h;
 }
 
+bool nfs4_lock_ino_lost(struct nfs4_locks *L, uint64_t ino)
+{
+	bool lost;
+
+	pthread_mutex_lock(&L->mu);
+	lost = nfs4_lktable_ino_lost(&L->t, ino);
+	pthread_mutex_unlock(&L->mu);
+	return lost;
+}
+
+void nfs4_lock_reopened(struct nfs4_locks *L, uint64_t ino)
+{
+	pthread_mutex_lock(&L->mu);
+	nfs4_lktable_reopened(&L->t, ino);
+	pthread_mutex_unlock(&L->mu);
+}
+
 /* ---- start, stop ---- */
 
 int nfs4_locks_start(struct nfs_client *c, struct nfs4_locks **out)
@@ -879,15 +881,34 @@ int nfs4_locks_start(struct nfs_client *c, struct nfs4_locks **out)
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&L->cv, &ca);
 	pthread_condattr_destroy(&ca);
+	pthread_cond_init(&L->reclaimed, NULL);
 	nfs4_lktable_init(&L->t);
+	/* Found by the reclaim hook of the session from now on. */
+	pthread_mutex_lock(&c->v4->lock);
+	c->v4locks = L;
+	pthread_mutex_unlock(&c->v4->lock);
 	*out = L;
 	return 0;
 }
 
 void nfs4_locks_stop(struct nfs4_locks *L)
 {
+	struct nfs4_session *s;
+
 	if (!L)
 		return;
+	s = L->c->v4;
+	/* No reclaim finds L any more, and one under way ends first (at
+	 * its next lock: it sees ending). */
+	pthread_mutex_lock(&L->mu);
+	L->ending = true;
+	pthread_cond_broadcast(&L->cv);
+	pthread_mutex_unlock(&L->mu);
+	pthread_mutex_lock(&s->lock);
+	L->c->v4locks = NULL;
+	while (L->reclaiming)
+		pthread_cond_wait(&L->reclaimed, &s->lock);
+	pthread_mutex_unlock(&s->lock);
 	nfs4_lock_end_waits(L);
 	pthread_mutex_lock(&L->mu);
 	L->quit = true;
@@ -925,6 +946,7 @@ void nfs4_locks_stop(struct nfs4_locks *L)
 		state_give(L, e);
 	}
 	nfs4_lktable_clear(&L->t);
+	pthread_cond_destroy(&L->reclaimed);
 	pthread_cond_destroy(&L->cv);
 	pthread_mutex_destroy(&L->mu);
 	free(L);
@@ -959,9 +981,17 @@ void nfs4_lock_format_locks(struct nfs4_locks *L, GString *out)
 		for (unsigned i = 0; i < NFS4_OTHER_SIZE; i++)
 			g_string_append_printf(out, "%02x",
 					       e->stateid.other[i]);
-		g_string_append_printf(out, " seqid=%u%s\n",
+		g_string_append_printf(out, " seqid=%u%s",
 				       (unsigned)e->stateid.seqid,
 				       e->busy ? " busy" : "");
+		/* The ranges held, as a reclaim would ask for them. */
+		for (size_t i = 0; i < e->ranges.n; i++)
+			g_string_append_printf(out, "%s%s:%" PRIu64 "+%" PRIu64,
+					       i ? "," : " ranges=",
+					       e->ranges.r[i].excl ? "w" : "r",
+					       e->ranges.r[i].start,
+					       nfs4_lkrange_len(&e->ranges.r[i]));
+		g_string_append_c(out, '\n');
 	}
 	for (const struct nfs4_lock_wait *w = L->waits; w; w = w->next)
 		g_string_append_printf(out,

@@ -25,6 +25,8 @@
  *            lock-owner's state (RELEASE_LOCKOWNER is NFSv4.0 only).
  *   stop:    every lock still held is unlocked, its stateid freed, every
  *            lock open closed: the client id can then be destroyed.
+ *   reclaim: after a server restart, in the recovery (nfs4_lock_reclaim.c):
+ *            each range held is asked for again.
  *
  * Errors are negative errnos: -EAGAIN (conflict), -EDEADLK, -EINTR,
  * -ESTALE, -EACCES, -EBADF (the open does not allow the lock's type),
@@ -46,6 +48,7 @@
 #include "../../xdr/nfs3.h"
 #include "../../xdr/rpc_msg.h"
 #include "nfs.h"
+#include "nfs4_recover.h"
 
 struct nfs4_locks;
 
@@ -104,6 +107,27 @@ int nfs4_lock_unlock(struct nfs4_locks *L, const struct nfs4_lock_req *r);
 /* May owner hold a lock on ino?  (So that close need not send LOCKU.) */
 bool nfs4_lock_owner_holds(struct nfs4_locks *L, uint64_t ino,
 			   uint64_t owner, bool flock);
+
+/* Was a lock on ino lost in a recovery?  (Its I/O then answers EIO, as
+ * on NFSv3, until the file is opened again: nfs4_lock_reopened.) */
+bool nfs4_lock_ino_lost(struct nfs4_locks *L, uint64_t ino);
+void nfs4_lock_reopened(struct nfs4_locks *L, uint64_t ino);
+
+/*
+ * The recovery's reclaim of c's locks (from the session's reclaim hook,
+ * after the opens were reclaimed, before RECLAIM_COMPLETE; lapsed: the
+ * lease ran out before the recovery).  In a grace period each range held
+ * is asked for with LOCK reclaim=true, from the reclaimed open (a lock
+ * open is reclaimed first); where the server has none (NO_GRACE) and the
+ * lease did not lapse, with an ordinary LOCK.  New lock stateids replace
+ * the old ones.  What is refused, or whose open is gone, is lost: logged
+ * with the file's hash and the owner, counted (nfs4_locks_lost), its file
+ * marked (nfs4_lock_ino_lost), its unlock a local success.  kind LOST:
+ * every lock is lost.  0, or the session's error (lost again: the
+ * recovery starts over and calls this again).
+ */
+int nfs4_lock_reclaim(struct nfs_client *c, enum nfs4_reclaim_kind kind,
+		      bool lapsed);
 
 /* "key value" lines for `nfsfusectl stats`, and one line per lock
  * stateid and per waiting lock for `nfsfusectl MNT locks`. */

@@ -8,6 +8,7 @@
 #include "../base/log.h"
 #include "../base/stats.h"
 #include "../base/trace.h"
+#include "nfs4_lock.h"
 #include "nfs4_open.h"
 #include "nfs4_session.h"
 
@@ -86,10 +87,8 @@ static int reclaim_one(struct rreq *q)
 static void mark_lost(struct nfs_client *c, const struct nfs4_open_info *o,
 		      const char *why)
 {
-	uint32_t h = 2166136261u;
+	uint32_t h = nfs4_rec_fh_hash(o->fh.data, o->fh.len);
 
-	for (uint32_t i = 0; i < o->fh.len; i++)
-		h = (h ^ o->fh.data[i]) * 16777619u;
 	nfs4_opens_mark_lost(c->v4opens, &o->fh, o->uid);
 	STAT_INC(nfs4_state_lost);
 	nf_log(NF_LOG_WARNING, "NFSv4 recovery: the open of file %08x by uid "
@@ -166,6 +165,11 @@ static void reclaim_all(void *ctx, struct nfs4_session *s,
 		       "%u opened again (no grace period), %u lost%s%s",
 		       w.reclaimed, w.reopened, w.lost, ret ? "; stopped: " : "",
 		       ret ? strerror(-ret) : "");
+	/* The locks after the opens they are made from, and before
+	 * RECLAIM_COMPLETE (RFC 8881 §8.4.2).  A session lost again: the
+	 * recovery starts over and walks everything again. */
+	if (ret == 0)
+		nfs4_lock_reclaim(w.c, kind, w.lapsed);
 }
 
 void nfs4_reclaim_register(struct nfs_client *c)

@@ -18,6 +18,9 @@
  * its READs, WRITEs and size changes fail with EIO until the file is
  * opened again; each is logged once.  Counted: nfs4_reclaims,
  * nfs4_state_lost.
+ *
+ * Then, still before RECLAIM_COMPLETE, the byte-range locks held are
+ * reclaimed from the reclaimed opens (nfs4_lock_reclaim, nfs4_lock.h).
  */
 #ifndef NFSFUSE_PROTO_NFS4_RECLAIM_H
 #define NFSFUSE_PROTO_NFS4_RECLAIM_H

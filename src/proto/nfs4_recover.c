@@ -139,3 +139,27 @@ enum nfs4_reclaim_kind nfs4_rec_kind(const struct nfs4_rec *r)
 {
 	return r->expired ? NFS4_RECLAIM_LOST : NFS4_RECLAIM_GRACE;
 }
+
+enum nfs4_lkrec_verdict nfs4_rec_lock_verdict(uint32_t st, bool reclaim,
+					      bool lapsed)
+{
+	if (st == NFS4_OK)
+		return NFS4_LKREC_HELD;
+	/* RFC 8881 §8.4.2.1: a server without a grace period takes no
+	 * reclaim.  If the lease held, nobody else can have had the range
+	 * meanwhile: taking it as a new lock keeps what was held. */
+	if (st == NFS4ERR_NO_GRACE && reclaim && !lapsed)
+		return NFS4_LKREC_AS_NEW;
+	/* DENIED (someone has it now), RECLAIM_BAD, RECLAIM_CONFLICT, a
+	 * stale open stateid, or anything else: it is not held. */
+	return NFS4_LKREC_LOST;
+}
+
+uint32_t nfs4_rec_fh_hash(const uint8_t *fh, uint32_t len)
+{
+	uint32_t h = 2166136261u;
+
+	for (uint32_t i = 0; i < len; i++)
+		h = (h ^ fh[i]) * 16777619u;
+	return h;
+}

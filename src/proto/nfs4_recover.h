@@ -89,4 +89,20 @@ uint64_t nfs4_rec_backoff_us(unsigned waits);
 /* The reclaim hook's kind for this recovery. */
 enum nfs4_reclaim_kind nfs4_rec_kind(const struct nfs4_rec *r);
 
+/* What the answer st to a reclaim of a lock (LOCK reclaim=true) or of a
+ * lock open (OPEN CLAIM_PREVIOUS) means; reclaim: it was sent as a reclaim
+ * (else as an ordinary LOCK or OPEN); lapsed: the lease ran out before
+ * the recovery. */
+enum nfs4_lkrec_verdict {
+	NFS4_LKREC_HELD,        /* granted: held again */
+	NFS4_LKREC_AS_NEW,      /* no grace period, and the lease held: ask
+				 * again as an ordinary LOCK (OPEN CLAIM_FH) */
+	NFS4_LKREC_LOST,        /* refused, or no grace after the lease ran
+				 * out (another client may have had it) */
+};
+enum nfs4_lkrec_verdict nfs4_rec_lock_verdict(uint32_t st, bool reclaim,
+					      bool lapsed);
+/* A short hash of a file handle that names a file in log lines. */
+uint32_t nfs4_rec_fh_hash(const uint8_t *fh, uint32_t len);
+
 #endif

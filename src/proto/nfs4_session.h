@@ -44,10 +44,8 @@
  * this client has state: CB_SEQUENCE, and NFS4ERR_NOTSUPP for the rest
  * (no delegations or layouts are ever taken).
  *
- * The reclaim hook of a mount (nfs4_reclaim.c) has its opens again.
- * Not built yet: reclaiming byte-range locks (their stateids are lost
- * with the client id; a lock held across a server restart is not had
- * again).
+ * The reclaim hook of a mount (nfs4_reclaim.c) has its opens again, then
+ * its byte-range locks (nfs4_lock_reclaim.c).
  *
  * Locks: s->lock protects the slot table, the renewal times and the
  * flags; it is never held across an RPC.

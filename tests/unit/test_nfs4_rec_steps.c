@@ -237,6 +237,45 @@ static void test_lost_again(void **state)
 	assert_true(i < 20);
 }
 
+/* What a reclaim of a lock (or of a lock open) does with each answer. */
+static void test_lock_verdict(void **state)
+{
+	(void)state;
+	assert_int_equal(nfs4_rec_lock_verdict(NFS4_OK, true, false),
+			 NFS4_LKREC_HELD);
+	assert_int_equal(nfs4_rec_lock_verdict(NFS4_OK, false, true),
+			 NFS4_LKREC_HELD);
+	/* no grace period: taken again as a new lock while the lease
+	 * held, lost when it ran out (others may have had the range) */
+	assert_int_equal(nfs4_rec_lock_verdict(NFS4ERR_NO_GRACE, true, false),
+			 NFS4_LKREC_AS_NEW);
+	assert_int_equal(nfs4_rec_lock_verdict(NFS4ERR_NO_GRACE, true, true),
+			 NFS4_LKREC_LOST);
+	/* an ordinary LOCK is not asked again */
+	assert_int_equal(nfs4_rec_lock_verdict(NFS4ERR_NO_GRACE, false,
+					       false),
+			 NFS4_LKREC_LOST);
+	/* refusals */
+	assert_int_equal(nfs4_rec_lock_verdict(NFS4ERR_DENIED, false, false),
+			 NFS4_LKREC_LOST);
+	assert_int_equal(nfs4_rec_lock_verdict(NFS4ERR_DENIED, true, false),
+			 NFS4_LKREC_LOST);
+	assert_int_equal(nfs4_rec_lock_verdict(NFS4ERR_RECLAIM_BAD, true,
+					       false),
+			 NFS4_LKREC_LOST);
+	assert_int_equal(nfs4_rec_lock_verdict(NFS4ERR_RECLAIM_CONFLICT, true,
+					       false),
+			 NFS4_LKREC_LOST);
+	assert_int_equal(nfs4_rec_lock_verdict(NFS4ERR_BAD_STATEID, true,
+					       false),
+			 NFS4_LKREC_LOST);
+	/* the hash that names files in log lines is the open reclaim's */
+	assert_int_equal(nfs4_rec_fh_hash((const uint8_t *)"", 0),
+			 2166136261u);
+	assert_true(nfs4_rec_fh_hash((const uint8_t *)"a", 1) !=
+		    nfs4_rec_fh_hash((const uint8_t *)"b", 1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -249,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_waits),
 		cmocka_unit_test(test_failures),
 		cmocka_unit_test(test_lost_again),
+		cmocka_unit_test(test_lock_verdict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
