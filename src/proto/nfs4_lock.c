@@ -64,7 +64,8 @@ static int lk_build(struct nfs4_compound *cmp, void *ctx)
 	}
 }
 
-static void take_denied(struct nfs4_lkcall *k, const struct nfs4_lock_denied *d)
+static void take_denied(struct nfs4_lkcall *k,
+			const struct nfs4_lock_denied *d)
 {
 	k->denied.found = true;
 	k->denied.excl = d->locktype == NFS4_WRITE_LT ||
@@ -236,7 +237,8 @@ static int close_open(struct nfs4_locks *L, struct nfs4_lkopen *o)
 	k.a.close.stateid = o->stateid;
 	ret = nfs4_lk_call_patient(L, &k, &o->cred);
 	COUNT(L, close_calls);
-	if (ret == 0 && k.status != NFS4_OK && !nfs4_lk_stateid_gone(k.status))
+	if (ret == 0 && k.status != NFS4_OK &&
+	    !nfs4_lk_stateid_gone(k.status))
 		nf_log(NF_LOG_INFO, "CLOSE of a lock open: %s",
 		       nfs4_lk_stname(k.status));
 	return ret;
@@ -985,12 +987,14 @@ void nfs4_lock_format_locks(struct nfs4_locks *L, GString *out)
 				       (unsigned)e->stateid.seqid,
 				       e->busy ? " busy" : "");
 		/* The ranges held, as a reclaim would ask for them. */
-		for (size_t i = 0; i < e->ranges.n; i++)
+		for (size_t i = 0; i < e->ranges.n; i++) {
+			const struct nfs4_lkrange *r = &e->ranges.r[i];
+
 			g_string_append_printf(out, "%s%s:%" PRIu64 "+%" PRIu64,
 					       i ? "," : " ranges=",
-					       e->ranges.r[i].excl ? "w" : "r",
-					       e->ranges.r[i].start,
-					       nfs4_lkrange_len(&e->ranges.r[i]));
+					       r->excl ? "w" : "r", r->start,
+					       nfs4_lkrange_len(r));
+		}
 		g_string_append_c(out, '\n');
 	}
 	for (const struct nfs4_lock_wait *w = L->waits; w; w = w->next)
