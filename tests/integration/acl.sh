@@ -217,7 +217,7 @@ if [[ -n $PCAP ]]; then
 	note "SETACL calls on the wire: $n"
 	ents=$(tsh -Y 'rpc.msgtyp == 0 && nfsacl.procedure_v3 == 2' -T fields -e nfsacl.aclent.uid | tr ',' '\n' | grep -c '^65534$' || true)
 	((ents > 0)) || fail "no entry for nobody (65534) decoded in the SETACL calls"
-	bad=$(tsh -Y '_ws.malformed || (_ws.expert.severity >= "warning" && !tcp.analysis.flags && rpc)' \
+	bad=$(tsh -Y "_ws.malformed || (_ws.expert.severity >= \"warning\" && $TCP_OWN_WARNING_FREE && rpc)" \
 		-T fields -e frame.number -e _ws.col.Info | head -n 5)
 	[[ -z $bad ]] || fail "tshark found malformed or suspicious NFSACL frames: $bad"
 fi

@@ -80,9 +80,9 @@ if [[ -n $PCAP ]]; then
 		LINK SYMLINK MKDIR RMDIR READDIR STATFS; do
 		[[ " $names " == *" $p "* ]] || fail "no NFSv2 $p call on the wire"
 	done
-	# Frames that TCP analysis flags (a segment the capture missed under
-	# load) carry expert warnings of dumpcap's making, not ours.
-	bad=$(tsh -Y '_ws.malformed || (_ws.expert.severity >= "warning" && !tcp.analysis.flags && (nfs || mount || rpc))' \
+	# TCP's own warnings (a segment missed or seen twice under load)
+	# are not the proxy's or ours.
+	bad=$(tsh -Y "_ws.malformed || (_ws.expert.severity >= \"warning\" && $TCP_OWN_WARNING_FREE && (nfs || mount || rpc))" \
 		-T fields -e frame.number -e _ws.col.Info | head -n 5)
 	if [[ -n $bad ]]; then
 		# Enough to tell the proxy's mistake from a capture's gap.

@@ -125,7 +125,7 @@ if [[ -n $PCAP ]]; then
 		fail "64-bit NLM ranges on the wire"
 	fhl=$(tsh -Y 'rpc.msgtyp == 0 && nlm.procedure_v3 == 2' -T fields -e nfs.fh.length | sort -u | tr '\n' ' ')
 	assert_eq "32 " "$fhl" "the NLM v3 file handle is the 32-byte NFSv2 handle"
-	bad=$(tsh -Y '_ws.malformed || (_ws.expert.severity >= "warning" && !tcp.analysis.flags && (nlm || rpc))' \
+	bad=$(tsh -Y "_ws.malformed || (_ws.expert.severity >= \"warning\" && $TCP_OWN_WARNING_FREE && (nlm || rpc))" \
 		-T fields -e frame.number -e _ws.col.Info | head -n 5)
 	[[ -z $bad ]] || fail "tshark found malformed or suspicious frames: $bad"
 fi
