@@ -31,6 +31,7 @@
 #include "options.h"
 #include "proto/mount_client.h"
 #include "proto/nfs.h"
+#include "proto/nfs4_deleg.h"
 #include "proto/nfs4_idmap.h"
 #include "proto/nfs4_lock.h"
 #include "proto/pmap_client.h"
@@ -119,6 +120,8 @@ static int run_session(struct fs *fs, struct fuse_args *fa,
 	if (!se)
 		return 1; /* libfuse has said why (e.g. an unknown option) */
 	fs->se = se;
+	/* A recall tells the kernel too: only while the session is. */
+	nfs4_delegs_set_forget(fs->nfs, fs_deleg_forget, fs);
 	if (fuse_set_signal_handlers(se))
 		goto out_session;
 	/* Before the mount: ctl_start resolves the mount point's path,
@@ -158,6 +161,7 @@ out_ctl:
 	ctl_stop(ctl);
 	fuse_remove_signal_handlers(se);
 out_session:
+	nfs4_delegs_set_forget(fs->nfs, NULL, NULL);
 	fuse_session_destroy(se);
 	return ret;
 }

@@ -15,6 +15,7 @@
 #include "base/userns.h"
 #include "base/safedir.h"
 #include "proto/mount_client.h"
+#include "proto/nfs4_deleg.h"
 #include "proto/nfs4_open.h"
 #include "proto/nfs4_owner.h"
 #include "proto/nfs4_reclaim.h"
@@ -448,6 +449,11 @@ static int open_v4_minor(struct session *s, uint32_t minor, char *err,
 		return -ENOMEM;
 	}
 	nfs4_reclaim_register(&s->nfs);
+	ret = nfs4_delegs_start(&s->nfs);
+	if (ret) {
+		set_err(err, errlen, "NFSv4 delegations: %s", strerror(-ret));
+		return ret;
+	}
 	ret = nfs4_root_fh(&s->nfs, &s->cred, o->export_path, &s->nfs.root,
 			   &failed, &failed_len);
 	if (ret) {
@@ -551,6 +557,7 @@ void session_close(struct session *s)
 	int ret;
 
 	if (s->v4_started) {
+		nfs4_delegs_stop(&s->nfs);
 		nfs4_session_stop(&s->v4);
 		s->v4_started = false;
 		s->nfs.v4 = NULL;

@@ -76,6 +76,14 @@ double acache_remaining(const struct attr_state *s, int64_t mono_now)
 	return left > 0 ? (double)left / NS_PER_SEC : 0.0;
 }
 
+bool acache_renew(struct attr_state *s, int64_t mono_now)
+{
+	if (!s->valid || s->timeo == 0)
+		return false;
+	s->fetched = mono_now;
+	return true;
+}
+
 void acache_expire(struct attr_state *s)
 {
 	s->timeo = 0;

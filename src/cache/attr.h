@@ -92,6 +92,10 @@ double acache_remaining(const struct attr_state *s, int64_t mono_now);
 
 /* Forget the attributes (the next use asks the server). */
 void acache_invalidate(struct attr_state *s);
+/* Known current at mono_now (a delegation vouches for them): believed
+ * again for their timeout.  Not after acache_expire() or with a timeout
+ * of 0 (noac): those ask for the server's word.  Whether renewed. */
+bool acache_renew(struct attr_state *s, int64_t mono_now);
 /* Stop believing them but keep them, so that the answer of the next ask
  * is still compared with them (a change of data is still seen as one). */
 void acache_expire(struct attr_state *s);

@@ -308,6 +308,19 @@ void inode_invalidate_attr(struct inode *ino)
 	pthread_mutex_unlock(&ino->lock);
 }
 
+bool inode_renew_attr(struct inode *ino, struct fattr3 *a)
+{
+	int64_t now = clock_mono_ns();
+	bool renewed;
+
+	pthread_mutex_lock(&ino->lock);
+	renewed = acache_renew(&ino->as, now);
+	if (renewed)
+		*a = ino->as.attr;
+	pthread_mutex_unlock(&ino->lock);
+	return renewed;
+}
+
 void inode_expire_attr(struct inode *ino)
 {
 	pthread_mutex_lock(&ino->lock);

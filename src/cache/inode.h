@@ -174,6 +174,11 @@ bool inode_fresh_attr(struct inode *ino, struct fattr3 *a, double *left);
 void inode_invalidate_attr(struct inode *ino);
 /* Ask the server at the next use, and compare its answer with these. */
 void inode_expire_attr(struct inode *ino);
+/* The attributes held are known current now (a delegation vouches for
+ * them): believed again for their timeout, as if just fetched, and
+ * copied to *a.  False (nothing done) when there are none, or they were
+ * expired on purpose or never time out (acache_renew). */
+bool inode_renew_attr(struct inode *ino, struct fattr3 *a);
 /* wcc: are the cached attributes those the server had before our call? */
 bool inode_wcc_matches(struct inode *ino, const struct wcc_attr *pre);
 

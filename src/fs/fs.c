@@ -18,6 +18,7 @@
 #include "../cache/data.h"
 #include "../cache/groups.h"
 #include "../cache/wback.h"
+#include "../proto/nfs4_deleg.h"
 #include "fs_quota.h"
 #include "../base/clock.h"
 #include "killpriv.h"
@@ -177,17 +178,58 @@ void fs_name_lost(struct fs *fs, struct inode *ino)
 		fuse_lowlevel_notify_inval_inode(fs->se, ino->id, -1, 0);
 }
 
+static const char *name_of(struct inode *ino)
+{
+	return ino->name[0] ? ino->name : "(unnamed)";
+}
+
+/* NFSv4: while a delegation for ino is held, no other client changes it
+ * without recalling it first, so the attributes we have are current
+ * however long ago they came; they count as fetched now.  Not while our
+ * own writes are gathered or in flight (the size is not the server's
+ * yet), nor for attributes expired on purpose (a link count our own
+ * unlink changed: the server recalls nothing for its holder's own
+ * changes).  *a: the attributes. */
+static bool deleg_vouches(struct fs *fs, struct inode *ino, struct fattr3 *a)
+{
+	bool batch;
+
+	if (!fs->nfs->v4delegs || !nfs4_deleg_held(fs->nfs, &ino->fh))
+		return false;
+	pthread_mutex_lock(&ino->lock);
+	batch = ino->wbatch;
+	pthread_mutex_unlock(&ino->lock);
+	if (batch || !inode_renew_attr(ino, a))
+		return false;
+	STAT_INC(deleg_attr_hits);
+	TRACE("getattr %s: attributes timed out, a delegation is held → "
+	      "no GETATTR", name_of(ino));
+	return true;
+}
+
+void fs_deleg_forget(void *ctx, const struct nfs_fh3 *fh, bool recalled)
+{
+	struct fs *fs = ctx;
+	struct inode *ino = inode_find_fh(fs->inodes, fh);
+
+	if (!ino)
+		return;
+	inode_expire_attr(ino);
+	TRACE("delegation of %s %s: attributes to be asked again",
+	      name_of(ino), recalled ? "recalled" : "gone");
+	/* Attributes only (no pages, no lock taken with them): the
+	 * kernel asks us at the next stat. */
+	if (recalled && fs->se)
+		fuse_lowlevel_notify_inval_inode(fs->se, ino->id, -1, 0);
+	inode_forget(fs->inodes, ino->id, 1);
+}
+
 double fs_attr_timeout(struct inode *ino)
 {
 	struct fattr3 a;
 	double left;
 
 	return inode_fresh_attr(ino, &a, &left) ? left : 0.0;
-}
-
-static const char *name_of(struct inode *ino)
-{
-	return ino->name[0] ? ino->name : "(unnamed)";
 }
 
 void fs_purge_data(struct fs *fs, struct inode *ino, const char *why)
@@ -594,6 +636,12 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 		fs_inode_stat(i, &a, &st);
 		fs_kernel_attr_given(i, left);
 		fuse_reply_attr(req, &st, left);
+		return;
+	}
+	if (deleg_vouches(fs_of(req), i, &a)) {
+		fs_inode_stat(i, &a, &st);
+		fs_kernel_attr_given(i, fs_attr_timeout(i));
+		fuse_reply_attr(req, &st, fs_attr_timeout(i));
 		return;
 	}
 	had = inode_get_attr(i, &a);

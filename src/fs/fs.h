@@ -72,6 +72,10 @@ void fs_inode_stat(struct inode *ino, const struct fattr3 *a, struct stat *st);
 /* ino lost a name (REMOVE, RENAME over it): its link count and ctime
  * moved on the server, so neither our attributes nor the kernel's hold. */
 void fs_name_lost(struct fs *fs, struct inode *ino);
+/* An nfs4_deleg_forget_fn (ctx: the fs): a delegation of fh is recalled
+ * or gone, so its attributes are asked again (the kernel's too when
+ * recalled). */
+void fs_deleg_forget(void *ctx, const struct nfs_fh3 *fh, bool recalled);
 /* We give the kernel ino's attributes to keep for timeout seconds. */
 void fs_kernel_attr_given(struct inode *ino, double timeout);
 /* Seconds the kernel may keep ino's attributes (what our cache has left). */

@@ -15,6 +15,7 @@
 #include "../cache/wback.h"
 #include "fs_quota.h"
 #include "../lock/lock.h"
+#include "../proto/nfs4_deleg.h"
 #include "../proto/nfs4_lock.h"
 #include "../proto/nfs4_session.h"
 #include "../proto/nfsacl_client.h"
@@ -92,6 +93,21 @@ static int describe(void *ctx, uint64_t fileid, struct ctl_out *out)
 		if (left > 0)
 			ctl_printf(out, "attributes believed for %.1f s more\n",
 				   left);
+	}
+	if (fs->nfs->v4delegs) {
+		int64_t granted;
+		bool recalled;
+
+		if (nfs4_delegs_describe(fs->nfs->v4delegs, &ino->fh, &granted,
+					 &recalled))
+			ctl_printf(out, "delegation: none (every open and "
+				   "timed-out stat asks the server)\n");
+		else
+			ctl_printf(out, "delegation: read, held for %.1f s%s\n",
+				   (double)(now - granted) / NS_PER_SEC,
+				   recalled ? "; recalled, being given back"
+					    : "; attributes and data believed "
+					      "until recalled");
 	}
 	if (ino->df)
 		dcache_describe(fs->dc, ino->df, &blocks, &bytes);

@@ -81,6 +81,7 @@ extern const struct nfs_version nfs_version4;
 
 struct nfs4_session;
 struct nfs4_locks;
+struct nfs4_delegs;
 struct nfs_client;
 /*
  * NFSv4: the handle of path, walked from the server's pseudo root
@@ -130,6 +131,8 @@ struct nfs_client {
 	/* Its lock state (nfs4_lock.h), for the reclaim, or NULL;
 	 * [v4->lock]. */
 	struct nfs4_locks *v4locks;
+	/* Its delegations (nfs4_deleg.h), or NULL. */
+	struct nfs4_delegs *v4delegs;
 };
 
 /* The connection for the next call. */

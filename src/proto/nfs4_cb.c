@@ -35,8 +35,22 @@ static uint32_t cb_sequence(struct nfs4_session *s,
 	return NFS4_OK;
 }
 
-/* CB_COMPOUND: CB_SEQUENCE first, then every other operation refused
- * (the compound stops at the first refusal). */
+/* CB_RECALL: the recall hook's answer. */
+static uint32_t cb_recall(struct nfs4_session *s,
+			  const struct nfs4_cb_recall_args *a)
+{
+	nfs4_recall_fn fn;
+	void *ctx;
+
+	pthread_mutex_lock(&s->lock);
+	fn = s->recall;
+	ctx = s->recall_ctx;
+	pthread_mutex_unlock(&s->lock);
+	return fn ? fn(ctx, a) : NFS4ERR_BADHANDLE;
+}
+
+/* CB_COMPOUND: CB_SEQUENCE first, then CB_RECALL answered and every
+ * other operation refused (the compound stops at the first failure). */
 static int cb_compound(struct nfs4_session *s, struct xdr_dec *d,
 		       struct xdr_enc *e)
 {
@@ -67,6 +81,15 @@ static int cb_compound(struct nfs4_session *s, struct xdr_dec *d,
 				       : NFS4ERR_SEQUENCE_POS };
 
 			return nfs4_cb_reply_add(&r, op, &st);
+		}
+		if (op == NFS4CBOP_RECALL) {
+			struct nfs4_status_res st = {
+				cb_recall(s, &args.recall) };
+
+			nfs4_cb_reply_add(&r, op, &st);
+			if (st.status != NFS4_OK)
+				return xdr_enc_error(e);
+			continue;
 		}
 		nf_log(NF_LOG_DEBUG, "NFSv4 callback %s refused (not "
 		       "supported)", nfs4_cb_op_name(op) ?

@@ -3,9 +3,10 @@
  * The NFSv4.1 backchannel: calls the server makes on our own connection
  * (RFC 8881 §2.10.3.1), so that no listening socket is needed.  The
  * dispatcher answers CB_NULL, and CB_COMPOUND with CB_SEQUENCE on the
- * backchannel's one slot followed by NFS4ERR_NOTSUPP for any other
- * operation: this client takes no delegations, layouts or lock
- * notifications yet, so the server has nothing to recall from it.
+ * backchannel's one slot, CB_RECALL of a read delegation (through the
+ * session's recall hook) and NFS4ERR_NOTSUPP for any other operation:
+ * this client keeps no write delegations or layouts and asks for no
+ * lock notifications.
  */
 #ifndef NFSFUSE_PROTO_NFS4_CB_H
 #define NFSFUSE_PROTO_NFS4_CB_H

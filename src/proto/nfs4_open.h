@@ -28,8 +28,8 @@
  * descriptor passed to another user) they carry the anonymous stateid.
  * COMMIT carries none.
  *
- * Delegations are never asked for (OPEN4_SHARE_ACCESS_WANT_NO_DELEG); one
- * granted anyway is returned at once (DELEGRETURN).
+ * Delegations: an open for reading only asks for a read delegation, and
+ * what an OPEN brings goes to nfs4_deleg.h, which keeps or returns it.
  *
  * Locking: the table's mutex protects every entry's fields; it is never
  * held across an RPC.  An entry being OPENed, downgraded or CLOSEd is
@@ -166,6 +166,10 @@ void nfs4_open_fh_of(const struct nfs4_open *o, struct nfs_fh3 *out);
  */
 int nfs4_open_stateid(struct nfs_client *c, const struct nfs_fh3 *fh,
 		      uint32_t uid, struct nfs4_stateid *out);
+
+/* DELEGRETURN of sid on fh, as cred: 0 or a negative errno. */
+int nfs4_delegreturn(struct nfs_client *c, const struct rpc_cred *cred,
+		     const struct nfs_fh3 *fh, const struct nfs4_stateid *sid);
 
 /*
  * open(2) of an existing file: PUTFH OPEN(CLAIM_FH, access) GETATTR, as

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * OPEN, OPEN_DOWNGRADE, CLOSE (and DELEGRETURN of a delegation we did not
- * want) on the wire, keeping the table of nfs4_open.c.
+ * OPEN, OPEN_DOWNGRADE, CLOSE and DELEGRETURN on the wire, keeping the
+ * table of nfs4_open.c (and offering nfs4_deleg.c what an OPEN brought).
  *
  *   open of a file    PUTFH OPEN(CLAIM_FH) GETATTR
  *   create            PUTFH(dir) OPEN(CLAIM_NULL, OPEN4_CREATE) GETFH GETATTR
@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../base/log.h"
+#include "nfs4_deleg.h"
 #include "nfs4_idmap.h"
 #include "nfs4_session.h"
 #include "nfs4_walk.h"
@@ -27,6 +28,7 @@ struct oreq {
 	const struct nfs_fh3 *fh;           /* the file, or create's dir */
 	const struct nfs3_create_args *create; /* NULL: open by handle */
 	uint32_t access;
+	uint32_t want;                      /* NFS4_SHARE_WANT_* */
 	char oo[NFS4_OPEN_OWNER_MAX];
 	char owner[NFS4_IDMAP_NAME_MAX];
 	char group[NFS4_IDMAP_NAME_MAX];
@@ -78,7 +80,7 @@ static int build_open(struct nfs4_compound *cmp, void *ctx)
 {
 	struct oreq *q = ctx;
 	struct nfs4_open_args o = {
-		.share_access = q->access | NFS4_SHARE_WANT_NO_DELEG,
+		.share_access = q->access | q->want,
 		.share_deny = NFS4_SHARE_DENY_NONE,
 		.opentype = NFS4_OPEN_NOCREATE,
 		.claim = NFS4_CLAIM_FH,
@@ -191,24 +193,12 @@ static int state_call(struct nfs_client *c, const struct rpc_cred *cred,
 	return ret;
 }
 
-/* A delegation granted though we said we want none: given back, since
- * nothing here would answer its recall. */
-static void return_delegation(struct nfs_client *c,
-			      const struct rpc_cred *cred,
-			      const struct nfs_fh3 *fh,
-			      const struct nfs4_open_delegation *d)
+int nfs4_delegreturn(struct nfs_client *c, const struct rpc_cred *cred,
+		     const struct nfs_fh3 *fh, const struct nfs4_stateid *sid)
 {
-	struct sreq q = { .fh = fh, .op = NFS4OP_DELEGRETURN,
-			  .sid = d->stateid };
-	int ret;
+	struct sreq q = { .fh = fh, .op = NFS4OP_DELEGRETURN, .sid = *sid };
 
-	if (d->type != NFS4_OPEN_DELEGATE_READ &&
-	    d->type != NFS4_OPEN_DELEGATE_WRITE)
-		return;
-	ret = state_call(c, cred, &q);
-	if (ret)
-		nf_log(NF_LOG_INFO, "DELEGRETURN of an unwanted delegation: %s",
-		       strerror(-ret));
+	return state_call(c, cred, &q);
 }
 
 int nfs4_open_stateid(struct nfs_client *c, const struct nfs_fh3 *fh,
@@ -225,6 +215,7 @@ static void oreq_init(struct oreq *q, struct nfs_client *c,
 	memset(q, 0, sizeof(*q));
 	q->c = c;
 	q->access = access & NFS4_SHARE_ACCESS_BOTH;
+	q->want = NFS4_SHARE_WANT_NO_DELEG;
 	nfs4_open_owner_name(cred ? cred->uid : 0, q->oo);
 }
 
@@ -243,6 +234,7 @@ int nfs4_open_fh(struct nfs_client *c, const struct rpc_cred *cred,
 		return -ENOTSUP;
 	oreq_init(&q, c, cred, access);
 	q.fh = fh;
+	q.want = nfs4_deleg_want(c, q.access);
 	if (q.access == 0)
 		return -EINVAL;
 	o = nfs4_opens_begin_open(c->v4opens, fh, uid);
@@ -257,7 +249,8 @@ int nfs4_open_fh(struct nfs_client *c, const struct rpc_cred *cred,
 	if (ret)
 		return ret;
 	*attr = q.attr;
-	return_delegation(c, cred, fh, &q.open.delegation);
+	nfs4_deleg_offered(c, fh, &q.open.delegation,
+			   q.want != NFS4_SHARE_WANT_NO_DELEG);
 	return 0;
 }
 
@@ -308,7 +301,7 @@ int nfs4_open_create(struct nfs_client *c, const struct rpc_cred *cred,
 	res->obj.present = true;
 	res->obj.fh = q.newfh;
 	res->obj_attributes = q.attr;
-	return_delegation(c, cred, &q.newfh, &q.open.delegation);
+	nfs4_deleg_offered(c, &q.newfh, &q.open.delegation, false);
 	return 0;
 }
 

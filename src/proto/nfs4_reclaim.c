@@ -8,6 +8,7 @@
 #include "../base/log.h"
 #include "../base/stats.h"
 #include "../base/trace.h"
+#include "nfs4_deleg.h"
 #include "nfs4_lock.h"
 #include "nfs4_open.h"
 #include "nfs4_session.h"
@@ -159,6 +160,9 @@ static void reclaim_all(void *ctx, struct nfs4_session *s,
 			      .lapsed = s->lease_lapsed };
 	int ret;
 
+	/* Delegations are not reclaimed: the server forgot them, and their
+	 * files are simply asked about again. */
+	nfs4_delegs_lost(w.c);
 	ret = nfs4_opens_walk(w.c->v4opens, reclaim_open, &w);
 	if (w.reclaimed + w.reopened + w.lost || ret)
 		nf_log(NF_LOG_WARNING, "NFSv4 recovery: %u open(s) reclaimed, "

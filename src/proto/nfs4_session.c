@@ -1152,6 +1152,15 @@ void nfs4_session_set_reclaim(struct nfs4_session *s, nfs4_reclaim_fn fn,
 	pthread_mutex_unlock(&s->lock);
 }
 
+void nfs4_session_set_recall(struct nfs4_session *s, nfs4_recall_fn fn,
+			     void *ctx)
+{
+	pthread_mutex_lock(&s->lock);
+	s->recall = fn;
+	s->recall_ctx = ctx;
+	pthread_mutex_unlock(&s->lock);
+}
+
 void nfs4_session_stop(struct nfs4_session *s)
 {
 	struct simple_ctx x;

@@ -41,8 +41,9 @@
  *   stop:   DESTROY_SESSION, DESTROY_CLIENTID.
  *
  * Server calls on the backchannel (nfs4_cb.c) are answered as far as
- * this client has state: CB_SEQUENCE, and NFS4ERR_NOTSUPP for the rest
- * (no delegations or layouts are ever taken).
+ * this client has state: CB_SEQUENCE, CB_RECALL through the recall hook
+ * (nfs4_deleg.h), and NFS4ERR_NOTSUPP for the rest (no write delegations
+ * or layouts are ever kept).
  *
  * The reclaim hook of a mount (nfs4_reclaim.c) has its opens again, then
  * its byte-range locks (nfs4_lock_reclaim.c).
@@ -86,6 +87,12 @@ struct nfs4_session;
 typedef void (*nfs4_reclaim_fn)(void *ctx, struct nfs4_session *s,
 				enum nfs4_reclaim_kind kind);
 
+/* The recall hook: CB_RECALL's arguments, on the transport thread; the
+ * status to answer.  It must not wait for an RPC. */
+struct nfs4_cb_recall_args;
+typedef uint32_t (*nfs4_recall_fn)(void *ctx,
+				   const struct nfs4_cb_recall_args *a);
+
 struct nfs4_session {
 	struct rpc_clnt *rpc;   /* not owned */
 	uint32_t minor;
@@ -128,6 +135,8 @@ struct nfs4_session {
 	volatile int stopping;      /* interrupts the renewal thread's calls */
 	nfs4_reclaim_fn reclaim;
 	void *reclaim_ctx;
+	nfs4_recall_fn recall;      /* [lock] */
+	void *recall_ctx;           /* [lock] */
 	/* The last recovery began after a lease's time without a renewal:
 	 * the server may have expired this client and let others in, so
 	 * what cannot be reclaimed in a grace period is lost (renewal
@@ -203,6 +212,9 @@ int nfs4_session_call_async(struct nfs4_session *s,
 /* Registers the reclaim hook (one per session; fn NULL removes it). */
 void nfs4_session_set_reclaim(struct nfs4_session *s, nfs4_reclaim_fn fn,
 			      void *ctx);
+/* The recall hook (NULL: every CB_RECALL is NFS4ERR_BADHANDLE). */
+void nfs4_session_set_recall(struct nfs4_session *s, nfs4_recall_fn fn,
+			     void *ctx);
 
 /* Operations sent, by operation number, for `nfsfusectl stats` (a
  * program "nfs4ops" beside "nfs"); s may be NULL (not an NFSv4 mount:

@@ -309,8 +309,21 @@ static void test_v42_unavailable(void **state)
 	assert_true(nfs42_available(&c));
 }
 
+/* The recall hook of test_backchannel: the handle cb_call sends. */
+static uint32_t recall_hook(void *ctx, const struct nfs4_cb_recall_args *a)
+{
+	static const uint8_t fh[] = { 1, 2, 3, 4 };
+
+	assert_int_equal(a->fh.len, sizeof(fh));
+	assert_memory_equal(a->fh.data, fh, sizeof(fh));
+	assert_false(a->truncate);
+	++*(int *)ctx;
+	return NFS4_OK;
+}
+
 static void test_backchannel(void **state)
 {
+	int recalls = 0;
 	struct nfs4_session s;
 	struct nfs4_compound_res r;
 	struct nfs4_cb_sequence_res sr;
@@ -320,6 +333,7 @@ static void test_backchannel(void **state)
 
 	(void)state;
 	memset(&s, 0, sizeof(s));
+	pthread_mutex_init(&s.lock, NULL);
 	s.minor = 1;
 	memset(s.sessionid, 0xab, sizeof(s.sessionid));
 
@@ -334,33 +348,46 @@ static void test_backchannel(void **state)
 	assert_int_equal(s.cb_seqid, 1);
 	xdr_enc_release(&reply);
 
-	/* then a recall: SEQUENCE OK, CB_RECALL refused, compound NOTSUPP */
+	/* then a recall with no recall hook: SEQUENCE OK, CB_RECALL and
+	 * the compound BADHANDLE (nothing is held) */
 	cb_call(&call, s.sessionid, 1, 2, true, NFS4_CB_PROGRAM);
 	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_SUCCESS);
-	assert_int_equal(r.status, NFS4ERR_NOTSUPP);
+	assert_int_equal(r.status, NFS4ERR_BADHANDLE);
 	assert_int_equal(nfs4_compound_next(&r, NFS4CBOP_SEQUENCE, &sr), 0);
 	assert_int_equal(sr.status, NFS4_OK);
 	assert_int_equal(nfs4_compound_next(&r, NFS4CBOP_RECALL, &st), 0);
-	assert_int_equal(st.status, NFS4ERR_NOTSUPP);
+	assert_int_equal(st.status, NFS4ERR_BADHANDLE);
 	xdr_enc_release(&reply);
 
+	/* with the hook: its answer, given the recall's handle */
+	nfs4_session_set_recall(&s, recall_hook, &recalls);
+	cb_call(&call, s.sessionid, 1, 3, true, NFS4_CB_PROGRAM);
+	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_SUCCESS);
+	assert_int_equal(r.status, NFS4_OK);
+	assert_int_equal(nfs4_compound_next(&r, NFS4CBOP_SEQUENCE, &sr), 0);
+	assert_int_equal(nfs4_compound_next(&r, NFS4CBOP_RECALL, &st), 0);
+	assert_int_equal(st.status, NFS4_OK);
+	assert_int_equal(recalls, 1);
+	xdr_enc_release(&reply);
+	nfs4_session_set_recall(&s, NULL, NULL);
+
 	/* a sequence id out of order, another session, another minor */
-	cb_call(&call, s.sessionid, 1, 7, false, NFS4_CB_PROGRAM);
+	cb_call(&call, s.sessionid, 1, 8, false, NFS4_CB_PROGRAM);
 	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_SUCCESS);
 	assert_int_equal(r.status, NFS4ERR_SEQ_MISORDERED);
 	xdr_enc_release(&reply);
-	cb_call(&call, other, 1, 3, false, NFS4_CB_PROGRAM);
+	cb_call(&call, other, 1, 4, false, NFS4_CB_PROGRAM);
 	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_SUCCESS);
 	assert_int_equal(r.status, NFS4ERR_BADSESSION);
 	xdr_enc_release(&reply);
-	cb_call(&call, s.sessionid, 2, 3, false, NFS4_CB_PROGRAM);
+	cb_call(&call, s.sessionid, 2, 4, false, NFS4_CB_PROGRAM);
 	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_SUCCESS);
 	assert_int_equal(r.status, NFS4ERR_MINOR_VERS_MISMATCH);
 	xdr_enc_release(&reply);
-	assert_int_equal(s.cb_seqid, 2);
+	assert_int_equal(s.cb_seqid, 3);
 
 	/* another program: PROG_UNAVAIL */
-	cb_call(&call, s.sessionid, 1, 3, false, 12345);
+	cb_call(&call, s.sessionid, 1, 4, false, 12345);
 	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_PROG_UNAVAIL);
 	xdr_enc_release(&reply);
 }

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The delegation table's insides, shared by nfs4_deleg.c (the table) and
+ * nfs4_deleg_return.c (its thread and hooks). */
+#ifndef NFSFUSE_PROTO_NFS4_DELEG_INT_H
+#define NFSFUSE_PROTO_NFS4_DELEG_INT_H
+
+#include <pthread.h>
+
+#include "nfs4_deleg.h"
+
+#define NFS4_DELEG_BUCKETS 256u
+
+struct nfs4_deleg {
+	struct nfs4_deleg *next;     /* in its bucket */
+	struct nfs_fh3 fh;
+	struct nfs4_stateid sid;
+	int64_t granted_ns;          /* monotonic */
+	bool recalled;
+};
+
+struct nfs4_delegs {
+	pthread_mutex_t lock;
+	pthread_cond_t wake;         /* [lock] a recall queued, or stop */
+	struct nfs4_deleg *bucket[NFS4_DELEG_BUCKETS]; /* [lock] */
+	size_t count;                /* [lock] */
+	size_t nrecalled;            /* [lock] recalled, not yet taken */
+	bool stop;                   /* [lock] the thread must end */
+
+	/* On a mount (nfs4_deleg_return.c). */
+	struct nfs_client *c;
+	pthread_t thread;
+	bool running;
+	pthread_mutex_t hook_lock;   /* taken alone */
+	nfs4_deleg_forget_fn forget; /* [hook_lock] */
+	void *forget_ctx;            /* [hook_lock] */
+};
+
+#endif

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Delegations on a mount (nfs4_deleg.h): what an OPEN brought kept or
+ * given back, CB_RECALL answered on the transport thread and the
+ * DELEGRETURN sent from a thread of its own (the transport thread must
+ * not wait for a reply it is the one to read), every delegation given
+ * back at unmount and forgotten when the server lost them.
+ */
+#include "nfs4_deleg_int.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "../base/clock.h"
+#include "../base/log.h"
+#include "../base/stats.h"
+#include "../base/trace.h"
+#include "nfs4_open.h"
+#include "nfs4_session.h"
+#include "nfs4_walk.h"
+
+static void forget(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
+		   bool recalled)
+{
+	pthread_mutex_lock(&t->hook_lock);
+	if (t->forget)
+		t->forget(t->forget_ctx, fh, recalled);
+	pthread_mutex_unlock(&t->hook_lock);
+}
+
+/* DELEGRETURN as the daemon: the delegation is the client's, not a
+ * user's.  An error is logged: the server takes it back at the end of
+ * the lease anyway, and nothing here trusts it any more. */
+static void send_return(struct nfs_client *c, const struct nfs_fh3 *fh,
+			const struct nfs4_stateid *sid, const char *why)
+{
+	int ret = nfs4_delegreturn(c, &c->v4->cred, fh, sid);
+
+	if (ret == 0) {
+		STAT_INC(deleg_returned);
+		TRACE("delegation given back (%s): DELEGRETURN", why);
+	} else {
+		nf_log(NF_LOG_INFO, "DELEGRETURN (%s): %s", why,
+		       strerror(-ret));
+	}
+}
+
+/* One that was held: out of the count, then back to the server. */
+static void give_back(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
+		      const struct nfs4_stateid *sid, const char *why)
+{
+	STAT_ADD(deleg_held, -1);
+	send_return(t->c, fh, sid, why);
+}
+
+static void *return_thread(void *arg)
+{
+	struct nfs4_delegs *t = arg;
+	struct nfs4_stateid sid;
+	struct nfs_fh3 fh;
+
+	pthread_mutex_lock(&t->lock);
+	for (;;) {
+		while (!t->stop && t->nrecalled == 0)
+			pthread_cond_wait(&t->wake, &t->lock);
+		if (t->stop)
+			break;
+		pthread_mutex_unlock(&t->lock);
+		/* The caches stopped believing it at the recall; the
+		 * layer above now drops what it believed, then it goes. */
+		if (nfs4_delegs_take_recalled(t, &fh, &sid)) {
+			forget(t, &fh, true);
+			give_back(t, &fh, &sid, "recalled");
+		}
+		pthread_mutex_lock(&t->lock);
+	}
+	pthread_mutex_unlock(&t->lock);
+	return NULL;
+}
+
+static uint32_t on_recall(void *ctx, const struct nfs4_cb_recall_args *a)
+{
+	struct nfs4_delegs *t = ctx;
+	struct nfs_fh3 fh;
+	bool queued;
+	uint32_t st;
+
+	if (nfs4_fh_to_fh3(&a->fh, &fh))
+		return NFS4ERR_BADHANDLE;
+	st = nfs4_delegs_recall(t, &fh, &a->stateid, &queued);
+	if (queued) {
+		STAT_INC(deleg_recalled);
+		TRACE("CB_RECALL of a read delegation: attributes no longer "
+		      "believed → DELEGRETURN");
+	}
+	return st;
+}
+
+int nfs4_delegs_start(struct nfs_client *c)
+{
+	struct nfs4_delegs *t;
+	int ret;
+
+	if (!c->v4)
+		return -EINVAL;
+	t = nfs4_delegs_new();
+	if (!t)
+		return -ENOMEM;
+	t->c = c;
+	ret = pthread_create(&t->thread, NULL, return_thread, t);
+	if (ret) {
+		nfs4_delegs_free(t);
+		return -ret;
+	}
+	t->running = true;
+	c->v4delegs = t;
+	nfs4_session_set_recall(c->v4, on_recall, t);
+	return 0;
+}
+
+void nfs4_delegs_stop(struct nfs_client *c)
+{
+	struct nfs4_delegs *t = c->v4delegs;
+	struct nfs4_stateid sid;
+	struct nfs_fh3 fh;
+
+	if (!t)
+		return;
+	nfs4_session_set_recall(c->v4, NULL, NULL);
+	if (t->running) {
+		pthread_mutex_lock(&t->lock);
+		t->stop = true;
+		pthread_cond_broadcast(&t->wake);
+		pthread_mutex_unlock(&t->lock);
+		pthread_join(t->thread, NULL);
+		t->running = false;
+	}
+	/* Recalled or not, each goes back before the session does. */
+	while (nfs4_delegs_take_any(t, &fh, &sid))
+		give_back(t, &fh, &sid, "unmount");
+	c->v4delegs = NULL;
+	nfs4_delegs_free(t);
+}
+
+void nfs4_delegs_set_forget(struct nfs_client *c, nfs4_deleg_forget_fn fn,
+			    void *ctx)
+{
+	struct nfs4_delegs *t = c->v4delegs;
+
+	if (!t)
+		return;
+	pthread_mutex_lock(&t->hook_lock);
+	t->forget = fn;
+	t->forget_ctx = ctx;
+	pthread_mutex_unlock(&t->hook_lock);
+}
+
+void nfs4_delegs_lost(struct nfs_client *c)
+{
+	struct nfs4_delegs *t = c->v4delegs;
+	struct nfs4_stateid sid;
+	struct nfs_fh3 fh;
+	unsigned n = 0;
+
+	if (!t)
+		return;
+	while (nfs4_delegs_take_any(t, &fh, &sid)) {
+		forget(t, &fh, false);
+		STAT_ADD(deleg_held, -1);
+		STAT_INC(deleg_lost);
+		n++;
+	}
+	if (n)
+		nf_log(NF_LOG_WARNING, "NFSv4 recovery: %u delegation(s) lost "
+		       "with the client id: their files are asked again", n);
+}
+
+uint32_t nfs4_deleg_want(const struct nfs_client *c, uint32_t access)
+{
+	return c->v4delegs && access == NFS4_SHARE_ACCESS_READ
+		       ? NFS4_SHARE_WANT_READ_DELEG
+		       : NFS4_SHARE_WANT_NO_DELEG;
+}
+
+void nfs4_deleg_offered(struct nfs_client *c, const struct nfs_fh3 *fh,
+			const struct nfs4_open_delegation *d, bool wanted)
+{
+	const char *why;
+	int ret;
+
+	if (d->type != NFS4_OPEN_DELEGATE_READ &&
+	    d->type != NFS4_OPEN_DELEGATE_WRITE)
+		return;
+	if (!wanted || !c->v4delegs) {
+		why = "not asked for";
+	} else if (d->type == NFS4_OPEN_DELEGATE_WRITE) {
+		why = "a write delegation";
+	} else {
+		ret = nfs4_delegs_add(c->v4delegs, fh, &d->stateid,
+				      clock_mono_ns());
+		if (ret == 0) {
+			STAT_INC(deleg_granted);
+			STAT_INC(deleg_held);
+			TRACE("OPEN brought a read delegation: attributes "
+			      "believed until it is recalled");
+			return;
+		}
+		why = ret == -EEXIST ? "the file has one" : strerror(-ret);
+	}
+	send_return(c, fh, &d->stateid, why);
+}
+
+bool nfs4_deleg_held(struct nfs_client *c, const struct nfs_fh3 *fh)
+{
+	return c->v4delegs && nfs4_delegs_held(c->v4delegs, fh);
+}
