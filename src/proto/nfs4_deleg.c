@@ -159,6 +159,23 @@ int nfs4_delegs_take_recalled(struct nfs4_delegs *t, struct nfs_fh3 *fh,
 	return found;
 }
 
+int nfs4_delegs_take(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
+		     struct nfs4_stateid *sid)
+{
+	struct nfs4_deleg **p;
+	struct nfs_fh3 out;
+	int found = 0;
+
+	pthread_mutex_lock(&t->lock);
+	p = find(t, fh);
+	if (*p) {
+		unlink_entry(t, p, &out, sid);
+		found = 1;
+	}
+	pthread_mutex_unlock(&t->lock);
+	return found;
+}
+
 int nfs4_delegs_take_any(struct nfs4_delegs *t, struct nfs_fh3 *fh,
 			 struct nfs4_stateid *sid)
 {

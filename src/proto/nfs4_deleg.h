@@ -19,7 +19,8 @@
  * a handle we hold nothing for is NFS4ERR_BADHANDLE, of another stateid
  * NFS4ERR_BAD_STATEID.
  *
- * Ended: every one held is given back at unmount, before the session is
+ * Ended: this mount's own open for writing gives it back first; every
+ * one held is given back at unmount, before the session is
  * destroyed; a lost client id (server restart, lease expired) loses them
  * all, with no DELEGRETURN (the server forgot them).
  *
@@ -59,6 +60,9 @@ uint32_t nfs4_delegs_recall(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
  * none is waiting. */
 int nfs4_delegs_take_recalled(struct nfs4_delegs *t, struct nfs_fh3 *fh,
 			      struct nfs4_stateid *sid);
+/* fh's, recalled or not, out of the table: 1, or 0 when none. */
+int nfs4_delegs_take(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
+		     struct nfs4_stateid *sid);
 /* Any one, out of the table (unmount, or all lost): 1, or 0 when empty. */
 int nfs4_delegs_take_any(struct nfs4_delegs *t, struct nfs_fh3 *fh,
 			 struct nfs4_stateid *sid);
@@ -99,6 +103,10 @@ uint32_t nfs4_deleg_want(const struct nfs_client *c, uint32_t access);
  * back (as the daemon) when wanted is false or it cannot be kept. */
 void nfs4_deleg_offered(struct nfs_client *c, const struct nfs_fh3 *fh,
 			const struct nfs4_open_delegation *d, bool wanted);
+/* Before this mount opens fh for writing: its read delegation, if held,
+ * given back first (a read delegation is kept only while we only read:
+ * what we write is then never believed past the server's word). */
+void nfs4_deleg_before_write(struct nfs_client *c, const struct nfs_fh3 *fh);
 /* A delegation for fh is held (false on a mount without them). */
 bool nfs4_deleg_held(struct nfs_client *c, const struct nfs_fh3 *fh);
 

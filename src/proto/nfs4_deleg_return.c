@@ -210,6 +210,16 @@ void nfs4_deleg_offered(struct nfs_client *c, const struct nfs_fh3 *fh,
 	send_return(c, fh, &d->stateid, why);
 }
 
+void nfs4_deleg_before_write(struct nfs_client *c, const struct nfs_fh3 *fh)
+{
+	struct nfs4_stateid sid;
+
+	if (!c->v4delegs || !nfs4_delegs_take(c->v4delegs, fh, &sid))
+		return;
+	forget(c->v4delegs, fh, false);
+	give_back(c->v4delegs, fh, &sid, "opened for writing here");
+}
+
 bool nfs4_deleg_held(struct nfs_client *c, const struct nfs_fh3 *fh)
 {
 	return c->v4delegs && nfs4_delegs_held(c->v4delegs, fh);

@@ -237,6 +237,8 @@ int nfs4_open_fh(struct nfs_client *c, const struct rpc_cred *cred,
 	q.want = nfs4_deleg_want(c, q.access);
 	if (q.access == 0)
 		return -EINVAL;
+	if (q.access & NFS4_SHARE_ACCESS_WRITE)
+		nfs4_deleg_before_write(c, fh);
 	o = nfs4_opens_begin_open(c->v4opens, fh, uid);
 	if (!o)
 		return -ENOMEM;

@@ -101,6 +101,13 @@ static void test_recall(void **state)
 			 NFS4ERR_BADHANDLE);
 	assert_int_equal(nfs4_delegs_add(t, &a, &s2, 2), 0);
 	assert_true(nfs4_delegs_held(t, &a));
+	/* taken by handle (an open for writing of ours), once */
+	assert_int_equal(nfs4_delegs_take(t, &b, &sid), 0);
+	assert_int_equal(nfs4_delegs_take(t, &a, &sid), 1);
+	assert_memory_equal(sid.other, s2.other, NFS4_OTHER_SIZE);
+	assert_int_equal(nfs4_delegs_take(t, &a, &sid), 0);
+	assert_false(nfs4_delegs_held(t, &a));
+	assert_int_equal(nfs4_delegs_count(t), 0);
 	nfs4_delegs_free(t);
 }
 
