@@ -63,7 +63,8 @@
 	X(deleg_recalled)       /* CB_RECALLs of one we held */             \
 	X(deleg_returned)       /* DELEGRETURNs that succeeded */           \
 	X(deleg_lost)           /* held when the server lost our state */   \
-	X(deleg_attr_hits)      /* attributes believed past their timeout */
+	X(deleg_attr_hits)      /* attributes believed past their timeout */\
+	X(deleg_local_opens)    /* opens made here under one: no OPEN */
 
 struct cache_stats {
 #define X(name) uint64_t name;

@@ -190,7 +190,7 @@ static const char *name_of(struct inode *ino)
  * yet), nor for attributes expired on purpose (a link count our own
  * unlink changed: the server recalls nothing for its holder's own
  * changes).  *a: the attributes. */
-static bool deleg_vouches(struct fs *fs, struct inode *ino, struct fattr3 *a)
+bool fs_deleg_vouches(struct fs *fs, struct inode *ino, struct fattr3 *a)
 {
 	bool batch;
 
@@ -638,7 +638,7 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 		fuse_reply_attr(req, &st, left);
 		return;
 	}
-	if (deleg_vouches(fs_of(req), i, &a)) {
+	if (fs_deleg_vouches(fs_of(req), i, &a)) {
 		fs_inode_stat(i, &a, &st);
 		fs_kernel_attr_given(i, fs_attr_timeout(i));
 		fuse_reply_attr(req, &st, fs_attr_timeout(i));

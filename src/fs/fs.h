@@ -76,6 +76,9 @@ void fs_name_lost(struct fs *fs, struct inode *ino);
  * or gone, so its attributes are asked again (the kernel's too when
  * recalled). */
 void fs_deleg_forget(void *ctx, const struct nfs_fh3 *fh, bool recalled);
+/* NFSv4: ino's attributes, believed again because a delegation vouches
+ * for them (fs.c says when it can): true with *a, or false (ask). */
+bool fs_deleg_vouches(struct fs *fs, struct inode *ino, struct fattr3 *a);
 /* We give the kernel ino's attributes to keep for timeout seconds. */
 void fs_kernel_attr_given(struct inode *ino, double timeout);
 /* Seconds the kernel may keep ino's attributes (what our cache has left). */

@@ -71,6 +71,7 @@ static void *return_thread(void *arg)
 		if (nfs4_delegs_take_recalled(t, &fh, &sid)) {
 			forget(t, &fh, true);
 			give_back(t, &fh, &sid, "recalled");
+			nfs4_open_close_idle(t->c, &fh);
 		}
 		pthread_mutex_lock(&t->lock);
 	}
@@ -138,6 +139,8 @@ void nfs4_delegs_stop(struct nfs_client *c)
 	/* Recalled or not, each goes back before the session does. */
 	while (nfs4_delegs_take_any(t, &fh, &sid))
 		give_back(t, &fh, &sid, "unmount");
+	/* The opens they kept: DESTROY_CLIENTID wants no state left. */
+	nfs4_open_close_idle(c, NULL);
 	c->v4delegs = NULL;
 	nfs4_delegs_free(t);
 }
@@ -218,6 +221,7 @@ void nfs4_deleg_before_write(struct nfs_client *c, const struct nfs_fh3 *fh)
 		return;
 	forget(c->v4delegs, fh, false);
 	give_back(c->v4delegs, fh, &sid, "opened for writing here");
+	nfs4_open_close_idle(c, fh);
 }
 
 bool nfs4_deleg_held(struct nfs_client *c, const struct nfs_fh3 *fh)

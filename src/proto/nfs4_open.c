@@ -22,6 +22,9 @@ struct nfs4_open {
 	bool busy;                   /* a state change is on the wire */
 	bool gone;                   /* out of the table (CLOSEd) */
 	bool lost;                   /* the server lost it: I/O is EIO */
+	/* No open of ours left, kept open on the server while a
+	 * delegation lets the next open of it be made here. */
+	bool idle;
 };
 
 struct nfs4_opens {
@@ -134,7 +137,7 @@ static uint32_t union_of(const struct nfs4_open *o)
 /* An entry nobody counts or claims any more leaves and is freed. [lock] */
 static void maybe_free(struct nfs4_opens *t, struct nfs4_open *o)
 {
-	if (total(o) || o->claims || o->busy)
+	if (total(o) || o->claims || o->busy || o->idle)
 		return;
 	if (!o->gone)
 		unlink_entry(t, o);
@@ -200,6 +203,7 @@ struct nfs4_open *nfs4_opens_end_open(struct nfs4_opens *t,
 		o->lost = false; /* opened again: usable again */
 		o->have |= access;
 		o->count[access]++;
+		o->idle = false;
 	}
 	pthread_cond_broadcast(&t->idle);
 	if (!ok || !access) {
@@ -216,6 +220,16 @@ enum nfs4_open_action nfs4_opens_begin_release(struct nfs4_opens *t,
 					       uint32_t *want,
 					       struct nfs4_stateid *sid)
 {
+	return nfs4_opens_begin_release_idle(t, o, access, false, want, sid);
+}
+
+enum nfs4_open_action nfs4_opens_begin_release_idle(struct nfs4_opens *t,
+						    struct nfs4_open *o,
+						    uint32_t access,
+						    bool keep_idle,
+						    uint32_t *want,
+						    struct nfs4_stateid *sid)
+{
 	enum nfs4_open_action act = NFS4_OPEN_KEEP;
 
 	access &= NFS4_SHARE_ACCESS_BOTH;
@@ -226,7 +240,9 @@ enum nfs4_open_action nfs4_opens_begin_release(struct nfs4_opens *t,
 		o->count[access]--;
 	*want = union_of(o);
 	*sid = o->stateid;
-	if (total(o) == 0)
+	if (total(o) == 0 && keep_idle && !o->lost && o->have)
+		o->idle = true;
+	else if (total(o) == 0)
 		act = NFS4_OPEN_CLOSE;
 	else if (*want != o->have)
 		act = NFS4_OPEN_DOWNGRADE;
@@ -255,6 +271,53 @@ void nfs4_opens_end_release(struct nfs4_opens *t, struct nfs4_open *o,
 	pthread_cond_broadcast(&t->idle);
 	maybe_free(t, o);
 	pthread_mutex_unlock(&t->lock);
+}
+
+struct nfs4_open *nfs4_opens_reuse(struct nfs4_opens *t,
+				   const struct nfs_fh3 *fh, uint32_t uid,
+				   uint32_t access)
+{
+	struct nfs4_open *o;
+
+	access &= NFS4_SHARE_ACCESS_BOTH;
+	if (!access || fh->len == 0 || fh->len > NFS3_FHSIZE)
+		return NULL;
+	pthread_mutex_lock(&t->lock);
+	o = find(t, fh, uid);
+	if (o && !o->busy && !o->gone && !o->lost && o->claims == 0 &&
+	    (o->have & access) == access) {
+		o->count[access]++;
+		o->idle = false;
+	} else {
+		o = NULL;
+	}
+	pthread_mutex_unlock(&t->lock);
+	return o;
+}
+
+struct nfs4_open *nfs4_opens_take_idle(struct nfs4_opens *t,
+				       const struct nfs_fh3 *fh,
+				       uint32_t *uid,
+				       struct nfs4_stateid *sid)
+{
+	struct nfs4_open *found = NULL;
+
+	pthread_mutex_lock(&t->lock);
+	for (unsigned b = 0; b < NBUCKETS && !found; b++)
+		for (struct nfs4_open *o = t->bucket[b]; o; o = o->next) {
+			if (!o->idle || o->busy || total(o) || o->claims ||
+			    (fh && (o->fh.len != fh->len ||
+				    memcmp(o->fh.data, fh->data, fh->len))))
+				continue;
+			o->idle = false;
+			o->busy = true;
+			*uid = o->uid;
+			*sid = o->stateid;
+			found = o;
+			break;
+		}
+	pthread_mutex_unlock(&t->lock);
+	return found;
 }
 
 int nfs4_opens_stateid(struct nfs4_opens *t, const struct nfs_fh3 *fh,

@@ -101,6 +101,29 @@ enum nfs4_open_action nfs4_opens_begin_release(struct nfs4_opens *t,
 					       uint32_t access,
 					       uint32_t *want,
 					       struct nfs4_stateid *sid);
+/* The same; keep_idle (a delegation is held for the file): the last
+ * release sends no CLOSE but leaves the entry idle, open on the server,
+ * for nfs4_opens_reuse() or nfs4_opens_take_idle(). */
+enum nfs4_open_action nfs4_opens_begin_release_idle(struct nfs4_opens *t,
+						    struct nfs4_open *o,
+						    uint32_t access,
+						    bool keep_idle,
+						    uint32_t *want,
+						    struct nfs4_stateid *sid);
+/* An open of (fh, uid) made here, with no OPEN: counted on the entry the
+ * server already holds with at least access (idle or in use), when one
+ * is there and no state change of it is under way.  The open, or NULL
+ * (send an OPEN). */
+struct nfs4_open *nfs4_opens_reuse(struct nfs4_opens *t,
+				   const struct nfs_fh3 *fh, uint32_t uid,
+				   uint32_t access);
+/* An idle entry of fh (of any file when fh is NULL), made busy for its
+ * CLOSE with its owner's uid and stateid; end it with
+ * nfs4_opens_end_release(NFS4_OPEN_CLOSE).  NULL when none is idle. */
+struct nfs4_open *nfs4_opens_take_idle(struct nfs4_opens *t,
+				       const struct nfs_fh3 *fh,
+				       uint32_t *uid,
+				       struct nfs4_stateid *sid);
 /* After the OPEN_DOWNGRADE or CLOSE: ok with the server's new stateid
  * (a downgrade's; ignored for CLOSE).  A CLOSE ends the entry whatever
  * its outcome (the server forgets it, or it was lost already). */
@@ -166,6 +189,10 @@ void nfs4_open_fh_of(const struct nfs4_open *o, struct nfs_fh3 *out);
  */
 int nfs4_open_stateid(struct nfs_client *c, const struct nfs_fh3 *fh,
 		      uint32_t uid, struct nfs4_stateid *out);
+
+/* CLOSE of the idle opens of fh (of every file when fh is NULL): after
+ * its delegation went back, and at unmount. */
+void nfs4_open_close_idle(struct nfs_client *c, const struct nfs_fh3 *fh);
 
 /* DELEGRETURN of sid on fh, as cred: 0 or a negative errno. */
 int nfs4_delegreturn(struct nfs_client *c, const struct rpc_cred *cred,

@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "../base/log.h"
+#include "../base/stats.h"
+#include "../base/trace.h"
 #include "nfs4_deleg.h"
 #include "nfs4_idmap.h"
 #include "nfs4_session.h"
@@ -239,6 +241,16 @@ int nfs4_open_fh(struct nfs_client *c, const struct rpc_cred *cred,
 		return -EINVAL;
 	if (q.access & NFS4_SHARE_ACCESS_WRITE)
 		nfs4_deleg_before_write(c, fh);
+	/* Under a delegation, an open the server already holds for this
+	 * user is counted here: no OPEN, and no attributes (the delegation
+	 * vouches for those we have). */
+	if (nfs4_deleg_held(c, fh) &&
+	    (*out = nfs4_opens_reuse(c->v4opens, fh, uid, q.access))) {
+		STAT_INC(deleg_local_opens);
+		TRACE("open under a delegation: the server's open reused → "
+		      "no OPEN");
+		return 0;
+	}
 	o = nfs4_opens_begin_open(c->v4opens, fh, uid);
 	if (!o)
 		return -ENOMEM;
@@ -317,11 +329,14 @@ int nfs4_open_release(struct nfs_client *c, const struct rpc_cred *cred,
 
 	if (!o || !c->v4opens)
 		return 0;
-	act = nfs4_opens_begin_release(c->v4opens, o, access, &q.want,
-				       &q.sid);
+	nfs4_open_fh_of(o, &fh);
+	/* While a delegation is held the last release keeps the open, for
+	 * the next open of the file to reuse without an OPEN. */
+	act = nfs4_opens_begin_release_idle(c->v4opens, o, access,
+					    nfs4_deleg_held(c, &fh), &q.want,
+					    &q.sid);
 	if (act == NFS4_OPEN_KEEP)
 		return 0;
-	nfs4_open_fh_of(o, &fh);
 	q.fh = &fh;
 	q.op = act == NFS4_OPEN_CLOSE ? NFS4OP_CLOSE : NFS4OP_OPEN_DOWNGRADE;
 	ret = state_call(c, cred, &q);
@@ -330,4 +345,32 @@ int nfs4_open_release(struct nfs_client *c, const struct rpc_cred *cred,
 		       : "OPEN_DOWNGRADE", strerror(-ret));
 	nfs4_opens_end_release(c->v4opens, o, act, ret == 0, &q.out);
 	return ret;
+}
+
+void nfs4_open_close_idle(struct nfs_client *c, const struct nfs_fh3 *fh)
+{
+	struct nfs4_open *o;
+	struct nfs_fh3 ofh;
+	struct sreq q;
+	uint32_t uid;
+	int ret;
+
+	if (!c->v4opens)
+		return;
+	while ((o = nfs4_opens_take_idle(c->v4opens, fh, &uid, &q.sid))) {
+		/* As its owner, like every CLOSE (the daemon's groups: the
+		 * stateid is what the server checks). */
+		struct rpc_cred cred = c->v4->cred;
+
+		cred.uid = uid;
+		nfs4_open_fh_of(o, &ofh);
+		q.fh = &ofh;
+		q.op = NFS4OP_CLOSE;
+		ret = state_call(c, &cred, &q);
+		if (ret)
+			nf_log(NF_LOG_INFO, "CLOSE of an idle open: %s",
+			       strerror(-ret));
+		nfs4_opens_end_release(c->v4opens, o, NFS4_OPEN_CLOSE,
+				       ret == 0, &q.out);
+	}
 }

@@ -335,10 +335,64 @@ static void test_open_waits_for_close(void **state)
 	nfs4_opens_free(r.t);
 }
 
+/* Under a delegation: the last release keeps the open idle, a later open
+ * of the same user reuses it with no OPEN (not another user's, not for
+ * more access), and take_idle hands each idle one out once for CLOSE. */
+static void test_idle_under_delegation(void **state)
+{
+	struct nfs4_opens *t = nfs4_opens_new();
+	struct nfs_fh3 fa = fh_of(1), fb = fh_of(2);
+	struct nfs4_stateid sid, s1 = sid_of(1, 0xa1), s2 = sid_of(1, 0xb2);
+	struct nfs4_open *a, *b, *o;
+	uint32_t want, uid;
+
+	(void)state;
+	a = opened(t, 1, 1000, R, s1);
+	b = opened(t, 2, 1000, R, s2);
+	/* nothing to reuse for another user or more access */
+	assert_null(nfs4_opens_reuse(t, &fa, 1001, R));
+	assert_null(nfs4_opens_reuse(t, &fa, 1000, RW));
+	/* reused while in use: counted on the same entry */
+	o = nfs4_opens_reuse(t, &fa, 1000, R);
+	assert_ptr_equal(o, a);
+	assert_int_equal(nfs4_opens_begin_release_idle(t, o, R, true, &want,
+						       &sid), NFS4_OPEN_KEEP);
+	/* the last release, delegation held: kept idle, still open */
+	assert_int_equal(nfs4_opens_begin_release_idle(t, a, R, true, &want,
+						       &sid), NFS4_OPEN_KEEP);
+	assert_int_equal(nfs4_opens_count(t), 2);
+	assert_int_equal(nfs4_opens_stateid(t, &fa, 1000, &sid), 0);
+	assert_memory_equal(sid.other, s1.other, NFS4_OTHER_SIZE);
+	/* reopened with no OPEN, released idle again */
+	o = nfs4_opens_reuse(t, &fa, 1000, R);
+	assert_ptr_equal(o, a);
+	assert_int_equal(nfs4_opens_begin_release_idle(t, o, R, true, &want,
+						       &sid), NFS4_OPEN_KEEP);
+	/* b in use is not idle: only a is handed out, once */
+	assert_null(nfs4_opens_take_idle(t, &fb, &uid, &sid));
+	o = nfs4_opens_take_idle(t, NULL, &uid, &sid);
+	assert_ptr_equal(o, a);
+	assert_int_equal(uid, 1000);
+	assert_memory_equal(sid.other, s1.other, NFS4_OTHER_SIZE);
+	/* busy for its CLOSE: neither reused nor handed out again */
+	assert_null(nfs4_opens_reuse(t, &fa, 1000, R));
+	assert_null(nfs4_opens_take_idle(t, NULL, &uid, &sid));
+	nfs4_opens_end_release(t, o, NFS4_OPEN_CLOSE, true, &sid);
+	assert_int_equal(nfs4_opens_count(t), 1);
+	assert_int_equal(nfs4_opens_stateid(t, &fa, 1000, &sid), -ENOENT);
+	/* without the delegation the last release closes, as before */
+	assert_int_equal(nfs4_opens_begin_release_idle(t, b, R, false, &want,
+						       &sid), NFS4_OPEN_CLOSE);
+	nfs4_opens_end_release(t, b, NFS4_OPEN_CLOSE, true, &sid);
+	assert_int_equal(nfs4_opens_count(t), 0);
+	nfs4_opens_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_access_of_flags),
+		cmocka_unit_test(test_idle_under_delegation),
 		cmocka_unit_test(test_owner_per_uid),
 		cmocka_unit_test(test_shared_then_close_at_last),
 		cmocka_unit_test(test_downgrade_when_union_shrinks),
