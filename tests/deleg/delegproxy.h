@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * nfs4_delegproxy: a test-only NFSv4.1 proxy that grants read delegations
+ * the server behind it never grants, and recalls them (see main.c for the
+ * command line, deleg.c for the rules).
+ *
+ * One thread, one poll loop: every client connection has its own
+ * connection to the server, and all state (delegations, held messages,
+ * counters) is touched only from the loop, so nothing is locked.
+ */
+#ifndef NFSFUSE_TESTS_DELEGPROXY_H
+#define NFSFUSE_TESTS_DELEGPROXY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nfs4.h"
+
+/* A whole RPC message, without its record mark. */
+struct dp_buf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+/* One socket: the record being read and the bytes waiting to be sent. */
+struct dp_side {
+	int fd;
+	uint8_t mark[4];
+	size_t mark_got;     /* bytes of the record mark read so far */
+	uint32_t frag_left;  /* bytes of the current fragment still to read */
+	bool frag_last;
+	bool in_frag;
+	struct dp_buf in;    /* the record assembled so far */
+	struct dp_buf out;
+	size_t out_off;      /* bytes of out already sent */
+};
+
+/* A call of the client whose reply needs a look (deleg.c). */
+struct dp_pending {
+	uint32_t xid;
+	uint32_t kind;       /* enum dp_pending_kind */
+	uint32_t share_access;
+	uint32_t fhlen;
+	uint8_t fh[NFS4_FHSIZE];
+	uint8_t other[NFS4_OTHER_SIZE]; /* DELEGRETURN: the proxy stateid */
+	uint32_t cb_prog;    /* CREATE_SESSION */
+};
+
+struct dp_conn {
+	unsigned int id;
+	bool dead;
+	struct dp_side cli;  /* the client's connection to us */
+	struct dp_side srv;  /* ours to the server */
+	bool have_cb;        /* the session and its callback program are known */
+	uint32_t cb_prog;
+	uint8_t sessionid[NFS4_SESSIONID_SIZE];
+	uint32_t cb_seq;     /* the next CB_SEQUENCE sequenceid of slot 0 */
+	struct dp_pending *pend;
+	size_t npend, cappend;
+	struct dp_conn *next;
+};
+
+/* ---- main.c: connections, records, log, counters ---- */
+
+struct dp_stats {
+	uint64_t granted, recalls_sent, recall_replies, recall_replies_ok,
+		 returned, held, released_on_return, released_on_timeout,
+		 released_on_close, errors, dropped_on_close;
+};
+extern struct dp_stats dp_st;
+extern unsigned int dp_recall_timeout_s;
+
+void dp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The counters, written again to the stats file after an event. */
+void dp_stats_changed(void);
+uint64_t dp_now_ms(void);
+struct dp_conn *dp_conn_by_id(unsigned int id);
+/* Queue one message (a record mark is put in front); false when the
+ * connection is gone or out of memory (the connection is then closed). */
+bool dp_send(struct dp_conn *c, struct dp_side *s, const uint8_t *p,
+	     size_t len);
+/* Hex of p[0..n) into out (2n+1 bytes at most, cut short to fit). */
+const char *dp_hex(const uint8_t *p, size_t n, char *out, size_t outlen);
+
+/* ---- deleg.c: the delegation rules ---- */
+
+/* A whole message from the client (to_server) or the server; the
+ * message is the caller's: copy what is kept. */
+void deleg_from_client(struct dp_conn *c, const uint8_t *p, size_t len);
+void deleg_from_server(struct dp_conn *c, const uint8_t *p, size_t len);
+/* c is going away: its delegations dropped, messages it waited for let
+ * go, messages held for it discarded. */
+void deleg_conn_closed(struct dp_conn *c);
+/* Held messages past their time let go; the next deadline (0: none). */
+uint64_t deleg_timers(uint64_t now);
+void deleg_free_all(void);
+
+/* ---- compound.c: the bounded parsers and rewrites ---- */
+
+/* What a client's NFSv4 COMPOUND call is, as far as it matters here.
+ * Only SEQUENCE and PUTFH are walked before the operation of interest. */
+struct dp_call {
+	uint32_t xid;
+	uint32_t nops;
+	size_t nops_at;        /* offset of the operation count */
+	uint32_t first_op;
+	uint32_t cb_prog;      /* first_op CREATE_SESSION */
+	bool have_fh;          /* SEQUENCE PUTFH(fh) ... */
+	uint32_t fhlen;
+	uint8_t fh[NFS4_FHSIZE];
+	uint32_t op;           /* the operation after PUTFH, or 0 */
+	uint32_t op_index;     /* its index in the compound */
+	uint32_t share_access; /* op OPEN */
+	uint32_t claim;        /* op OPEN */
+	uint8_t stateid[16];   /* op DELEGRETURN, CLOSE: seqid and other */
+	bool op_last;          /* op is the last, and ends the message */
+	size_t op_at;          /* offset of op's number */
+};
+/* 0: a COMPOUND (of minor version 1 or 2, AUTH_NONE or AUTH_SYS) whose
+ * fields above are filled as far as they go; -1: anything else (forward
+ * it untouched).  op is 0 when the compound is not SEQUENCE PUTFH op. */
+int dp_parse_call(const uint8_t *p, size_t len, struct dp_call *ci);
+
+/* What a COMPOUND reply holds, walking SEQUENCE, PUTFH, OPEN, GETFH and
+ * CREATE_SESSION results and stopping at any other. */
+struct dp_reply {
+	uint32_t xid;
+	uint32_t status;       /* the compound's */
+	uint32_t nres;
+	size_t nres_at;
+	bool have_open;        /* an OPEN result with NFS4_OK */
+	uint8_t open_stateid[16];
+	size_t deleg_at, deleg_end; /* its open_delegation4 */
+	uint32_t deleg_type;
+	bool have_getfh;       /* a GETFH result with NFS4_OK */
+	uint32_t fhlen;
+	uint8_t fh[NFS4_FHSIZE];
+	bool have_session;     /* a CREATE_SESSION result with NFS4_OK */
+	uint8_t sessionid[NFS4_SESSIONID_SIZE];
+};
+/* 0, or -1 when it is no accepted COMPOUND reply we can read. */
+int dp_parse_reply(const uint8_t *p, size_t len, struct dp_reply *ri);
+
+/* The xid and type (0 CALL, 1 REPLY) of any RPC message; -1 if short. */
+int dp_msg_head(const uint8_t *p, size_t len, uint32_t *xid, uint32_t *type);
+/* The status of a CB_COMPOUND reply, or -1 if it cannot be read. */
+int64_t dp_cb_reply_status(const uint8_t *p, size_t len);
+
+/* The reply with its OPEN's delegation replaced by a read delegation with
+ * stateid {1, other}; malloc'ed into *out.  0 or -1. */
+int dp_grant_read(const uint8_t *p, size_t len, const struct dp_reply *ri,
+		  const uint8_t other[NFS4_OTHER_SIZE], uint8_t **out,
+		  size_t *outlen);
+/* The call without its last operation (ci->op_last must hold). */
+int dp_strip_last(const uint8_t *p, size_t len, const struct dp_call *ci,
+		  uint8_t **out, size_t *outlen);
+/* The reply with one more result, op with NFS4_OK. */
+int dp_append_ok(const uint8_t *p, size_t len, const struct dp_reply *ri,
+		 uint32_t op, uint8_t **out, size_t *outlen);
+/* A CB_COMPOUND call: CB_SEQUENCE on slot 0, then CB_RECALL. */
+int dp_cb_recall(uint32_t xid, uint32_t prog,
+		 const uint8_t sessionid[NFS4_SESSIONID_SIZE], uint32_t seq,
+		 const uint8_t stateid[16], const uint8_t *fh, uint32_t fhlen,
+		 uint8_t **out, size_t *outlen);
+
+#endif

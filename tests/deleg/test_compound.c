@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The delegation proxy's parsers and rewrites (compound.c), checked
+ * against the project's own NFSv4 codecs: calls built with the client's
+ * encoders are read as the client meant them, and what the proxy writes
+ * (a granted read delegation, a DELEGRETURN cut off or answered, a
+ * CB_RECALL) is read back by the client's decoders.  Every truncation of
+ * every message is refused or read without going past its end (run under
+ * ASan to see the latter).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "delegproxy.h"
+#include "rpc_msg.h"
+
+static const uint8_t sessionid[NFS4_SESSIONID_SIZE] = {
+	1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+static const struct nfs4_fh file_fh = { 6, { 0xf1, 0xf2, 0xf3, 0xf4, 0xf5,
+					     0xf6 } };
+static const uint8_t owner[] = "open-owner";
+static const uint8_t proxy_other[NFS4_OTHER_SIZE] = {
+	'D', 'L', 'G', 'P', 0, 0, 0, 0, 0, 0, 0, 7 };
+
+/* An RPC COMPOUND call: header with AUTH_SYS, then the operations added
+ * by add(). */
+static void call_start(struct xdr_enc *e, struct nfs4_compound *c)
+{
+	struct rpc_cred cred = { .flavor = RPC_AUTH_SYS, .machinename = "h",
+				 .uid = 1, .gid = 1 };
+	struct nfs4_sequence_args seq = { .sequenceid = 9 };
+
+	memcpy(seq.sessionid, sessionid, sizeof(sessionid));
+	assert_int_equal(xdr_enc_init(e, 512, 0), 0);
+	assert_int_equal(rpcmsg_enc_call(e, 0x1234, NFS4_PROGRAM, NFS4_VERSION,
+					 NFS4_PROC_COMPOUND, &cred), 0);
+	assert_int_equal(nfs4_compound_start(c, e, "", 1), 0);
+	assert_int_equal(nfs4_add_sequence(c, &seq), 0);
+}
+
+/* Every prefix of a message is refused or read without a fault. */
+static void truncations(const uint8_t *p, size_t len)
+{
+	struct dp_call ci;
+	struct dp_reply ri;
+	size_t n;
+
+	for (n = 0; n < len; n++) {
+		uint8_t *cp = malloc(n ? n : 1);
+
+		assert_non_null(cp);
+		memcpy(cp, p, n);
+		(void)dp_parse_call(cp, n, &ci);
+		(void)dp_parse_reply(cp, n, &ri);
+		free(cp);
+	}
+}
+
+static void test_open_call(void **state)
+{
+	struct nfs4_open_args oa = {
+		.share_access = NFS4_SHARE_ACCESS_READ |
+				NFS4_SHARE_WANT_READ_DELEG,
+		.owner = { 5, owner, sizeof(owner) - 1 },
+		.opentype = NFS4_OPEN_NOCREATE, .claim = NFS4_CLAIM_FH };
+	struct nfs4_getattr_args ga = { .request = nfs4_fattr3_request };
+	struct nfs4_compound c;
+	struct xdr_enc e;
+	struct dp_call ci;
+
+	(void)state;
+	call_start(&e, &c);
+	assert_int_equal(nfs4_add_putfh(&c, &(struct nfs4_putfh_args){
+		file_fh }), 0);
+	assert_int_equal(nfs4_add_open(&c, &oa), 0);
+	assert_int_equal(nfs4_add_getattr(&c, &ga), 0);
+	assert_int_equal(xdr_enc_error(&e), 0);
+
+	assert_int_equal(dp_parse_call(e.buf, e.len, &ci), 0);
+	assert_int_equal(ci.xid, 0x1234);
+	assert_int_equal(ci.nops, 4);
+	assert_true(ci.have_fh);
+	assert_int_equal(ci.fhlen, file_fh.len);
+	assert_memory_equal(ci.fh, file_fh.data, file_fh.len);
+	assert_int_equal(ci.op, NFS4OP_OPEN);
+	assert_int_equal(ci.share_access & 3, NFS4_SHARE_ACCESS_READ);
+	assert_int_equal(ci.claim, NFS4_CLAIM_FH);
+	assert_false(ci.op_last);
+	truncations(e.buf, e.len);
+	xdr_enc_release(&e);
+}
+
+static void test_create_call(void **state)
+{
+	struct nfs4_open_args oa = {
+		.share_access = NFS4_SHARE_ACCESS_BOTH,
+		.owner = { 5, owner, sizeof(owner) - 1 },
+		.opentype = NFS4_OPEN_CREATE,
+		.createmode = NFS4_CREATE_EXCLUSIVE4_1,
+		.verifier = { 1, 2, 3, 4, 5, 6, 7, 8 },
+		.claim = NFS4_CLAIM_NULL, .name = nfs4_str("newfile") };
+	struct nfs4_compound c;
+	struct xdr_enc e;
+	struct dp_call ci;
+
+	(void)state;
+	nfs4_bitmap_set(&oa.createattrs.mask, NFS4_FATTR_MODE);
+	oa.createattrs.mode = 0644;
+	call_start(&e, &c);
+	assert_int_equal(nfs4_add_putfh(&c, &(struct nfs4_putfh_args){
+		file_fh }), 0);
+	assert_int_equal(nfs4_add_open(&c, &oa), 0);
+	assert_int_equal(nfs4_add_getfh(&c), 0);
+	assert_int_equal(xdr_enc_error(&e), 0);
+
+	assert_int_equal(dp_parse_call(e.buf, e.len, &ci), 0);
+	assert_int_equal(ci.op, NFS4OP_OPEN);
+	assert_int_equal(ci.share_access, NFS4_SHARE_ACCESS_BOTH);
+	assert_int_equal(ci.claim, NFS4_CLAIM_NULL);
+	truncations(e.buf, e.len);
+	xdr_enc_release(&e);
+}
+
+/* SEQUENCE PUTFH DELEGRETURN: the last operation cut off, and the reply
+ * to what is left given its result back. */
+static void test_delegreturn(void **state)
+{
+	struct nfs4_stateid_args da = { { 1, { 0 } } };
+	struct nfs4_compound c;
+	struct nfs4_compound_res r;
+	struct nfs4_sequence_res sr;
+	struct nfs4_status_res st;
+	struct xdr_enc e;
+	struct xdr_dec d;
+	struct dp_call ci, ci2;
+	struct dp_reply ri;
+	uint8_t *out, *out2;
+	size_t olen, olen2;
+	/* reply: xid, REPLY, accepted, verf none, success; status 0, tag "",
+	 * SEQUENCE and PUTFH results */
+	uint8_t reply[24 + 8 + 4 + (8 + 16 + 20) + 8] = { 0 };
+	size_t n = 0;
+
+	(void)state;
+	memcpy(da.stateid.other, proxy_other, NFS4_OTHER_SIZE);
+	call_start(&e, &c);
+	assert_int_equal(nfs4_add_putfh(&c, &(struct nfs4_putfh_args){
+		file_fh }), 0);
+	assert_int_equal(nfs4_add_delegreturn(&c, &da), 0);
+	assert_int_equal(xdr_enc_error(&e), 0);
+	assert_int_equal(dp_parse_call(e.buf, e.len, &ci), 0);
+	assert_int_equal(ci.op, NFS4OP_DELEGRETURN);
+	assert_true(ci.op_last);
+	assert_int_equal(xdr_get_u32(ci.stateid), 1);
+	assert_memory_equal(ci.stateid + 4, proxy_other, NFS4_OTHER_SIZE);
+
+	assert_int_equal(dp_strip_last(e.buf, e.len, &ci, &out, &olen), 0);
+	assert_int_equal(olen, e.len - 20);
+	assert_int_equal(dp_parse_call(out, olen, &ci2), 0);
+	assert_int_equal(ci2.nops, 2);
+	assert_int_equal(ci2.op, 0);
+	free(out);
+	truncations(e.buf, e.len);
+	xdr_enc_release(&e);
+
+	/* Not last: refused. */
+	ci.op_last = false;
+	assert_int_equal(dp_strip_last(reply, sizeof(reply), &ci, &out, &olen),
+			 -1);
+
+	xdr_put_u32(reply + n, 0x1234), n += 4;
+	xdr_put_u32(reply + n, RPC_REPLY), n += 4;
+	n += 4 * 4; /* accepted, verf flavor, verf length, success */
+	n += 4 + 4; /* status, tag */
+	xdr_put_u32(reply + n, 2), n += 4;
+	xdr_put_u32(reply + n, NFS4OP_SEQUENCE), n += 4;
+	n += 4; /* NFS4_OK */
+	memcpy(reply + n, sessionid, 16), n += 16;
+	n += 20;
+	xdr_put_u32(reply + n, NFS4OP_PUTFH), n += 4;
+	n += 4;
+	assert_int_equal(n, sizeof(reply));
+	assert_int_equal(dp_parse_reply(reply, n, &ri), 0);
+	assert_int_equal(ri.status, NFS4_OK);
+	assert_int_equal(ri.nres, 2);
+	assert_int_equal(dp_append_ok(reply, n, &ri, NFS4OP_DELEGRETURN,
+				      &out2, &olen2), 0);
+	assert_int_equal(olen2, n + 8);
+	xdr_dec_init(&d, out2 + 24, olen2 - 24);
+	assert_int_equal(nfs4_dec_compound_res(&d, &r), 0);
+	assert_int_equal(r.nres, 3);
+	assert_int_equal(nfs4_compound_next(&r, NFS4OP_SEQUENCE, &sr), 0);
+	assert_int_equal(nfs4_compound_next(&r, NFS4OP_PUTFH, &st), 0);
+	assert_int_equal(nfs4_compound_next(&r, NFS4OP_DELEGRETURN, &st), 0);
+	assert_int_equal(st.status, NFS4_OK);
+	assert_int_equal(xdr_dec_left(&r.d), 0);
+	free(out2);
+	truncations(reply, n);
+}
+
+/* An OPEN reply as the test server sends it (no delegation, why
+ * NOT_SUPP_FTYPE), rewritten to carry a read delegation. */
+static void test_grant(void **state)
+{
+	struct nfs4_open_res orr = {
+		.stateid = { 1, { 0x51, 0x52 } },
+		.rflags = NFS4_OPEN_RESULT_LOCKTYPE_POSIX,
+		.delegation = { .type = NFS4_OPEN_DELEGATE_NONE_EXT,
+				.why_none = NFS4_WND_NOT_SUPP_FTYPE } };
+	struct nfs4_compound_res r;
+	struct nfs4_sequence_res sr;
+	struct nfs4_status_res st;
+	struct nfs4_open_res got;
+	struct nfs4_getattr_res gr;
+	struct dp_reply ri;
+	struct xdr_enc e;
+	struct xdr_dec d;
+	uint8_t *out;
+	size_t olen;
+
+	(void)state;
+	assert_int_equal(xdr_enc_init(&e, 512, 0), 0);
+	xdr_enc_u32(&e, 0x77);
+	xdr_enc_u32(&e, RPC_REPLY);
+	xdr_enc_u32(&e, MSG_ACCEPTED);
+	xdr_enc_u32(&e, RPC_AUTH_NONE);
+	xdr_enc_u32(&e, 0);
+	xdr_enc_u32(&e, RPC_SUCCESS);
+	xdr_enc_u32(&e, NFS4_OK);
+	xdr_enc_u32(&e, 0);
+	xdr_enc_u32(&e, 4);
+	xdr_enc_u32(&e, NFS4OP_SEQUENCE);
+	xdr_enc_u32(&e, NFS4_OK);
+	xdr_enc_opaque_fixed(&e, sessionid, 16);
+	xdr_enc_reserve(&e, 20);
+	xdr_enc_u32(&e, NFS4OP_PUTFH);
+	xdr_enc_u32(&e, NFS4_OK);
+	xdr_enc_u32(&e, NFS4OP_OPEN);
+	assert_int_equal(nfs4_enc_open_res(&e, &orr), 0);
+	xdr_enc_u32(&e, NFS4OP_GETATTR);
+	xdr_enc_u32(&e, NFS4_OK);
+	xdr_enc_u32(&e, 0); /* empty bitmap */
+	xdr_enc_u32(&e, 0); /* no values */
+	assert_int_equal(xdr_enc_error(&e), 0);
+
+	assert_int_equal(dp_parse_reply(e.buf, e.len, &ri), 0);
+	assert_int_equal(ri.xid, 0x77);
+	assert_true(ri.have_open);
+	assert_int_equal(ri.deleg_type, NFS4_OPEN_DELEGATE_NONE_EXT);
+	assert_int_equal(xdr_get_u32(ri.open_stateid), 1);
+	assert_int_equal(ri.deleg_end - ri.deleg_at, 8);
+	assert_int_equal(dp_grant_read(e.buf, e.len, &ri, proxy_other, &out,
+				       &olen), 0);
+
+	xdr_dec_init(&d, out + 24, olen - 24);
+	assert_int_equal(nfs4_dec_compound_res(&d, &r), 0);
+	assert_int_equal(r.status, NFS4_OK);
+	assert_int_equal(r.nres, 4);
+	assert_int_equal(nfs4_compound_next(&r, NFS4OP_SEQUENCE, &sr), 0);
+	assert_int_equal(nfs4_compound_next(&r, NFS4OP_PUTFH, &st), 0);
+	assert_int_equal(nfs4_compound_next(&r, NFS4OP_OPEN, &got), 0);
+	assert_int_equal(got.status, NFS4_OK);
+	assert_memory_equal(&got.stateid, &orr.stateid, sizeof(orr.stateid));
+	assert_int_equal(got.delegation.type, NFS4_OPEN_DELEGATE_READ);
+	assert_int_equal(got.delegation.stateid.seqid, 1);
+	assert_memory_equal(got.delegation.stateid.other, proxy_other,
+			    NFS4_OTHER_SIZE);
+	assert_false(got.delegation.recall);
+	assert_int_equal(got.delegation.permissions.type,
+			 NFS4_ACE_ACCESS_ALLOWED_ACE_TYPE);
+	assert_true(got.delegation.permissions.access_mask &
+		    NFS4_ACE_READ_DATA);
+	assert_int_equal(got.delegation.permissions.who.len, 9);
+	assert_memory_equal(got.delegation.permissions.who.s, "EVERYONE@", 9);
+	assert_int_equal(nfs4_compound_next(&r, NFS4OP_GETATTR, &gr), 0);
+	assert_int_equal(xdr_dec_left(&r.d), 0);
+
+	/* The rewritten reply reads as granted: a second grant finds it. */
+	assert_int_equal(dp_parse_reply(out, olen, &ri), 0);
+	assert_int_equal(ri.deleg_type, NFS4_OPEN_DELEGATE_READ);
+	truncations(out, olen);
+	truncations(e.buf, e.len);
+	free(out);
+	xdr_enc_release(&e);
+}
+
+/* The CB_RECALL the proxy sends, read by the client's callback decoder. */
+static void test_cb_recall(void **state)
+{
+	uint8_t sid[16];
+	struct nfs4_cb_compound_args a;
+	union nfs4_cb_args u;
+	struct xdr_dec d;
+	uint8_t *out;
+	size_t olen;
+	uint32_t op;
+
+	(void)state;
+	xdr_put_u32(sid, 1);
+	memcpy(sid + 4, proxy_other, NFS4_OTHER_SIZE);
+	assert_int_equal(dp_cb_recall(0xabc, 0x40000000, sessionid, 3, sid,
+				      file_fh.data, file_fh.len, &out, &olen),
+			 0);
+	assert_true(olen > 40);
+	assert_int_equal(xdr_get_u32(out), 0xabc);
+	assert_int_equal(xdr_get_u32(out + 4), RPC_CALL);
+	assert_int_equal(xdr_get_u32(out + 12), 0x40000000);
+	assert_int_equal(xdr_get_u32(out + 16), 1);
+	assert_int_equal(xdr_get_u32(out + 20), NFS4_CB_PROC_COMPOUND);
+	xdr_dec_init(&d, out + 40, olen - 40);
+	assert_int_equal(nfs4_cb_dec_compound_args(&d, &a), 0);
+	assert_int_equal(a.minorversion, 1);
+	assert_int_equal(a.nops, 2);
+	assert_int_equal(nfs4_cb_next_op(&a, &op, &u), 1);
+	assert_int_equal(op, NFS4CBOP_SEQUENCE);
+	assert_memory_equal(u.sequence.sessionid, sessionid, 16);
+	assert_int_equal(u.sequence.sequenceid, 3);
+	assert_int_equal(u.sequence.slotid, 0);
+	assert_int_equal(u.sequence.nreferring, 0);
+	assert_int_equal(nfs4_cb_next_op(&a, &op, &u), 1);
+	assert_int_equal(op, NFS4CBOP_RECALL);
+	assert_int_equal(u.recall.stateid.seqid, 1);
+	assert_memory_equal(u.recall.stateid.other, proxy_other,
+			    NFS4_OTHER_SIZE);
+	assert_false(u.recall.truncate);
+	assert_int_equal(u.recall.fh.len, file_fh.len);
+	assert_memory_equal(u.recall.fh.data, file_fh.data, file_fh.len);
+	assert_int_equal(nfs4_cb_next_op(&a, &op, &u), 0);
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_open_call),
+		cmocka_unit_test(test_create_call),
+		cmocka_unit_test(test_delegreturn),
+		cmocka_unit_test(test_grant),
+		cmocka_unit_test(test_cb_recall),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
