@@ -373,7 +373,7 @@ void deleg_from_client(struct dp_conn *c, const uint8_t *p, size_t len)
 		/* A reply on the backchannel: ours, or the server's. */
 		for (d = delegs; d; d = d->next)
 			if (d->holder == c->id && d->recalling &&
-			    d->cb_xid == xid) {
+			    d->cb_xid && d->cb_xid == xid) {
 				cb_reply(c, d, p, len);
 				return;
 			}

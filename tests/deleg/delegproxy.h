@@ -72,7 +72,7 @@ extern struct dp_stats dp_st;
 extern unsigned int dp_recall_timeout_s;
 
 void dp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* The counters, written again to the stats file after an event. */
+/* An event: the stats file is written again before the next wait. */
 void dp_stats_changed(void);
 uint64_t dp_now_ms(void);
 struct dp_conn *dp_conn_by_id(unsigned int id);

@@ -53,6 +53,7 @@ static unsigned int conn_next_id = 1;
 static int lfd = -1;
 static struct sockaddr_in to_addr;
 static const char *stats_path;
+static bool stats_dirty = true;
 static volatile sig_atomic_t stop_signal;
 
 uint64_t dp_now_ms(void)
@@ -128,10 +129,18 @@ static int write_whole(const char *path, const char *text)
 
 void dp_stats_changed(void)
 {
+	stats_dirty = true;
+}
+
+/* Once per turn of the loop, not per message: a WRITE-heavy run would
+ * otherwise rewrite the file for every call. */
+static void stats_write(void)
+{
 	char text[1024];
 
-	if (!stats_path)
+	if (!stats_path || !stats_dirty)
 		return;
+	stats_dirty = false;
 	stats_text(text, sizeof(text), "\n");
 	if (write_whole(stats_path, text))
 		dp_log("error cannot write %s: %s", stats_path,
@@ -395,6 +404,7 @@ static int run(const sigset_t *mask)
 		now = dp_now_ms();
 		next = deleg_timers(now);
 		reap();
+		stats_write();
 		n = 0;
 		pfd[n].fd = lfd;
 		pfd[n++].events = POLLIN;
@@ -585,7 +595,7 @@ int main(int argc, char **argv)
 	}
 	dp_log("listening port=%u recall-timeout=%u", bound,
 	       dp_recall_timeout_s);
-	dp_stats_changed();
+	stats_write();
 	snprintf(num, sizeof(num), "%u\n", bound);
 	ret = 1;
 	if (ready && write_whole(ready, num)) {
@@ -594,6 +604,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	ret = run(&mask);
+	stats_write();
 	stats_text(text, sizeof(text), " ");
 	dp_log("summary %s", text);
 out:
