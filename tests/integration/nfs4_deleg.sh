@@ -6,7 +6,7 @@
 # connection through the proxy:
 #  - A reads f: the proxy grants a read delegation, A keeps it;
 #  - past acregmax, a stat on A costs no GETATTR (the delegation vouches
-#    for the cached attributes);
+#    for the cached attributes), and a reopen no OPEN;
 #  - B writes f: the proxy holds B's call and recalls; A answers and
 #    gives the delegation back (DELEGRETURN), B's call goes on; A then
 #    reads B's bytes;
@@ -131,7 +131,21 @@ assert_eq "$g0" "$(v4op_calls "$A" GETATTR)" "GETATTRs for a stat past acregmax 
 h1=$(stat_counter "$A" deleg_attr_hits)
 ((h1 > h0)) || fail "deleg_attr_hits did not grow ($h0 -> $h1)"
 
+# Reopened under the delegation: the open the server holds (kept idle
+# after the last close) is reused, with no OPEN, and the data is still
+# believed (no READ).
+o0=$(v4op_calls "$A" OPEN)
+r0=$(v4op_calls "$A" READ)
+l0=$(stat_counter "$A" deleg_local_opens)
+for _ in 1 2 3; do
+	assert_eq first "$(with_timeout cat "$A/$T/f")" "A reads f again"
+done
+assert_eq "$o0" "$(v4op_calls "$A" OPEN)" "OPENs for three reopens of f under a delegation"
+assert_eq "$r0" "$(v4op_calls "$A" READ)" "READs for three rereads of f under a delegation"
+assert_eq $((l0 + 3)) "$(stat_counter "$A" deleg_local_opens)" "opens made locally"
+
 # B writes f: its open for writing is held until A gives f back.
+c0=$(v4op_calls "$A" CLOSE)
 printf 'second\n' >"$NFSFUSE_TMP/second"
 with_timeout 90 cp "$NFSFUSE_TMP/second" "$B/$T/f" || dp_fail "B's write of f"
 wait_until 30 dp_stat_is returned 1 || dp_fail "A did not give its delegation back"
@@ -143,6 +157,9 @@ grep '^hold ' "$DP_LOG" | grep -qv "^hold conn=$AC " || dp_fail "no message of B
 grep -q "^recall conn=$AC " "$DP_LOG" || dp_fail "the recall did not go to A's connection"
 grep -q "^return conn=$AC .* recalled\$" "$DP_LOG" || dp_fail "no DELEGRETURN of the recalled delegation from A"
 expect_deleg "$A" "$A/$T/f" none "A's delegation on f after the recall"
+# The open A kept idle under it (no descriptor of f is open) is closed.
+wait_until 30 test "$(v4op_calls "$A" CLOSE)" -gt "$c0" ||
+	fail "A kept its idle open of f after giving the delegation back"
 assert_eq second "$(cat "$S/f")" "f on the server after B's write"
 assert_eq second "$(with_timeout cat "$A/$T/f")" "A reads B's bytes"
 r=$(stat_counter "$A" deleg_recalled)
