@@ -49,8 +49,26 @@ static uint32_t cb_recall(struct nfs4_session *s,
 	return fn ? fn(ctx, a) : NFS4ERR_BADHANDLE;
 }
 
-/* CB_COMPOUND: CB_SEQUENCE first, then CB_RECALL answered and every
- * other operation refused (the compound stops at the first failure). */
+/* CB_NOTIFY_LOCK: given to the lock-notification hook; false when there
+ * is none (then refused as not supported). */
+static bool cb_notify_lock(struct nfs4_session *s,
+			   const union nfs4_cb_args *args)
+{
+	nfs4_notify_lock_fn fn;
+	void *ctx;
+
+	pthread_mutex_lock(&s->lock);
+	fn = s->notify_lock;
+	ctx = s->notify_lock_ctx;
+	pthread_mutex_unlock(&s->lock);
+	if (fn)
+		fn(ctx, &args->notify_lock);
+	return fn != NULL;
+}
+
+/* CB_COMPOUND: CB_SEQUENCE first, then CB_RECALL and CB_NOTIFY_LOCK
+ * answered and every other operation refused (the compound stops at the
+ * first failure). */
 static int cb_compound(struct nfs4_session *s, struct xdr_dec *d,
 		       struct xdr_enc *e)
 {
@@ -81,6 +99,12 @@ static int cb_compound(struct nfs4_session *s, struct xdr_dec *d,
 				       : NFS4ERR_SEQUENCE_POS };
 
 			return nfs4_cb_reply_add(&r, op, &st);
+		}
+		if (op == NFS4CBOP_NOTIFY_LOCK && cb_notify_lock(s, &args)) {
+			struct nfs4_status_res st = { NFS4_OK };
+
+			nfs4_cb_reply_add(&r, op, &st);
+			continue;
 		}
 		if (op == NFS4CBOP_RECALL) {
 			struct nfs4_status_res st = {

@@ -22,10 +22,12 @@
 
 #include "../../xdr/nfs4.h"
 #include "../base/log.h"
+#include "../base/trace.h"
 #include "nfs4_lock_int.h"
 #include "nfs4_lockstate.h"
 #include "nfs4_open.h"
 #include "nfs4_session.h"
+#include "nfs4_walk.h"
 
 /* Polling a blocked lock: the first wait and the longest. */
 #define POLL_FIRST_MS 100u
@@ -665,6 +667,56 @@ static void *poller_main(void *arg)
 	return NULL;
 }
 
+/* CB_NOTIFY_LOCK (RFC 8881 §20.11): a lock on fh that a blocking LOCK
+ * of ours was denied may be free now.  Every wait for fh polls at once,
+ * and from the shortest delay again: a poll that finds it taken again
+ * costs one round trip, a notification missed would cost up to the
+ * longest delay.  The lock-owner named is not compared (a wait of
+ * another owner on the same file polling early is harmless). */
+static void wake_waits(struct nfs4_locks *L, const struct nfs_fh3 *fh)
+{
+	unsigned n = 0;
+
+	pthread_mutex_lock(&L->mu);
+	for (struct nfs4_lock_wait *w = L->waits; w; w = w->next) {
+		if (!w->armed || w->fh.len != fh->len ||
+		    memcmp(w->fh.data, fh->data, fh->len))
+			continue;
+		w->ms = POLL_FIRST_MS;
+		clock_gettime(CLOCK_MONOTONIC, &w->due);
+		n++;
+	}
+	if (n)
+		pthread_cond_broadcast(&L->cv);
+	pthread_mutex_unlock(&L->mu);
+	COUNT(L, notified);
+	TRACE("CB_NOTIFY_LOCK: %u waiting lock(s) on the file poll now", n);
+}
+
+static void on_notify_lock(void *ctx, const struct nfs4_cb_notify_lock_args *a)
+{
+	struct nfs_client *c = ctx;
+	struct nfs4_session *s = c->v4;
+	struct nfs4_locks *L;
+	struct nfs_fh3 fh;
+
+	if (nfs4_fh_to_fh3(&a->fh, &fh))
+		return;
+	/* nfs4_locks_stop() waits while this uses L. */
+	pthread_mutex_lock(&s->lock);
+	L = c->v4locks;
+	if (L)
+		L->notifying++;
+	pthread_mutex_unlock(&s->lock);
+	if (!L)
+		return;
+	wake_waits(L, &fh);
+	pthread_mutex_lock(&s->lock);
+	L->notifying--;
+	pthread_cond_broadcast(&L->reclaimed);
+	pthread_mutex_unlock(&s->lock);
+}
+
 int nfs4_lock_lock(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 		   bool wait, nfs4_lock_done_fn done, void *ctx,
 		   struct nfs4_lock_wait **wp)
@@ -889,6 +941,8 @@ int nfs4_locks_start(struct nfs_client *c, struct nfs4_locks **out)
 	pthread_mutex_lock(&c->v4->lock);
 	c->v4locks = L;
 	pthread_mutex_unlock(&c->v4->lock);
+	/* c outlives the session; L is found through it, or not at all. */
+	nfs4_session_set_notify_lock(c->v4, on_notify_lock, c);
 	*out = L;
 	return 0;
 }
@@ -908,7 +962,7 @@ void nfs4_locks_stop(struct nfs4_locks *L)
 	pthread_mutex_unlock(&L->mu);
 	pthread_mutex_lock(&s->lock);
 	L->c->v4locks = NULL;
-	while (L->reclaiming)
+	while (L->reclaiming || L->notifying)
 		pthread_cond_wait(&L->reclaimed, &s->lock);
 	pthread_mutex_unlock(&s->lock);
 	nfs4_lock_end_waits(L);

@@ -20,7 +20,7 @@
 #define NFS4_LOCK_COUNTERS(X)                                               \
 	X(granted_immediate) X(granted_poll) X(denied) X(polls)              \
 	X(interrupted) X(unlocks) X(stateids_freed) X(open_calls) X(close_calls)       \
-	X(from_caller_open) X(from_lock_open) X(errors)
+	X(from_caller_open) X(from_lock_open) X(errors) X(notified)
 
 struct nfs4_lock_wait {
 	struct nfs4_locks *L;
@@ -54,7 +54,8 @@ struct nfs4_locks {
 	/* A reclaim (nfs4_lock_reclaim.c) uses L: stop waits for its end.
 	 * Both under c->v4->lock, the lock that also guards c->v4locks. */
 	bool reclaiming;
-	pthread_cond_t reclaimed;
+	unsigned notifying;         /* CB_NOTIFY_LOCKs using L */
+	pthread_cond_t reclaimed;   /* either ended */
 	struct {
 #define X(n) atomic_uint_fast64_t n;
 		NFS4_LOCK_COUNTERS(X)

@@ -1152,6 +1152,15 @@ void nfs4_session_set_reclaim(struct nfs4_session *s, nfs4_reclaim_fn fn,
 	pthread_mutex_unlock(&s->lock);
 }
 
+void nfs4_session_set_notify_lock(struct nfs4_session *s,
+				  nfs4_notify_lock_fn fn, void *ctx)
+{
+	pthread_mutex_lock(&s->lock);
+	s->notify_lock = fn;
+	s->notify_lock_ctx = ctx;
+	pthread_mutex_unlock(&s->lock);
+}
+
 void nfs4_session_set_recall(struct nfs4_session *s, nfs4_recall_fn fn,
 			     void *ctx)
 {

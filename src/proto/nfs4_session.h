@@ -42,7 +42,8 @@
  *
  * Server calls on the backchannel (nfs4_cb.c) are answered as far as
  * this client has state: CB_SEQUENCE, CB_RECALL through the recall hook
- * (nfs4_deleg.h), and NFS4ERR_NOTSUPP for the rest (no write delegations
+ * (nfs4_deleg.h), CB_NOTIFY_LOCK through the lock-notification hook
+ * (nfs4_lock.h), and NFS4ERR_NOTSUPP for the rest (no write delegations
  * or layouts are ever kept).
  *
  * The reclaim hook of a mount (nfs4_reclaim.c) has its opens again, then
@@ -92,6 +93,12 @@ typedef void (*nfs4_reclaim_fn)(void *ctx, struct nfs4_session *s,
 struct nfs4_cb_recall_args;
 typedef uint32_t (*nfs4_recall_fn)(void *ctx,
 				   const struct nfs4_cb_recall_args *a);
+/* The lock-notification hook: CB_NOTIFY_LOCK's arguments, on the
+ * transport thread (a lock a wait of ours asked for may now be free);
+ * it must not wait for an RPC.  Answered NFS4_OK whatever it does. */
+struct nfs4_cb_notify_lock_args;
+typedef void (*nfs4_notify_lock_fn)(void *ctx,
+				    const struct nfs4_cb_notify_lock_args *a);
 
 struct nfs4_session {
 	struct rpc_clnt *rpc;   /* not owned */
@@ -137,6 +144,8 @@ struct nfs4_session {
 	void *reclaim_ctx;
 	nfs4_recall_fn recall;      /* [lock] */
 	void *recall_ctx;           /* [lock] */
+	nfs4_notify_lock_fn notify_lock; /* [lock] */
+	void *notify_lock_ctx;      /* [lock] */
 	/* The last recovery began after a lease's time without a renewal:
 	 * the server may have expired this client and let others in, so
 	 * what cannot be reclaimed in a grace period is lost (renewal
@@ -212,6 +221,10 @@ int nfs4_session_call_async(struct nfs4_session *s,
 /* Registers the reclaim hook (one per session; fn NULL removes it). */
 void nfs4_session_set_reclaim(struct nfs4_session *s, nfs4_reclaim_fn fn,
 			      void *ctx);
+/* The lock-notification hook (NULL: CB_NOTIFY_LOCK is NFS4ERR_NOTSUPP).
+ * Its ctx must outlive the session. */
+void nfs4_session_set_notify_lock(struct nfs4_session *s,
+				  nfs4_notify_lock_fn fn, void *ctx);
 /* The recall hook (NULL: every CB_RECALL is NFS4ERR_BADHANDLE). */
 void nfs4_session_set_recall(struct nfs4_session *s, nfs4_recall_fn fn,
 			     void *ctx);

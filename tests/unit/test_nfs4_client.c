@@ -237,6 +237,30 @@ static void cb_call(struct xdr_enc *e, const uint8_t *sid, uint32_t minor,
 	assert_int_equal(xdr_enc_error(e), 0);
 }
 
+/* The same with a CB_NOTIFY_LOCK of the handle { 5, 6 } after the
+ * CB_SEQUENCE. */
+static void cb_call_notify(struct xdr_enc *e, const uint8_t *sid,
+			   uint32_t seqid)
+{
+	struct rpc_cred none = { .flavor = RPC_AUTH_NONE };
+	struct nfs4_compound c;
+	struct nfs4_cb_sequence_args sa = { .sequenceid = seqid };
+	static const uint8_t owner[] = "lock-owner";
+	struct nfs4_cb_notify_lock_args na = {
+		.fh = { 2, { 5, 6 } },
+		.lock_owner = { .clientid = 7, .owner = owner,
+				.owner_len = sizeof(owner) - 1 } };
+
+	memcpy(sa.sessionid, sid, NFS4_SESSIONID_SIZE);
+	assert_int_equal(xdr_enc_init(e, 256, 0), 0);
+	rpcmsg_enc_call(e, 77, NFS4_CB_PROGRAM, 1, NFS4_CB_PROC_COMPOUND,
+			&none);
+	nfs4_cb_compound_start(&c, e, "t", 1, 0);
+	nfs4_cb_compound_add(&c, NFS4CBOP_SEQUENCE, &sa);
+	nfs4_cb_compound_add(&c, NFS4CBOP_NOTIFY_LOCK, &na);
+	assert_int_equal(xdr_enc_error(e), 0);
+}
+
 /* Runs the dispatcher on a call; the CB_COMPOUND reply's walk in *r
  * (over *reply, which the caller releases); returns the RPC accept
  * status. */
@@ -309,6 +333,18 @@ static void test_v42_unavailable(void **state)
 	assert_true(nfs42_available(&c));
 }
 
+/* The lock-notification hook of test_backchannel. */
+static void notify_hook(void *ctx, const struct nfs4_cb_notify_lock_args *a)
+{
+	assert_int_equal(a->fh.len, 2);
+	assert_int_equal(a->fh.data[0], 5);
+	assert_int_equal(a->fh.data[1], 6);
+	assert_int_equal(a->lock_owner.clientid, 7);
+	assert_int_equal(a->lock_owner.owner_len, 10);
+	assert_memory_equal(a->lock_owner.owner, "lock-owner", 10);
+	++*(int *)ctx;
+}
+
 /* The recall hook of test_backchannel: the handle cb_call sends. */
 static uint32_t recall_hook(void *ctx, const struct nfs4_cb_recall_args *a)
 {
@@ -323,7 +359,7 @@ static uint32_t recall_hook(void *ctx, const struct nfs4_cb_recall_args *a)
 
 static void test_backchannel(void **state)
 {
-	int recalls = 0;
+	int recalls = 0, notified = 0;
 	struct nfs4_session s;
 	struct nfs4_compound_res r;
 	struct nfs4_cb_sequence_res sr;
@@ -371,23 +407,39 @@ static void test_backchannel(void **state)
 	xdr_enc_release(&reply);
 	nfs4_session_set_recall(&s, NULL, NULL);
 
+	/* CB_NOTIFY_LOCK: refused with no hook, then given to it */
+	cb_call_notify(&call, s.sessionid, 4);
+	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_SUCCESS);
+	assert_int_equal(r.status, NFS4ERR_NOTSUPP);
+	xdr_enc_release(&reply);
+	nfs4_session_set_notify_lock(&s, notify_hook, &notified);
+	cb_call_notify(&call, s.sessionid, 5);
+	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_SUCCESS);
+	assert_int_equal(r.status, NFS4_OK);
+	assert_int_equal(nfs4_compound_next(&r, NFS4CBOP_SEQUENCE, &sr), 0);
+	assert_int_equal(nfs4_compound_next(&r, NFS4CBOP_NOTIFY_LOCK, &st),
+			 0);
+	assert_int_equal(st.status, NFS4_OK);
+	assert_int_equal(notified, 1);
+	xdr_enc_release(&reply);
+
 	/* a sequence id out of order, another session, another minor */
-	cb_call(&call, s.sessionid, 1, 8, false, NFS4_CB_PROGRAM);
+	cb_call(&call, s.sessionid, 1, 9, false, NFS4_CB_PROGRAM);
 	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_SUCCESS);
 	assert_int_equal(r.status, NFS4ERR_SEQ_MISORDERED);
 	xdr_enc_release(&reply);
-	cb_call(&call, other, 1, 4, false, NFS4_CB_PROGRAM);
+	cb_call(&call, other, 1, 6, false, NFS4_CB_PROGRAM);
 	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_SUCCESS);
 	assert_int_equal(r.status, NFS4ERR_BADSESSION);
 	xdr_enc_release(&reply);
-	cb_call(&call, s.sessionid, 2, 4, false, NFS4_CB_PROGRAM);
+	cb_call(&call, s.sessionid, 2, 6, false, NFS4_CB_PROGRAM);
 	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_SUCCESS);
 	assert_int_equal(r.status, NFS4ERR_MINOR_VERS_MISMATCH);
 	xdr_enc_release(&reply);
-	assert_int_equal(s.cb_seqid, 3);
+	assert_int_equal(s.cb_seqid, 5);
 
 	/* another program: PROG_UNAVAIL */
-	cb_call(&call, s.sessionid, 1, 4, false, 12345);
+	cb_call(&call, s.sessionid, 1, 6, false, 12345);
 	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_PROG_UNAVAIL);
 	xdr_enc_release(&reply);
 }
