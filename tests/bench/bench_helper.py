@@ -13,6 +13,10 @@ Runs one workload and prints shell assignments for bench.sh to eval:
             /proc/PID/stat before and after; "-" without --pid
   M_RPCS    RPC deltas by procedure, largest first ("READ 1024 GETATTR 1")
   M_RPC_<PROC>  the delta of each procedure; M_RPC_TOTAL their sum
+            (on an NFSv4 mount the procedure is COMPOUND: round trips)
+  M_OPS     on an NFSv4 mount: the operations inside those COMPOUNDs by
+            name, largest first ("SEQUENCE 64 PUTFH 64 READ 64"), from
+            the stats' "nfs4ops"; M_OP_<OP> each one.  Unset elsewhere.
   M_LINES   lines the command printed on stdout (with --count-lines)
   M_RSS0, M_RSS1, M_HWM1  the daemon's resident set (VmRSS) before and
             after, and its peak (VmHWM) after, in bytes (with --pid)
@@ -58,13 +62,26 @@ def proc_cpu(pid):
 
 
 def ctl_stats(ctl, mnt):
-    """RPC calls by procedure, and the daemon's top-level numeric stats."""
+    """RPC calls by procedure, and the daemon's top-level numeric stats
+    (with the NFSv4 operation counts, when there are any, under
+    "nfs4ops")."""
     out = subprocess.run([ctl, mnt, "stats", "--json"], check=True,
                          capture_output=True, text=True, timeout=30).stdout
     js = json.loads(out)
     rpc = {name: int(v.get("calls", 0)) for name, v in js["rpc"].items()}
     extra = {k: v for k, v in js.items() if isinstance(v, int)}
+    extra["nfs4ops"] = {name: int(v.get("calls", 0))
+                        for name, v in js.get("nfs4ops", {}).items()}
     return rpc, extra
+
+
+def deltas(before, after):
+    """Per-name deltas, and the non-zero ones as "NAME N ...", largest
+    first ("none" when all are zero)."""
+    delta = {k: after.get(k, 0) - before.get(k, 0) for k in after}
+    nz = sorted(((v, k) for k, v in delta.items() if v),
+                key=lambda t: (-t[0], t[1]))
+    return delta, " ".join(f"{k} {v}" for v, k in nz) or "none"
 
 
 def proc_mem(pid):
@@ -177,13 +194,16 @@ def measure(argv):
     out = {"M_WALL": f"{wall:.6f}", "M_CCPU": f"{ccpu:.3f}"}
     if pid is not None:
         out["M_DCPU"] = f"{dcpu1 - dcpu0:.3f}"
-        delta = {k: after.get(k, 0) - before.get(k, 0) for k in after}
-        nz = sorted(((v, k) for k, v in delta.items() if v),
-                    key=lambda t: (-t[0], t[1]))
-        out["M_RPCS"] = " ".join(f"{k} {v}" for v, k in nz) or "none"
+        delta, out["M_RPCS"] = deltas(before, after)
         out["M_RPC_TOTAL"] = str(sum(delta.values()))
         for k, v in delta.items():
             out[f"M_RPC_{k}"] = str(v)
+        # Only an NFSv4 mount counts operations; on others they stay 0.
+        ops, ops_text = deltas(extra0["nfs4ops"], extra1["nfs4ops"])
+        if any(ops.values()):
+            out["M_OPS"] = ops_text
+            for k, v in ops.items():
+                out[f"M_OP_{k}"] = str(v)
         out["M_RSS0"], out["M_RSS1"], out["M_HWM1"] = \
             str(rss0), str(rss1), str(hwm1)
         if "inodes" in extra0 and "inodes" in extra1:
