@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # nfsfuse benchmark: nfsfuse side by side with libnfs (nfs-cp, nfs-ls, and
 # tests/bench/nfs_randread), with the local disk and with the previous
-# nfsfuse build, against the loopback NFSv3 server.
+# nfsfuse build, against the loopback NFSv3 server; and nfsfuse over
+# NFSv4.1 against nfsfuse over NFSv3, on the same server and export.
 #
 # A script, not a timed test: it never fails on a time.  It prints one table
 # (workload | tool | result | wall s | daemon CPU s | CPU us/RPC | RPCs) and
@@ -41,6 +42,10 @@
 #                         tools/nfsfusectl beside its src/, else ours)
 #   --baseline-nfsfusectl PATH
 #   --no-baseline         skip the comparison with the previous build
+#   --no-v4               skip the NFSv4.1 rows ("nfsfuse v4.1")
+#   --v4-export PATH      the export's path over NFSv4.1, from the server's
+#                         pseudo root (default: --export; the test server's
+#                         pseudo path of an export is its real path)
 #   --nfsfuse PATH        default: build/src/nfsfuse in the repository
 #   --nfsfusectl PATH     default: build/tools/nfsfusectl in the repository
 #   --randread PATH       default: build/tests/bench/nfs_randread
@@ -100,6 +105,19 @@
 #          the workload; nfs-cp/nfs-ls/nfs_randread: the tool's own CPU
 #          (it is the client); local: "-".  CPU us/RPC = that / RPCs.
 #   RPCs   delta of `nfsfusectl MNT stats --json` per procedure.
+#   NFSv4.1  rows "nfsfuse v4.1": the same build on a vers=4.1 mount of the
+#          same export, on a mount point and daemon of its own (the NFSv3
+#          mount stays as it is without them), for the write, cold read,
+#          re-read, dd bs=4k, ls -l cold and warm, untar, find -ls, rm -rf
+#          and random-read workloads, run in the same rounds as the NFSv3
+#          rows, right after them (untar, find, rm: in the alternating
+#          order, the previous build included).  Reads and listings use
+#          the same server files; writes go to files of their own
+#          (big.v4, sw.v4) of the same bytes, so that neither mount sees
+#          the other's files replaced under it.  RPCs of a v4.1 row are
+#          COMPOUNDs (round trips), so CPU us/RPC is per COMPOUND; "ops:"
+#          lists the operations inside them (stats: nfs4ops).  The report
+#          gives each v4.1 row's time against the NFSv3 row of the run.
 
 set -uo pipefail
 export LC_ALL=C
@@ -127,6 +145,8 @@ BASELINE_BIN=
 BASELINE_CTL=
 BASELINE_GIVEN=0
 NO_BASELINE=0
+V4=1
+V4_EXPORT=
 NFSFUSE=$REPO_ROOT/build/src/nfsfuse
 NFSFUSECTL=$REPO_ROOT/build/tools/nfsfusectl
 RANDREAD=$REPO_ROOT/build/tests/bench/nfs_randread
@@ -170,6 +190,8 @@ while [[ $# -gt 0 ]]; do
 	--baseline-nfsfuse) need_arg "$@"; BASELINE_BIN=$2; BASELINE_GIVEN=1; shift 2 ;;
 	--baseline-nfsfusectl) need_arg "$@"; BASELINE_CTL=$2; shift 2 ;;
 	--no-baseline) NO_BASELINE=1; shift ;;
+	--no-v4) V4=0; shift ;;
+	--v4-export) need_arg "$@"; V4_EXPORT=$2; shift 2 ;;
 	--nfsfuse) need_arg "$@"; NFSFUSE=$2; shift 2 ;;
 	--nfsfusectl) need_arg "$@"; NFSFUSECTL=$2; shift 2 ;;
 	--randread) need_arg "$@"; RANDREAD=$2; shift 2 ;;
@@ -207,6 +229,7 @@ fi
 EXPORT=${EXPORT%/}
 [[ -n $EXPORT ]] || EXPORT=/
 URL_BASE="nfs://$SERVER${EXPORT%/}"
+[[ -n $V4_EXPORT ]] || V4_EXPORT=$EXPORT
 # Missing optional tools cost their row only (it says why).
 HAVE_FIO=0
 command -v fio >/dev/null 2>&1 && HAVE_FIO=1
@@ -236,11 +259,43 @@ CUR_CTL=$NFSFUSECTL
 CUR_NAME=nfsfuse
 # Options of the next mount besides MOUNT_OPTS (nconnect=).
 EXTRA_OPTS=
+# The NFSv4.1 mount: its mount point, daemon and work directory, and the
+# NFSv3 ones while the v4.1 mount is the current one (use_v4).
+V4_TOOL="nfsfuse v4.1"
+V4_AND= # for the log: ", nfsfuse v4.1" when those rows run
+((V4)) && V4_AND=", $V4_TOOL"
+MNT4=
+DPID4=
+R4=
+MNT3=
+DPID3=
+ON_V4=0
+V4_OK=0
+V4_WHY=
 
 log() { printf '[%s] %s\n' "$(date +%T)" "$*" >&2; }
 
 use_subject() { CUR_BIN=$NFSFUSE CUR_CTL=$NFSFUSECTL CUR_NAME=nfsfuse; }
 use_baseline() { CUR_BIN=$BASELINE_BIN CUR_CTL=$BASELINE_CTL CUR_NAME=previous; }
+# use_v4, use_v3: make the NFSv4.1 mount (MNT4) or the NFSv3 one the
+# current mount (MNT, DPID, R) that do_mount, cold_mount, measure and the
+# prep functions work on.  Two mount points, not one remounted: the NFSv3
+# rows then run on the mount they would have without the v4.1 rows.
+use_v4() {
+	((ON_V4)) && return 0
+	use_subject
+	CUR_NAME=$V4_TOOL
+	MNT3=$MNT DPID3=$DPID
+	MNT=$MNT4 DPID=$DPID4 R=$MNT4/$RDIR
+	ON_V4=1
+}
+use_v3() {
+	((ON_V4)) || return 0
+	DPID4=$DPID
+	MNT=$MNT3 DPID=$DPID3 R=$MNT3/$RDIR
+	ON_V4=0
+	use_subject
+}
 
 # Find the daemon serving $1: the nfsfuse process with $1 as an argument.
 daemon_pid() {
@@ -264,7 +319,7 @@ daemon_pid() {
 }
 
 do_mount() {
-	local opts=() i o=$MOUNT_OPTS
+	local opts=() i o=$MOUNT_OPTS src=$EXPORT
 	# A lock state directory of our own: the default one may be in use by
 	# another mount on this machine, and nfsfuse refuses to share it.
 	# A new one for each mount, so that a daemon that outlives its
@@ -272,9 +327,11 @@ do_mount() {
 	MOUNTS=$((MOUNTS + 1))
 	[[ -n $EXTRA_OPTS ]] && o=$EXTRA_OPTS${o:+,$o}
 	[[ ,$o, == *,statedir=* || ,$o, == *,nolock,* ]] || o=statedir=$SHM/state.$MOUNTS${o:+,$o}
+	# Last, so that it wins over a vers= in MOUNT_OPTS.
+	((ON_V4)) && o=$o,vers=4.1 src=$V4_EXPORT
 	opts=(-o "$o")
-	if ! timeout 30 "$CUR_BIN" "${opts[@]}" "$SERVER:$EXPORT" "$MNT" >"$SHM/mount.log" 2>&1; then
-		LAST_ERR="$CUR_NAME failed to mount $SERVER:$EXPORT on $MNT: $(tail -n 3 "$SHM/mount.log" | tr '\n' ' ')"
+	if ! timeout 30 "$CUR_BIN" "${opts[@]}" "$SERVER:$src" "$MNT" >"$SHM/mount.log" 2>&1; then
+		LAST_ERR="$CUR_NAME failed to mount $SERVER:$src on $MNT: $(tail -n 3 "$SHM/mount.log" | tr '\n' ' ')"
 		log "$LAST_ERR"
 		return 1
 	fi
@@ -348,6 +405,14 @@ remount() { do_umount && do_mount; }
 cleanup() {
 	local rc=$?
 	trap - EXIT INT TERM HUP
+	use_v3
+	if [[ -n $MNT4 ]]; then
+		use_v4
+		do_umount
+		reap_daemons
+		rmdir -- "$MNT" 2>/dev/null
+		use_v3
+	fi
 	if [[ -n $MNT ]]; then
 		if ((REMOTE_MADE && !LOCAL_EXPORT_OK)); then
 			# The export is not reachable here: remove through the mount.
@@ -447,6 +512,8 @@ median_of() {
 
 	idx=$(printf '%s\n' "${_w[@]}" | awk '{ print NR - 1, $1 }' | sort -k2,2g |
 		awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+	# Only what that run set: M_OPS of an NFSv4.1 row must not stay.
+	unset -v "${!M_@}"
 	eval "${_s[idx]}"
 	M_N=${#_w[@]}
 	M_MIN=$(printf '%s\n' "${_w[@]}" | sort -g | head -n 1)
@@ -464,6 +531,44 @@ long_run() {
 	local -n _w=${1}_W _e=${1}_ERR
 	[[ -n ${_e:-} ]] && return 0
 	((${#_w[@]})) && ge "${_w[0]}" "${2:-$LONG_RUN}"
+}
+
+# run_v4 NAME PREP LABEL HELPER-ARGS... : run_rep NAME PREP LABEL 1 ... on
+# the NFSv4.1 mount (PREP and the helper see it as MNT and R; the
+# arguments, expanded before, name it as R4), then back to the NFSv3 one.
+# Without the v4.1 mount it fails at once, the reason in NAME_ERR.
+run_v4() {
+	local name=$1 prep=$2 label=$3 rc errv=${1}_ERR
+	shift 3
+	if ((!V4_OK)); then
+		[[ -n ${!errv:-} ]] || printf -v "$errv" '%s' "$label: not run: $V4_WHY"
+		return 1
+	fi
+	use_v4
+	run_rep "$name" "$prep" "$label" 1 "$@"
+	rc=$?
+	use_v3
+	return "$rc"
+}
+# The NFSv4.1 mount up (prep of a workload that does not remount): a
+# daemon that died in an earlier run is replaced, not written through.
+v4_up() { mountpoint -q "$MNT" || do_mount; }
+
+# NFSv4.1 against NFSv3, for the report: vs_keep KEY 3|4 [LABEL] keeps
+# the time (M_WALL) and RPCs (M_RPC_TOTAL) of a row, labelled at its first
+# call; the report lists the keys in that order.
+declare -A VS_LABEL=() VS3_T=() VS4_T=() VS3_N=() VS4_N=()
+VS_KEYS=()
+vs_keep() {
+	if [[ -z ${VS_LABEL[$1]:-} ]]; then
+		VS_KEYS+=("$1")
+		VS_LABEL[$1]=${3:-$1}
+	fi
+	if [[ $2 == 4 ]]; then
+		VS4_T[$1]=$M_WALL VS4_N[$1]=${M_RPC_TOTAL:--}
+	else
+		VS3_T[$1]=$M_WALL VS3_N[$1]=${M_RPC_TOTAL:--}
+	fi
 }
 
 fmt_mbs() { awk -v b="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.1f MB/s", b / s / 1e6; else print "-" }'; }
@@ -484,9 +589,10 @@ row() {
 	fi
 	ROWS+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"$wall"$'\t'"$4"$'\t'"$us"$'\t'"$5")
 }
+# An NFSv4 mount's RPCs are COMPOUNDs: the operations in them follow.
 row_measured() { # workload tool result [daemon-cpu]
 	local cpu=${4:-$(fmt_cpu "$M_DCPU")}
-	row "$1" "$2" "$3" "$cpu" "$M_RPCS"
+	row "$1" "$2" "$3" "$cpu" "$M_RPCS${M_OPS:+; ops: $M_OPS}"
 }
 # row_failed WORKLOAD TOOL : the workload did not run; the reason is the
 # last recorded error (LAST_ERR), or "set-up failed".
@@ -593,6 +699,9 @@ fi
 SHM=$(mktemp -d /dev/shm/nfsfuse-bench.XXXXXX) || die2 "cannot make a directory in /dev/shm"
 LOCAL=$(mktemp -d "$LOCAL_PARENT/nfsfuse-bench.XXXXXX") || die2 "cannot make a directory in $LOCAL_PARENT"
 MNT=$(mktemp -d /tmp/nfsfuse-bench-mnt.XXXXXX) || die2 "cannot make a mount point in /tmp"
+if ((V4)); then
+	MNT4=$(mktemp -d /tmp/nfsfuse-bench-mnt4.XXXXXX) || die2 "cannot make a mount point in /tmp"
+fi
 
 SIZE_B=$((SIZE_MIB * 1024 * 1024))
 SMALLW_B=$((SMALLW_MIB * 1024 * 1024))
@@ -610,6 +719,24 @@ RURL=$URL_BASE/$RDIR  # the same, for libnfs
 WSIZE=$(mount_flag wsize)
 CACHE_SIZE=$(mount_flag cache_size)
 
+# The NFSv4.1 mount beside it.  It must show the work directory just made
+# over NFSv3, or its rows would not read the same files.
+WSIZE4=
+if ((V4)); then
+	R4=$MNT4/$RDIR
+	use_v4
+	if ! do_mount; then
+		V4_WHY="$LAST_ERR (no NFSv4.1 on the server? --no-v4 skips these rows)"
+	elif [[ ! -d $R4 ]]; then
+		V4_WHY="$SERVER:$V4_EXPORT over NFSv4.1 does not show $RDIR, made over NFSv3 in $SERVER:$EXPORT (give --v4-export)"
+	else
+		V4_OK=1
+		WSIZE4=$(mount_flag wsize)
+	fi
+	use_v3
+	((V4_OK)) || log "no NFSv4.1 rows: $V4_WHY"
+fi
+
 log "preparing $SRC_MIB MiB of random data and a tar of $UNTAR_SRC in $SHM"
 head -c "$((SRC_MIB * 1024 * 1024))" /dev/urandom >"$SHM/src" || die2 "cannot write $SHM/src"
 tar -C "$(dirname -- "$UNTAR_SRC")" -cf "$SHM/untar.tar" "$(basename -- "$UNTAR_SRC")" 2>"$SHM/err" ||
@@ -620,7 +747,7 @@ TAR_MB=$(($(stat -c %s "$SHM/untar.tar") / 1000000))
 # ------------------------------------------------------------ 1. write
 
 W="write ${SIZE_MIB}MiB + fsync"
-log "$W: nfsfuse, nfs-cp, local ($REPEAT round(s))"
+log "$W: nfsfuse$V4_AND, nfs-cp, local ($REPEAT round(s))"
 # nfs-cp copies a whole file: one of the size, made untimed.
 WSRC=$SHM/src
 if ((SRC_MIB != SIZE_MIB)); then
@@ -631,8 +758,13 @@ prep_wn() { rm -f -- "$R/big"; sync; }
 # Not through the mount: it would remember that the name is gone.
 prep_wc() { rm -f -- "$(setup_path big.nfscp)"; sync; }
 prep_wl() { rm -f -- "$LOCAL/big"; sync; }
+prep_wv() { v4_up && rm -f -- "$R/big.v4" && sync; }
 for ((i = 1; i <= REPEAT; i++)); do
 	run_rep WN prep_wn "$W nfsfuse" 1 -- dd if="$SHM/src" of="$R/big" bs=1M count="$SIZE_MIB" conv=fsync status=none
+	# Not repeated once a run took long or failed (the NFSv3 rows decide
+	# the rounds, as without it).
+	((V4)) && ! long_run WV &&
+		run_v4 WV prep_wv "$W $V4_TOOL" -- dd if="$SHM/src" of="$R4/big.v4" bs=1M count="$SIZE_MIB" conv=fsync status=none
 	run_rep WC prep_wc "$W nfs-cp" 0 -- nfs-cp "$WSRC" "$RURL/big.nfscp"
 	run_rep WL prep_wl "$W local" 0 -- dd if="$SHM/src" of="$LOCAL/big" bs=1M count="$SIZE_MIB" conv=fsync status=none
 	{ long_run WN || long_run WC; } && break
@@ -642,7 +774,17 @@ if median_of WN; then
 	W_NFSFUSE=$M_WALL
 	got=$(stat -c %s -- "$R/big" 2>/dev/null)
 	[[ $got == "$SIZE_B" ]] || FAILED+=("$W nfsfuse: file has $got bytes, expected $SIZE_B")
+	vs_keep write 3 "$W"
 else row_failed "$W" nfsfuse; fi
+if ((V4)); then
+	if median_of WV; then
+		row_measured "$W" "$V4_TOOL" "$(fmt_mbs "$SIZE_B" "$M_WALL")"
+		vs_keep write 4 "$W"
+		got=$(stat -c %s -- "$R4/big.v4" 2>/dev/null)
+		[[ $got == "$SIZE_B" ]] || FAILED+=("$W $V4_TOOL: file has $got bytes, expected $SIZE_B")
+	else row_failed "$W" "$V4_TOOL"; fi
+	remote_rm big.v4
+fi
 if median_of WC; then
 	row_measured "$W" nfs-cp "$(fmt_mbs "$SIZE_B" "$M_WALL")" "$(fmt_cpu "$M_CCPU")"
 	W_NFSCP=$M_WALL
@@ -660,7 +802,7 @@ else row_failed "$W" local; fi
 
 RD="cold read ${SIZE_MIB}MiB"
 RR="re-read after reopen"
-log "$RD: nfsfuse, nfs-cp, local ($READ_REPEAT round(s)); $RR after the first"
+log "$RD: nfsfuse$V4_AND, nfs-cp, local ($READ_REPEAT round(s)); $RR after the first"
 if [[ -f $R/big ]]; then
 	for ((i = 1; i <= READ_REPEAT; i++)); do
 		if run_rep RDN cold_mount "$RD nfsfuse" 1 -- dd if="$R/big" of="$SHM/out" bs=1M status=none && ((i == 1)); then
@@ -668,6 +810,15 @@ if [[ -f $R/big ]]; then
 				FAILED+=("$RD nfsfuse: data read differs from data written")
 			rm -f -- "$SHM/out"
 			run_rep RRN no_prep "$RR nfsfuse" 1 -- dd if="$R/big" of="$SHM/out" bs=1M status=none
+		fi
+		rm -f -- "$SHM/out"
+		# The same server file over NFSv4.1, cold on its own mount.
+		if ((V4)) && ! long_run RDV &&
+			run_v4 RDV cold_mount "$RD $V4_TOOL" -- dd if="$R4/big" of="$SHM/out" bs=1M status=none && ((i == 1)); then
+			cmp -s -- "$SHM/src" "$SHM/out" || { head -c "$SIZE_B" "$SHM/src" | cmp -s - "$SHM/out"; } ||
+				FAILED+=("$RD $V4_TOOL: data read differs from data written")
+			rm -f -- "$SHM/out"
+			run_v4 RRV no_prep "$RR $V4_TOOL" -- dd if="$R4/big" of="$SHM/out" bs=1M status=none
 		fi
 		rm -f -- "$SHM/out"
 		if run_rep RDC cold_other "$RD nfs-cp" 0 -- nfs-cp "$RURL/big" "$SHM/out" && ((i == 1)); then
@@ -684,9 +835,12 @@ if [[ -f $R/big ]]; then
 	done
 else
 	RDN_ERR="cannot find $R/big through the mount (write failed, or the server is unreachable)"
-	RDC_ERR=$RDN_ERR RDL_ERR=$RDN_ERR
+	RDC_ERR=$RDN_ERR RDL_ERR=$RDN_ERR RDV_ERR=$RDN_ERR
 fi
-for t in N:nfsfuse C:nfs-cp L:local; do
+tools=(N:nfsfuse)
+((V4)) && tools+=("V:$V4_TOOL")
+tools+=(C:nfs-cp L:local)
+for t in "${tools[@]}"; do
 	k=${t%%:*} tool=${t#*:}
 	RR_ERR_NAME=RR${k}_ERR
 	if median_of "RD$k"; then
@@ -694,7 +848,8 @@ for t in N:nfsfuse C:nfs-cp L:local; do
 		[[ $k == C ]] && cpu=$(fmt_cpu "$M_CCPU")
 		[[ $k == L ]] && cpu=-
 		row_measured "$RD" "$tool" "$(fmt_mbs "$SIZE_B" "$M_WALL")" "$cpu"
-		[[ $k == N ]] && R_NFSFUSE=$M_WALL
+		[[ $k == N ]] && R_NFSFUSE=$M_WALL && vs_keep read 3 "$RD"
+		[[ $k == V ]] && vs_keep read 4 "$RD"
 		[[ $k == C ]] && R_NFSCP=$M_WALL
 	else row_failed "$RD" "$tool"; fi
 	if median_of "RR$k"; then
@@ -702,7 +857,9 @@ for t in N:nfsfuse C:nfs-cp L:local; do
 		[[ $k == C ]] && cpu=$(fmt_cpu "$M_CCPU")
 		[[ $k == L ]] && cpu=-
 		row_measured "$RR" "$tool" "$(fmt_mbs "$SIZE_B" "$M_WALL")" "$cpu"
-		[[ $k == N ]] && RR_GETATTR=$M_RPC_GETATTR RR_READ=$M_RPC_READ RR_TOTAL=$M_RPC_TOTAL RR_RPCS=$M_RPCS
+		[[ $k == N ]] && RR_GETATTR=$M_RPC_GETATTR RR_READ=$M_RPC_READ RR_TOTAL=$M_RPC_TOTAL RR_RPCS=$M_RPCS &&
+			vs_keep reread 3 "$RR"
+		[[ $k == V ]] && RRV_RPCS="$M_RPCS; ops: ${M_OPS:-none}" && vs_keep reread 4 "$RR"
 	else
 		[[ -z ${!RR_ERR_NAME:-} ]] && LAST_ERR="not run: the cold read failed"
 		row_failed "$RR" "$tool"
@@ -714,12 +871,17 @@ rm -f -- "$LOCAL/big" "$SHM/out"
 
 SW4="write ${SMALLW_MIB}MiB + fsync, dd bs=4k"
 SW1="write ${SMALLW_MIB}MiB + fsync, dd bs=1M"
-log "$SW4 / bs=1M: nfsfuse ($REPEAT round(s))"
+log "$SW4 / bs=1M: nfsfuse ($REPEAT round(s))${V4_AND:+; bs=4k: $V4_TOOL}"
 prep_sw() { rm -f -- "$R/sw"; sync; }
+prep_swv() { v4_up && rm -f -- "$R/sw.v4" && sync; }
 remount || true
+# The NFSv4.1 mount fresh too.
+if ((V4_OK)); then use_v4; remount || true; use_v3; fi
 for ((i = 1; i <= REPEAT; i++)); do
 	run_rep SW1 prep_sw "$SW1" 1 -- dd if="$SHM/src" of="$R/sw" bs=1M count="$SMALLW_MIB" conv=fsync status=none
 	run_rep SW4 prep_sw "$SW4" 1 -- dd if="$SHM/src" of="$R/sw" bs=4k count="$((SMALLW_MIB * 256))" conv=fsync status=none
+	((V4)) && ! long_run SWV &&
+		run_v4 SWV prep_swv "$SW4 $V4_TOOL" -- dd if="$SHM/src" of="$R4/sw.v4" bs=4k count="$((SMALLW_MIB * 256))" conv=fsync status=none
 	long_run SW4 && break
 done
 if median_of SW4; then
@@ -727,7 +889,18 @@ if median_of SW4; then
 	SW4_WALL=$M_WALL SW4_WRITE=${M_RPC_WRITE:-0}
 	got=$(stat -c %s -- "$R/sw" 2>/dev/null)
 	[[ $got == "$SMALLW_B" ]] || FAILED+=("$SW4: file has $got bytes, expected $SMALLW_B")
+	vs_keep sw4 3 "$SW4"
 else row_failed "$SW4" nfsfuse; fi
+if ((V4)); then
+	if median_of SWV; then
+		row_measured "$SW4" "$V4_TOOL" "$(fmt_mbs "$SMALLW_B" "$M_WALL")"
+		SWV_WRITE=${M_OP_WRITE:-0}
+		vs_keep sw4 4 "$SW4"
+		got=$(stat -c %s -- "$R4/sw.v4" 2>/dev/null)
+		[[ $got == "$SMALLW_B" ]] || FAILED+=("$SW4 $V4_TOOL: file has $got bytes, expected $SMALLW_B")
+	else row_failed "$SW4" "$V4_TOOL"; fi
+	remote_rm sw.v4
+fi
 if median_of SW1; then
 	row_measured "$SW1" nfsfuse "$(fmt_mbs "$SMALLW_B" "$M_WALL")"
 	SW1_WALL=$M_WALL
@@ -756,12 +929,21 @@ if ! { ls_setup "$(setup_path ls)" "$LS_FILES" && ls_setup "$LOCAL/ls" "$LS_FILE
 	row_failed "$L" nfsfuse; LAST_ERR="not run: set-up failed"; row_failed "$L" nfs-ls
 	LAST_ERR="not run: set-up failed"; row_failed "$LW" nfsfuse
 	LAST_ERR="not run: set-up failed"; row_failed "$LW" local
+	if ((V4)); then
+		LAST_ERR="not run: set-up failed"; row_failed "$L" "$V4_TOOL (cold)"
+		LAST_ERR="not run: set-up failed"; row_failed "$LW" "$V4_TOOL (warm)"
+	fi
 else
-	log "$L: nfsfuse cold and warm, nfs-ls, local ($REPEAT round(s))"
+	log "$L: nfsfuse cold and warm$V4_AND, nfs-ls, local ($REPEAT round(s))"
 	for ((i = 1; i <= REPEAT; i++)); do
 		if run_rep LSN cold_mount "$L nfsfuse" 1 --count-lines -- ls -l "$R/ls"; then
 			((M_LINES == LS_FILES + 1)) || FAILED+=("$L nfsfuse: listed $((M_LINES - 1)) files, expected $LS_FILES")
 			run_rep LSW no_prep "$LW nfsfuse" 1 --count-lines -- ls -l "$R/ls"
+		fi
+		if ((V4)) && ! long_run LSV &&
+			run_v4 LSV cold_mount "$L $V4_TOOL" --count-lines -- ls -l "$R4/ls"; then
+			((M_LINES == LS_FILES + 1)) || FAILED+=("$L $V4_TOOL: listed $((M_LINES - 1)) files, expected $LS_FILES")
+			run_v4 LSWV no_prep "$LW $V4_TOOL" --count-lines -- ls -l "$R4/ls"
 		fi
 		run_rep LSC cold_other "$L nfs-ls" 0 --count-lines -- nfs-ls "$RURL/ls" &&
 			{ ((M_LINES >= LS_FILES)) || FAILED+=("$L nfs-ls: listed $M_LINES entries, expected $LS_FILES"); }
@@ -772,7 +954,14 @@ else
 		row_measured "$L" "nfsfuse (cold)" "$(fmt_s "$M_WALL") s"
 		LS_COLD=$M_WALL
 		ls_mem_keep "$LS_FILES" "$L"
+		vs_keep ls 3 "$L, cold"
 	else row_failed "$L" "nfsfuse (cold)"; fi
+	if ((V4)); then
+		if median_of LSV; then
+			row_measured "$L" "$V4_TOOL (cold)" "$(fmt_s "$M_WALL") s"
+			vs_keep ls 4 "$L, cold"
+		else row_failed "$L" "$V4_TOOL (cold)"; fi
+	fi
 	if median_of LSC; then
 		row_measured "$L" nfs-ls "$(fmt_s "$M_WALL") s" "$(fmt_cpu "$M_CCPU")"
 		LS_NFSLS=$M_WALL
@@ -780,7 +969,17 @@ else
 	if median_of LSW; then
 		row_measured "$LW" "nfsfuse (warm)" "$(fmt_s "$M_WALL") s"
 		LS_WARM=$M_WALL
+		vs_keep lsw 3 "$LW"
 	else row_failed "$LW" "nfsfuse (warm)"; fi
+	if ((V4)); then
+		if median_of LSWV; then
+			row_measured "$LW" "$V4_TOOL (warm)" "$(fmt_s "$M_WALL") s"
+			vs_keep lsw 4 "$LW"
+		else
+			[[ -z ${LSWV_ERR:-} ]] && LAST_ERR="not run: the cold ls -l failed"
+			row_failed "$LW" "$V4_TOOL (warm)"
+		fi
+	fi
 	if median_of LSL; then
 		row_measured "$LW" "local (warm)" "$(fmt_s "$M_WALL") s" -
 		LS_LOCAL=$M_WALL
@@ -850,17 +1049,28 @@ TREE="$(basename -- "$UNTAR_SRC") (${TAR_ENTRIES} entries, ${TAR_MB} MB)"
 U="untar $TREE"
 F="find -ls of it, cold"
 X="rm -rf of it, cold"
-log "$U, find -ls, rm -rf: nfsfuse, previous build, local ($REPEAT round(s))"
+log "$U, find -ls, rm -rf: nfsfuse$V4_AND, previous build, local ($REPEAT round(s))"
+if ((V4 && !V4_OK)); then
+	UV_ERR="$U $V4_TOOL: not run: $V4_WHY"
+	FV_ERR="$F $V4_TOOL: not run: $V4_WHY" XV_ERR="$X $V4_TOOL: not run: $V4_WHY"
+fi
 for ((i = 1; i <= REPEAT; i++)); do
 	# Each round in the other order, so that neither build always
-	# follows the other's work on the server.
+	# follows the other's work on the server.  NFSv4.1 (V) runs between
+	# the two, so that both NFSv3 builds keep their order; it is not
+	# repeated once its untar took long or failed.
 	builds=(N)
-	if ((HAVE_BASELINE)); then
-		if ((i % 2)); then builds=(N B); else builds=(B N); fi
+	((V4_OK)) && ! long_run UV $((2 * LONG_RUN)) && builds+=(V)
+	((HAVE_BASELINE)) && builds+=(B)
+	if ((i % 2 == 0)); then
+		for ((j = 0, k = ${#builds[@]} - 1; j < k; j++, k--)); do
+			b=${builds[j]} builds[j]=${builds[k]} builds[k]=$b
+		done
 	fi
 	for step in U F X; do
 		for b in "${builds[@]}"; do
-			if [[ $b == B ]]; then use_baseline; else use_subject; fi
+			use_v3
+			case $b in B) use_baseline ;; V) use_v4 ;; *) use_subject ;; esac
 			case $step in
 			U) mkdir -p -- "$R/u$b$i" &&
 				run_rep "U$b" cold_mount "$U $CUR_NAME" 1 -- tar -C "$R/u$b$i" --no-same-owner -xf "$SHM/untar.tar" ;;
@@ -871,6 +1081,7 @@ for ((i = 1; i <= REPEAT; i++)); do
 			esac
 		done
 	done
+	use_v3
 	use_subject
 	mkdir -p -- "$LOCAL/u$i" &&
 		run_rep UL cold_other "$U local" 0 -- sh -c 'tar -C "$1" --no-same-owner -xf "$2" && sync -f "$1"' sh "$LOCAL/u$i" "$SHM/untar.tar"
@@ -885,8 +1096,20 @@ for w in U F X; do
 	if median_of "${w}N"; then
 		row_measured "$wl" nfsfuse "$(fmt_s "$M_WALL") s"
 		declare "${w}_NFSFUSE=$M_WALL"
+		vs_keep "$w" 3 "$wl"
 		[[ $w == U ]] && U_TOTAL=$M_RPC_TOTAL U_DCPU=$M_DCPU
 	else row_failed "$wl" nfsfuse; fi
+	if ((V4)); then
+		if median_of "${w}V"; then
+			row_measured "$wl" "$V4_TOOL" "$(fmt_s "$M_WALL") s"
+			vs_keep "$w" 4 "$wl"
+			[[ $w == U ]] && UV_TOTAL=$M_RPC_TOTAL UV_DCPU=$M_DCPU
+		else
+			errv=${w}V_ERR
+			[[ $w != U && -z ${!errv:-} ]] && LAST_ERR="not run: the untar failed"
+			row_failed "$wl" "$V4_TOOL"
+		fi
+	fi
 	if ((HAVE_BASELINE)); then
 		if median_of "${w}B"; then
 			row_measured "$wl" "previous build" "$(fmt_s "$M_WALL") s"
@@ -901,7 +1124,7 @@ for w in U F X; do
 	else row_failed "$wl" local; fi
 done
 rm -rf -- "$LOCAL"/u*
-for ((i = 1; i <= REPEAT; i++)); do remote_rm "uN$i"; remote_rm "uB$i"; done
+for ((i = 1; i <= REPEAT; i++)); do remote_rm "uN$i"; remote_rm "uB$i"; remote_rm "uV$i"; done
 
 # ------------------------------------------------------------ 8. four untars at once
 
@@ -927,9 +1150,10 @@ rp=$(setup_path rand)
 for ((left = RAND_MIB; left > 0; left -= SRC_MIB)); do
 	head -c "$(((left < SRC_MIB ? left : SRC_MIB) * 1048576))" "$SHM/src" || { RAND_OK=0; break; }
 done >"$rp" || RAND_OK=0
-log "$RND: fio on nfsfuse, nfs_randread ($REPEAT round(s))"
+log "$RND: fio on nfsfuse$V4_AND, nfs_randread ($REPEAT round(s))"
 fio_run() { "$PY" "$HELPER" fio-iops "$SHM/fio.json"; }
 RNF_IOPS=() RNF_IOS=() RNF_READ=() RNF_SNAP=() RNL_IOPS=() RNL_SNAP=() RNF_ERR=
+RNV_IOPS=() RNV_IOS=() RNV_READ=() RNV_SNAP=() RNV_ERR=
 for ((i = 1; i <= REPEAT && RAND_OK; i++)); do
 	if ((HAVE_FIO)) && run_rep RNF cold_mount "$RND nfsfuse" 1 --stdout "$SHM/fio.json" -- \
 		fio --name=randread --filename="$R/rand" --rw=randread --bs=4k --numjobs="$RAND_JOBS" \
@@ -941,6 +1165,20 @@ for ((i = 1; i <= REPEAT && RAND_OK; i++)); do
 			RNF_SNAP+=("$(m_save)")
 		else
 			RNF_ERR=${RNF_ERR:-$(cat "$SHM/err")}
+		fi
+	fi
+	# The same file and fio line over NFSv4.1, cold on its own mount.
+	if ((HAVE_FIO && V4)) && [[ -z $RNV_ERR ]]; then
+		if run_v4 RNV cold_mount "$RND $V4_TOOL" --stdout "$SHM/fio.json" -- \
+			fio --name=randread --filename="$R4/rand" --rw=randread --bs=4k --numjobs="$RAND_JOBS" \
+			--ioengine=psync --size="${RAND_MIB}M" --time_based --runtime="$RAND_TIME" \
+			--group_reporting --output-format=json; then
+			if read -r iops ios < <(fio_run 2>"$SHM/err"); then
+				RNV_IOPS+=("$iops"); RNV_IOS+=("$ios"); RNV_READ+=("${M_OP_READ:-0}")
+				RNV_SNAP+=("$(m_save)")
+			else
+				RNV_ERR=$(cat "$SHM/err")
+			fi
 		fi
 	fi
 	if ((HAVE_RANDREAD)) && run_rep RNL cold_other "$RND nfs_randread" 0 --stdout "$SHM/rr.out" -- \
@@ -973,6 +1211,7 @@ elif ((!RAND_OK)); then
 	LAST_ERR="could not write the $RAND_MIB MiB file"; row_failed "$RND" "nfsfuse (fio)"
 elif ((${#RNF_IOPS[@]})); then
 	k=$(median_iops RNF)
+	unset -v "${!M_@}"
 	eval "${RNF_SNAP[k]}"
 	M_N=1
 	RN_NFSFUSE=${RNF_IOPS[k]}
@@ -981,6 +1220,31 @@ elif ((${#RNF_IOPS[@]})); then
 	[[ -n ${RNF_ERR:-} ]] && FAILED+=("$RND nfsfuse: a run failed: $RNF_ERR")
 else
 	LAST_ERR=${RNF_ERR:-not run}; row_failed "$RND" "nfsfuse (fio)"
+fi
+if ((!V4)); then
+	:
+elif ((!HAVE_FIO)); then
+	row_missing "$RND" "$V4_TOOL (fio)" "fio is not installed (Debian: fio)"
+elif ((!RAND_OK)); then
+	LAST_ERR="could not write the $RAND_MIB MiB file"; row_failed "$RND" "$V4_TOOL (fio)"
+elif ((${#RNV_IOPS[@]})); then
+	k=$(median_iops RNV)
+	unset -v "${!M_@}"
+	eval "${RNV_SNAP[k]}"
+	M_N=1
+	RN_V4=${RNV_IOPS[k]}
+	rpi=$(awk -v r="${RNV_READ[k]}" -v n="${RNV_IOS[k]}" 'BEGIN { if (n > 0) printf "%.2f", r / n; else print "-" }')
+	row_measured "$RND" "$V4_TOOL (fio)" "${RN_V4} IOPS$(iops_range RNV), ${rpi} READ/IO"
+	[[ -n ${RNV_ERR:-} ]] && FAILED+=("$RND $V4_TOOL: a run failed: $RNV_ERR")
+	# Time per read, as the other comparisons are of times.
+	if [[ -n ${RN_NFSFUSE:-} ]] && ((RN_NFSFUSE > 0 && RN_V4 > 0)); then
+		VS_KEYS+=(rand)
+		VS_LABEL[rand]="$RND (time per read)"
+		VS3_T[rand]=$(awk -v i="$RN_NFSFUSE" 'BEGIN { printf "%.9f", 1 / i }')
+		VS4_T[rand]=$(awk -v i="$RN_V4" 'BEGIN { printf "%.9f", 1 / i }')
+	fi
+else
+	LAST_ERR=${RNV_ERR:-not run}; row_failed "$RND" "$V4_TOOL (fio)"
 fi
 if ((!HAVE_RANDREAD)); then
 	if [[ -f $REPO_ROOT/build/build.ninja ]] && ! pkg-config --exists libnfs 2>/dev/null; then
@@ -993,6 +1257,7 @@ elif ((!RAND_OK)); then
 	LAST_ERR="could not write the $RAND_MIB MiB file"; row_failed "$RND" "libnfs (nfs_randread)"
 elif ((${#RNL_IOPS[@]})); then
 	k=$(median_iops RNL)
+	unset -v "${!M_@}"
 	eval "${RNL_SNAP[k]}"
 	M_N=1
 	RN_LIBNFS=${RNL_IOPS[k]}
@@ -1070,6 +1335,14 @@ yes) echo "  cold:     remount + sync + drop_caches (page cache dropped, client 
 *) echo "  cold:     remount only; could NOT drop the page cache (not root?): server-side reads were warm" ;;
 esac
 echo "  MB/s = 10^6 B/s of wall time; daemon CPU = nfsfuse daemon utime+stime (libnfs tools: their own CPU)"
+if ((!V4)); then
+	echo "  NFSv4.1:  not run (--no-v4)"
+elif ((V4_OK)); then
+	echo "  NFSv4.1:  rows \"$V4_TOOL\": this nfsfuse, vers=4.1 mount of $SERVER:$V4_EXPORT (wsize ${WSIZE4:-?}), a mount point of its own"
+	echo "            RPCs = COMPOUNDs (round trips), CPU us/RPC per COMPOUND; ops: the operations inside them"
+else
+	echo "  NFSv4.1:  no mount: $V4_WHY"
+fi
 echo
 {
 	printf 'workload\ttool\tresult\twall s\tdaemon CPU s\tCPU us/RPC\tRPCs\n'
@@ -1154,11 +1427,39 @@ if [[ -n ${C_TOTAL:-} ]]; then
 else
 	target "create: <= 2 RPCs per file (+ its WRITEs)" - "NOT measured"
 fi
+if ((V4)); then
+	if [[ -n ${SWV_WRITE:-} && -n ${WSIZE4:-} ]]; then
+		lim=$(awk -v b="$SMALLW_B" -v w="$WSIZE4" 'BEGIN { n = int((b + w - 1) / w); printf "%d", n * 1.1 }')
+		if ((SWV_WRITE <= lim)); then v=met; else v="NOT met"; fi
+		target "v4.1: write ${SMALLW_MIB}MiB bs=4k: WRITE ops <= size/wsize + 10% ($lim)" "$SWV_WRITE" "$v"
+	else
+		target "v4.1: write ${SMALLW_MIB}MiB bs=4k: WRITE ops <= size/wsize + 10%" - "NOT measured"
+	fi
+fi
+if ((V4)); then
+	echo
+	echo "NFSv4.1 against NFSv3 (this run, for information: v4.1 / v3 time; round trips: COMPOUNDs / RPCs)"
+	for k in "${VS_KEYS[@]}"; do
+		t=- n=-
+		[[ -n ${VS3_T[$k]:-} && -n ${VS4_T[$k]:-} ]] && t=$(ratio "${VS4_T[$k]}" "${VS3_T[$k]}")
+		[[ ${VS3_N[$k]:-} =~ ^[0-9]+$ && ${VS4_N[$k]:-} =~ ^[0-9]+$ ]] &&
+			n="${VS4_N[$k]} / ${VS3_N[$k]}"
+		printf '  %-58s %-12s %s\n' "${VS_LABEL[$k]}" "$t" "round trips $n"
+	done
+	((${#VS_KEYS[@]})) || echo "  (no workload ran on both)"
+fi
 echo
 echo "for information"
 if [[ -n ${U_TOTAL:-} ]]; then
 	printf '  %-58s %s\n' "untar: RPCs per tar entry" \
 		"$(awk -v a="$U_TOTAL" -v n="$TAR_ENTRIES" 'BEGIN { printf "%.2f", a / n }')"
+fi
+if [[ -n ${UV_TOTAL:-} ]] && ((UV_TOTAL > 0)); then
+	printf '  %-58s %s\n' "untar over v4.1: COMPOUNDs per tar entry, daemon CPU per COMPOUND" \
+		"$(awk -v a="$UV_TOTAL" -v n="$TAR_ENTRIES" -v c="$UV_DCPU" 'BEGIN { printf "%.2f, %.1f us", a / n, c * 1e6 / a }')"
+fi
+if [[ -n ${RRV_RPCS:-} ]]; then
+	printf '  %-58s %s\n' "re-read over v4.1 (NFSv3: 1 GETATTR, 0 READ)" "$RRV_RPCS"
 fi
 if [[ -n ${MEM_PER_INODE:-} ]]; then
 	printf '  %-58s %s\n' "daemon memory per inode (${LS_MEM_FROM})" "$MEM_PER_INODE B"
