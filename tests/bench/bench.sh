@@ -352,14 +352,19 @@ do_mount() {
 	DAEMONS+=("$DPID")
 }
 
+# in_mounts DIR: DIR is a mount point in the mount table, even one whose
+# daemon died ("Transport endpoint is not connected"), which mountpoint(1)
+# cannot stat.
+in_mounts() { awk -v m="$1" '$5 == m { f = 1 } END { exit !f }' /proc/self/mountinfo; }
+
 do_umount() {
 	local i
-	mountpoint -q "$MNT" 2>/dev/null || { DPID=; return 0; }
+	in_mounts "$MNT" || { DPID=; return 0; }
 	for ((i = 0; i < 50; i++)); do
 		fusermount3 -u "$MNT" 2>/dev/null && break
 		sleep 0.2
 	done
-	if mountpoint -q "$MNT"; then
+	if in_mounts "$MNT"; then
 		echo "bench.sh: $MNT is busy, detaching it lazily" >&2
 		fusermount3 -uz "$MNT" 2>/dev/null
 	fi
@@ -552,7 +557,7 @@ run_v4() {
 }
 # The NFSv4.1 mount up (prep of a workload that does not remount): a
 # daemon that died in an earlier run is replaced, not written through.
-v4_up() { mountpoint -q "$MNT" || do_mount; }
+v4_up() { mountpoint -q "$MNT" || { do_umount && do_mount; }; }
 
 # NFSv4.1 against NFSv3, for the report: vs_keep KEY 3|4 [LABEL] keeps
 # the time (M_WALL) and RPCs (M_RPC_TOTAL) of a row, labelled at its first
