@@ -1222,6 +1222,7 @@ elif ((${#RNF_IOPS[@]})); then
 	RN_NFSFUSE=${RNF_IOPS[k]}
 	rpi=$(awk -v r="${RNF_READ[k]}" -v n="${RNF_IOS[k]}" 'BEGIN { if (n > 0) printf "%.2f", r / n; else print "-" }')
 	row_measured "$RND" "nfsfuse (fio)" "${RN_NFSFUSE} IOPS$(iops_range RNF), ${rpi} READ/IO"
+	RN_RTPI=$(awk -v r="${M_RPC_TOTAL:-0}" -v n="${RNF_IOS[k]}" 'BEGIN { if (n > 0) printf "%.2f", r / n }')
 	[[ -n ${RNF_ERR:-} ]] && FAILED+=("$RND nfsfuse: a run failed: $RNF_ERR")
 else
 	LAST_ERR=${RNF_ERR:-not run}; row_failed "$RND" "nfsfuse (fio)"
@@ -1241,12 +1242,15 @@ elif ((${#RNV_IOPS[@]})); then
 	rpi=$(awk -v r="${RNV_READ[k]}" -v n="${RNV_IOS[k]}" 'BEGIN { if (n > 0) printf "%.2f", r / n; else print "-" }')
 	row_measured "$RND" "$V4_TOOL (fio)" "${RN_V4} IOPS$(iops_range RNV), ${rpi} READ/IO"
 	[[ -n ${RNV_ERR:-} ]] && FAILED+=("$RND $V4_TOOL: a run failed: $RNV_ERR")
-	# Time per read, as the other comparisons are of times.
+	# Time per read, as the other comparisons are of times; round trips
+	# per read, the runs being of a time, not of a number of reads.
 	if [[ -n ${RN_NFSFUSE:-} ]] && ((RN_NFSFUSE > 0 && RN_V4 > 0)); then
 		VS_KEYS+=(rand)
-		VS_LABEL[rand]="$RND (time per read)"
+		VS_LABEL[rand]="random 4KiB reads (time per read; round trips per read)"
 		VS3_T[rand]=$(awk -v i="$RN_NFSFUSE" 'BEGIN { printf "%.9f", 1 / i }')
 		VS4_T[rand]=$(awk -v i="$RN_V4" 'BEGIN { printf "%.9f", 1 / i }')
+		VS3_N[rand]=${RN_RTPI:-}
+		VS4_N[rand]=$(awk -v r="${M_RPC_TOTAL:-0}" -v n="${RNV_IOS[k]}" 'BEGIN { if (n > 0) printf "%.2f", r / n }')
 	fi
 else
 	LAST_ERR=${RNV_ERR:-not run}; row_failed "$RND" "$V4_TOOL (fio)"
@@ -1447,7 +1451,7 @@ if ((V4)); then
 	for k in "${VS_KEYS[@]}"; do
 		t=- n=-
 		[[ -n ${VS3_T[$k]:-} && -n ${VS4_T[$k]:-} ]] && t=$(ratio "${VS4_T[$k]}" "${VS3_T[$k]}")
-		[[ ${VS3_N[$k]:-} =~ ^[0-9]+$ && ${VS4_N[$k]:-} =~ ^[0-9]+$ ]] &&
+		[[ ${VS3_N[$k]:-} =~ ^[0-9.]+$ && ${VS4_N[$k]:-} =~ ^[0-9.]+$ ]] &&
 			n="${VS4_N[$k]} / ${VS3_N[$k]}"
 		printf '  %-58s %-12s %s\n' "${VS_LABEL[$k]}" "$t" "round trips $n"
 	done
@@ -1460,7 +1464,7 @@ if [[ -n ${U_TOTAL:-} ]]; then
 		"$(awk -v a="$U_TOTAL" -v n="$TAR_ENTRIES" 'BEGIN { printf "%.2f", a / n }')"
 fi
 if [[ -n ${UV_TOTAL:-} ]] && ((UV_TOTAL > 0)); then
-	printf '  %-58s %s\n' "untar over v4.1: COMPOUNDs per tar entry, daemon CPU per COMPOUND" \
+	printf '  %-58s %s\n' "untar over v4.1: COMPOUNDs per entry, CPU per COMPOUND" \
 		"$(awk -v a="$UV_TOTAL" -v n="$TAR_ENTRIES" -v c="$UV_DCPU" 'BEGIN { printf "%.2f, %.1f us", a / n, c * 1e6 / a }')"
 fi
 if [[ -n ${RRV_RPCS:-} ]]; then
