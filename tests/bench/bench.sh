@@ -731,7 +731,7 @@ if ((V4)); then
 	R4=$MNT4/$RDIR
 	use_v4
 	if ! do_mount; then
-		V4_WHY="$LAST_ERR (no NFSv4.1 on the server? --no-v4 skips these rows)"
+		V4_WHY="$LAST_ERR (--no-v4 skips these rows)"
 	elif [[ ! -d $R4 ]]; then
 		V4_WHY="$SERVER:$V4_EXPORT over NFSv4.1 does not show $RDIR, made over NFSv3 in $SERVER:$EXPORT (give --v4-export)"
 	else
@@ -1448,14 +1448,15 @@ fi
 if ((V4)); then
 	echo
 	echo "NFSv4.1 against NFSv3 (this run, for information: v4.1 / v3 time; round trips: COMPOUNDs / RPCs)"
+	((V4_OK)) || echo "  (no NFSv4.1 mount: nothing to compare)"
 	for k in "${VS_KEYS[@]}"; do
+		((V4_OK)) || break
 		t=- n=-
 		[[ -n ${VS3_T[$k]:-} && -n ${VS4_T[$k]:-} ]] && t=$(ratio "${VS4_T[$k]}" "${VS3_T[$k]}")
 		[[ ${VS3_N[$k]:-} =~ ^[0-9.]+$ && ${VS4_N[$k]:-} =~ ^[0-9.]+$ ]] &&
 			n="${VS4_N[$k]} / ${VS3_N[$k]}"
 		printf '  %-58s %-12s %s\n' "${VS_LABEL[$k]}" "$t" "round trips $n"
 	done
-	((${#VS_KEYS[@]})) || echo "  (no workload ran on both)"
 fi
 echo
 echo "for information"
