@@ -11,6 +11,7 @@
 #include <fuse_lowlevel.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "cache/groups.h"
 #include "daemon.h"
 #include "fs/fs.h"
+#include "fs/fs_wait.h"
 #include "fs/fs_ctl.h"
 #include "fs/fs_quota.h"
 #include "fs/killpriv.h"
@@ -34,6 +36,7 @@
 #include "proto/nfs4_deleg.h"
 #include "proto/nfs4_idmap.h"
 #include "proto/nfs4_lock.h"
+#include "proto/nfs4_session.h"
 #include "proto/pmap_client.h"
 #include "session.h"
 
@@ -106,6 +109,37 @@ static int check_mountpoint(const char *mnt)
 	return 0;
 }
 
+/*
+ * The loop ends only when every request in progress has returned, and a
+ * request waiting on a dead server (hard mount) never would: once the
+ * kernel connection is gone (an unmount), the waits are ended, as no
+ * answer can reach the kernel any more.
+ */
+struct exit_watch {
+	struct fuse_session *se;
+	struct nfs4_session *v4; /* NFSv4: its teardown begins too */
+	int done;               /* [atomic] the loop returned */
+};
+
+static void *watch_exit(void *arg)
+{
+	struct exit_watch *w = arg;
+
+	while (!__atomic_load_n(&w->done, __ATOMIC_RELAXED)) {
+		if (fuse_session_exited(w->se)) {
+			fs_waits_abort();
+			/* Bounds the state operations of requests still in
+			 * progress (a CLOSE at the last release) too. */
+			if (w->v4)
+				nfs4_session_teardown_begin(w->v4,
+							    NFS4_TEARDOWN_S);
+			break;
+		}
+		usleep(200 * 1000);
+	}
+	return NULL;
+}
+
 static int run_session(struct fs *fs, struct fuse_args *fa,
 		       const struct nfsfuse_opts *o)
 {
@@ -113,6 +147,9 @@ static int run_session(struct fs *fs, struct fuse_args *fa,
 	struct fuse_session *se;
 	struct ctl_hooks hooks;
 	struct ctl *ctl = NULL;
+	struct exit_watch watch = { 0 };
+	pthread_t watcher;
+	bool watching = false;
 	char *canon;
 	int ret = 1;
 
@@ -152,7 +189,14 @@ static int run_session(struct fs *fs, struct fuse_args *fa,
 		goto out_unmount;
 	fuse_loop_cfg_set_max_threads(cfg, 16);
 	fuse_loop_cfg_set_idle_threads(cfg, 8);
+	watch.se = se;
+	watch.v4 = fs->nfs->v4;
+	watching = pthread_create(&watcher, NULL, watch_exit, &watch) == 0;
 	ret = fuse_session_loop_mt(se, cfg) ? 1 : 0;
+	if (watching) {
+		__atomic_store_n(&watch.done, 1, __ATOMIC_RELAXED);
+		pthread_join(watcher, NULL);
+	}
 	fs_lock_session_end(fs);
 	fuse_loop_cfg_destroy(cfg);
 out_unmount:
@@ -343,6 +387,10 @@ int main(int argc, char **argv)
 	if (start_locks(&fs, &s, &o))
 		goto out_quota;
 	ret = run_session(&fs, &fa, &o);
+	/* Unmounted: what the server holds for us goes back, in a bounded
+	 * time (a dead server must not keep the daemon alive). */
+	if (s.nfs.v4)
+		nfs4_session_teardown_begin(s.nfs.v4, NFS4_TEARDOWN_S);
 	lockmgr_stop(fs.locks);
 	nfs4_locks_stop(fs.v4locks);
 out_quota:

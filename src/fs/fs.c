@@ -20,6 +20,7 @@
 #include "../cache/wback.h"
 #include "../proto/nfs4_deleg.h"
 #include "fs_quota.h"
+#include "fs_wait.h"
 #include "../base/clock.h"
 #include "killpriv.h"
 #include "../base/log.h"
@@ -82,12 +83,6 @@ struct inode *fs_inode(fuse_req_t req, fuse_ino_t ino)
 	return i;
 }
 
-static void on_interrupt(fuse_req_t req, void *data)
-{
-	(void)req;
-	*(volatile int *)data = 1;
-}
-
 int fs_call(fuse_req_t req, enum nfs3_proc proc, const void *args, void *res,
 	    struct rpc_reply *reply)
 {
@@ -101,15 +96,13 @@ int fs_call_as(fuse_req_t req, const struct rpc_cred *cred,
 	       enum nfs3_proc proc, const void *args, void *res,
 	       struct rpc_reply *reply)
 {
-	volatile int interrupted = 0;
+	struct fs_wait w;
 	int ret;
 
-	fuse_req_interrupt_func(req, on_interrupt, (void *)&interrupted);
+	fs_wait_begin(&w, req);
 	ret = nfs_call(fs_of(req)->nfs, proc, cred, args, res, reply,
-		       &interrupted);
-	/* After this, libfuse will not call on_interrupt again, so the flag
-	 * on our stack may go away. */
-	fuse_req_interrupt_func(req, NULL, NULL);
+		       &w.stop);
+	fs_wait_end(&w);
 	return ret;
 }
 

@@ -32,6 +32,7 @@
  * what the next stat sees.
  */
 #include "fs.h"
+#include "fs_wait.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -75,26 +76,20 @@ static const char *no_v42(struct fs *fs)
 			   : "no such operation before NFSv4.2";
 }
 
-static void on_interrupt(fuse_req_t req, void *data)
-{
-	(void)req;
-	*(volatile int *)data = 1;
-}
-
 /* ---- lseek ---- */
 
 static int seek_call(fuse_req_t req, struct inode *i, uint64_t off,
 		     bool hole, struct nfs42_seek_res *res)
 {
-	volatile int interrupted = 0;
+	struct fs_wait w;
 	struct rpc_cred cred;
 	int ret;
 
 	fs_req_cred(req, &cred);
-	fuse_req_interrupt_func(req, on_interrupt, (void *)&interrupted);
+	fs_wait_begin(&w, req);
 	ret = nfs42_seek(fs_of(req)->nfs, &cred, &i->fh, off, hole, res,
-			 &interrupted);
-	fuse_req_interrupt_func(req, NULL, NULL);
+			 &w.stop);
+	fs_wait_end(&w);
 	return ret;
 }
 
@@ -155,15 +150,15 @@ void fs_lseek(fuse_req_t req, fuse_ino_t ino, off_t off, int whence,
 static int space_call(fuse_req_t req, struct inode *i, bool dealloc,
 		      uint64_t off, uint64_t len, struct nfs42_space_res *res)
 {
-	volatile int interrupted = 0;
+	struct fs_wait w;
 	struct rpc_cred cred;
 	int ret;
 
 	fs_req_cred(req, &cred);
-	fuse_req_interrupt_func(req, on_interrupt, (void *)&interrupted);
+	fs_wait_begin(&w, req);
 	ret = nfs42_space(fs_of(req)->nfs, &cred, &i->fh, dealloc, off, len,
-			  res, &interrupted);
-	fuse_req_interrupt_func(req, NULL, NULL);
+			  res, &w.stop);
+	fs_wait_end(&w);
 	return ret;
 }
 
@@ -267,15 +262,15 @@ static int copy_call(fuse_req_t req, struct inode *src, uint64_t src_off,
 		     struct inode *dst, uint64_t dst_off, uint64_t len,
 		     struct nfs42_copy_res *res)
 {
-	volatile int interrupted = 0;
+	struct fs_wait w;
 	struct rpc_cred cred;
 	int ret;
 
 	fs_req_cred(req, &cred);
-	fuse_req_interrupt_func(req, on_interrupt, (void *)&interrupted);
+	fs_wait_begin(&w, req);
 	ret = nfs42_copy(fs_of(req)->nfs, &cred, &src->fh, src_off, &dst->fh,
-			 dst_off, len, res, &interrupted);
-	fuse_req_interrupt_func(req, NULL, NULL);
+			 dst_off, len, res, &w.stop);
+	fs_wait_end(&w);
 	return ret;
 }
 

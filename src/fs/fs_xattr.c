@@ -39,6 +39,7 @@
 #include "../base/userns.h"
 #include "../proto/nfsacl_client.h"
 #include "../base/stats.h"
+#include "fs_wait.h"
 
 #define XATTR_ACL_ACCESS "system.posix_acl_access"
 #define XATTR_ACL_DEFAULT "system.posix_acl_default"
@@ -77,12 +78,6 @@ static void ids_in(void *value, size_t size)
 {
 	if (value && size && userns_active())
 		nfsacl_xattr_map_ids(value, size, id_in, NULL);
-}
-
-static void on_interrupt(fuse_req_t req, void *data)
-{
-	(void)req;
-	*(volatile int *)data = 1;
 }
 
 /* Attributes of i: cached ones (the type never changes; uid, gid and mode
@@ -162,14 +157,14 @@ static int get_acls(fuse_req_t req, struct inode *i, const struct fattr3 *a,
 		.mask = NFSACL_ACL | NFSACL_ACLCNT |
 			(dir ? NFSACL_DFACL | NFSACL_DFACLCNT : 0),
 	};
-	volatile int interrupted = 0;
+	struct fs_wait w;
 	struct rpc_cred cred;
 	int ret;
 
 	fs_req_cred(req, &cred);
-	fuse_req_interrupt_func(req, on_interrupt, (void *)&interrupted);
-	ret = nfsacl_getacl(fs->acl, &cred, &args, res, reply, &interrupted);
-	fuse_req_interrupt_func(req, NULL, NULL);
+	fs_wait_begin(&w, req);
+	ret = nfsacl_getacl(fs->acl, &cred, &args, res, reply, &w.stop);
+	fs_wait_end(&w);
 	if (ret)
 		return ret == -EPROTONOSUPPORT ? -EOPNOTSUPP : ret;
 	fs_learn(fs, i, &res->attr, "getacl");
@@ -436,7 +431,7 @@ static int set_acl(fuse_req_t req, struct inode *i, enum acl_kind kind,
 	struct nfsacl_setacl_args args;
 	struct nfsacl_getacl_res cur;
 	struct nfsacl_setacl_res res;
-	volatile int interrupted = 0;
+	struct fs_wait w;
 	uint32_t nacc = 0, ndef = 0, nmine = 0;
 	struct rpc_reply reply;
 	struct rpc_cred cred;
@@ -505,11 +500,11 @@ static int set_acl(fuse_req_t req, struct inode *i, enum acl_kind kind,
 		.dfacl = { ndef, ndef, def },
 	};
 	fs_req_cred(req, &cred);
-	fuse_req_interrupt_func(req, on_interrupt, (void *)&interrupted);
+	fs_wait_begin(&w, req);
 	/* Whatever the outcome, what was cached may be the old ACL. */
 	acl_cache_drop(i);
-	ret = nfsacl_setacl(fs->acl, &cred, &args, &res, &interrupted);
-	fuse_req_interrupt_func(req, NULL, NULL);
+	ret = nfsacl_setacl(fs->acl, &cred, &args, &res, &w.stop);
+	fs_wait_end(&w);
 	if (ret == -EINVAL) {
 		/* GARBAGE_ARGS: nfs-ganesha 4.3 decodes SETACL's ACLs as
 		 * optional pointers (a bool before each), which no client

@@ -39,18 +39,13 @@
 #include "../base/trace.h"
 #include "../proto/nfs4_acl_client.h"
 #include "../proto/nfs4_session.h"
+#include "fs_wait.h"
 
 #define XATTR_NFS4_ACL "system.nfs4_acl"
 
 static bool is_nfs4_acl(const char *name)
 {
 	return !strcmp(name, XATTR_NFS4_ACL);
-}
-
-static void on_interrupt(fuse_req_t req, void *data)
-{
-	(void)req;
-	*(volatile int *)data = 1;
 }
 
 static const char *name_of(const struct inode *i)
@@ -141,7 +136,7 @@ static int acl_read(fuse_req_t req, struct inode *i, const char *op,
 {
 	struct fs *fs = fs_of(req);
 	struct nfs4_getacl_res res;
-	volatile int interrupted = 0;
+	struct fs_wait w;
 	struct rpc_reply reply;
 	struct rpc_cred cred;
 	long need;
@@ -156,10 +151,10 @@ static int acl_read(fuse_req_t req, struct inode *i, const char *op,
 	if (fs_lacks_acl(req, i, op))
 		return -EOPNOTSUPP;
 	fs_req_cred(req, &cred);
-	fuse_req_interrupt_func(req, on_interrupt, (void *)&interrupted);
+	fs_wait_begin(&w, req);
 	ret = nfs4_getacl(fs->nfs, &cred, &i->fh, &res, &reply,
-			  &interrupted);
-	fuse_req_interrupt_func(req, NULL, NULL);
+			  &w.stop);
+	fs_wait_end(&w);
 	if (ret)
 		return ret;
 	fs_learn(fs, i, &res.attr, "getacl");
@@ -232,7 +227,7 @@ static int acl_write(fuse_req_t req, struct inode *i, const char *value,
 {
 	struct fs *fs = fs_of(req);
 	struct nfs4_setacl_res res;
-	volatile int interrupted = 0;
+	struct fs_wait w;
 	struct nfs4_acl acl;
 	struct rpc_cred cred;
 	struct fattr3 a;
@@ -249,9 +244,9 @@ static int acl_write(fuse_req_t req, struct inode *i, const char *value,
 	if (fs_lacks_acl(req, i, "setxattr"))
 		return -EOPNOTSUPP;
 	fs_req_cred(req, &cred);
-	fuse_req_interrupt_func(req, on_interrupt, (void *)&interrupted);
-	ret = nfs4_setacl(fs->nfs, &cred, &i->fh, &acl, &res, &interrupted);
-	fuse_req_interrupt_func(req, NULL, NULL);
+	fs_wait_begin(&w, req);
+	ret = nfs4_setacl(fs->nfs, &cred, &i->fh, &acl, &res, &w.stop);
+	fs_wait_end(&w);
 	/* Whatever the outcome (an answer lost on the way too), what was
 	 * cached may be the old ACL. */
 	acl_changed(fs, i, ret == 0 ? &res.attr

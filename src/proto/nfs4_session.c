@@ -411,6 +411,11 @@ int nfs4_session_call(struct nfs4_session *s, const struct rpc_cred *cred,
 	enum fin f = FIN_DONE;
 	int ret;
 
+	/* A call with no flag of its own (state operations, teardown)
+	 * still ends when the time given to the teardown is up, even if
+	 * it began before the teardown did. */
+	if (!interrupted)
+		interrupted = &s->teardown_over;
 	for (;;) {
 		ret = take_slot(s, &q, interrupted);
 		if (ret)
@@ -575,9 +580,13 @@ static int call_plain(struct nfs4_session *s, nfs4_build_fn build,
 {
 	struct nfs4_req q = { .s = s, .sequence = false, .build = build,
 			      .parse = parse, .ctx = ctx };
+	/* After the unmount (the DESTROYs), bounded by the teardown. */
+	volatile int *stop = __atomic_load_n(&s->teardown, __ATOMIC_ACQUIRE)
+				     ? &s->teardown_over
+				     : &s->stopping;
 	int ret = rpc_clnt_call(s->rpc, NFS4_PROC_COMPOUND, &s->cred,
 				enc_compound, &q, dec_compound, &q, NULL,
-				&s->stopping);
+				stop);
 
 	*status = q.status;
 	return ret;
@@ -1170,6 +1179,61 @@ void nfs4_session_set_recall(struct nfs4_session *s, nfs4_recall_fn fn,
 	pthread_mutex_unlock(&s->lock);
 }
 
+static void *teardown_timer(void *arg)
+{
+	struct nfs4_session *s = arg;
+	struct timespec until;
+	int ret = 0;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	pthread_mutex_lock(&s->lock);
+	until.tv_sec += s->teardown_s;
+	while (!s->teardown_done && ret != ETIMEDOUT)
+		ret = pthread_cond_timedwait(&s->teardown_wake, &s->lock,
+					     &until);
+	pthread_mutex_unlock(&s->lock);
+	if (ret == ETIMEDOUT) {
+		__atomic_store_n(&s->teardown_over, 1, __ATOMIC_RELAXED);
+		nf_log(NF_LOG_WARNING, "NFSv4: the server did not take back "
+		       "this mount's state within %u s of the unmount: the "
+		       "rest is left to its lease", s->teardown_s);
+	}
+	return NULL;
+}
+
+void nfs4_session_teardown_begin(struct nfs4_session *s, uint32_t seconds)
+{
+	pthread_mutex_lock(&s->lock);
+	if (s->teardown) {
+		pthread_mutex_unlock(&s->lock);
+		return;
+	}
+	s->teardown_s = seconds;
+	pthread_cond_init(&s->teardown_wake, NULL);
+	s->teardown_timer_running =
+		pthread_create(&s->teardown_timer, NULL, teardown_timer, s) ==
+		0;
+	/* Without a timer the calls end at once rather than never. */
+	if (!s->teardown_timer_running)
+		s->teardown_over = 1;
+	__atomic_store_n(&s->teardown, true, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* The teardown is over: its timer ended. */
+static void teardown_end(struct nfs4_session *s)
+{
+	if (!s->teardown_timer_running)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->teardown_done = true;
+	pthread_cond_broadcast(&s->teardown_wake);
+	pthread_mutex_unlock(&s->lock);
+	pthread_join(s->teardown_timer, NULL);
+	s->teardown_timer_running = false;
+	pthread_cond_destroy(&s->teardown_wake);
+}
+
 void nfs4_session_stop(struct nfs4_session *s)
 {
 	struct simple_ctx x;
@@ -1209,6 +1273,7 @@ void nfs4_session_stop(struct nfs4_session *s)
 		rpc_clnt_set_callback(s->rpc, NULL, NULL);
 		rpc_clnt_set_reconnect(s->rpc, NULL, NULL);
 	}
+	teardown_end(s);
 }
 
 /* ---- BIND_CONN_TO_SESSION (nfs4_cb.h) ---- */

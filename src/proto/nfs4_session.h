@@ -152,6 +152,17 @@ struct nfs4_session {
 	 * thread only). */
 	bool lease_lapsed;
 
+	/* The teardown at unmount (nfs4_session_teardown_begin): calls
+	 * given no interruption flag of their own take teardown_over,
+	 * which its timer sets when the time allowed is up. */
+	bool teardown;              /* [lock] */
+	volatile int teardown_over;
+	bool teardown_done;         /* [lock] the timer may end */
+	pthread_cond_t teardown_wake; /* [lock] ... signalled */
+	pthread_t teardown_timer;
+	bool teardown_timer_running;
+	uint32_t teardown_s;        /* [lock] the time allowed */
+
 	/* statistics, relaxed atomics */
 	uint64_t ops[NFS4_OPS_COUNTED];
 	uint64_t renewals;
@@ -177,6 +188,18 @@ int nfs4_session_start(struct nfs4_session *s, struct rpc_clnt *rpc,
 		       const char *owner, char *err, size_t errlen);
 /* DESTROY_SESSION, DESTROY_CLIENTID, and the renewal thread stopped. */
 void nfs4_session_stop(struct nfs4_session *s);
+/*
+ * The mount is gone: what is left to give back (delegations, opens,
+ * locks, the session and client id) gets seconds in all.  Past them,
+ * every call given no interruption flag of its own ends at once with
+ * -EINTR, so that a dead server cannot keep the daemon alive after the
+ * unmount (it frees our state at the end of the lease anyway).  Logged
+ * once when the time runs out.  nfs4_session_stop() ends the timer.
+ */
+void nfs4_session_teardown_begin(struct nfs4_session *s, uint32_t seconds);
+/* The time the daemon gives it after an unmount: hundreds of calls to a
+ * live server, little enough that a dead one is not waited for long. */
+#define NFS4_TEARDOWN_S 10u
 
 /*
  * One COMPOUND: SEQUENCE, then what build adds.  Returns 0 when parse

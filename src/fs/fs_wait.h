@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A kernel request's wait for the server, and what ends it early: the
+ * kernel's INTERRUPT (a signal to the caller), or the end of the kernel
+ * connection (an unmount).  After an unmount nothing can take the answer,
+ * and a request still waiting on a dead hard-mounted server would keep
+ * the daemon from ever exiting: every wait is ended then, and every wait
+ * begun later ends at once.
+ *
+ * Usage: fs_wait_begin(&w, req); call(..., &w.stop); fs_wait_end(&w);
+ * w lives on the caller's stack; begin and end on the same thread.
+ */
+#ifndef NFSFUSE_FS_WAIT_H
+#define NFSFUSE_FS_WAIT_H
+
+#include <fuse_lowlevel.h>
+#include <stdbool.h>
+
+struct fs_wait {
+	volatile int stop;           /* the flag the RPC layer watches */
+	fuse_req_t req;
+	struct fs_wait *prev, *next; /* in the list of waits, [its lock] */
+};
+
+void fs_wait_begin(struct fs_wait *w, fuse_req_t req);
+void fs_wait_end(struct fs_wait *w);
+/* The kernel connection is gone: every wait ends, now and from now on. */
+void fs_waits_abort(void);
+/* Has fs_waits_abort() run? */
+bool fs_waits_aborted(void);
+
+#endif
