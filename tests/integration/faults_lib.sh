@@ -28,7 +28,7 @@ start_proxy() {
 	"$NFSPROXY" --listen 0 --to "127.0.0.1:$NFS_PORT" --log "$PROXY_LOG" \
 		--ready-file "$ready" "$@" </dev/null >/dev/null 2>>"$PROXY_LOG" &
 	PROXY_PID=$!
-	echo "$PROXY_PID" >>"$_REG/pids"
+	register_pid "$PROXY_PID"
 	wait_until 5 test -s "$ready" || {
 		cat "$PROXY_LOG" >&2
 		fail "nfsproxy $* did not start"

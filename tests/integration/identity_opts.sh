@@ -77,7 +77,7 @@ assert_eq "" "$(ls -A "$TRAP")" "nothing written into the other user's directory
 # Without locks no state directory is needed; the control socket's is
 # refused all the same (logged; the mount works without it).
 as_sd "$NFSFUSE" "$SERVER:$EXPORT" "$MNT" -o nolock -f >"$NFSFUSE_TMP/sd.log" 2>&1 &
-echo "$!" >>"$_REG/pids"
+register_pid "$!"
 echo "$MNT" >>"$_REG/mounts"
 wait_until 10 is_fuse_mount "$MNT" || fail "no mount with nolock: $(cat "$NFSFUSE_TMP/sd.log")"
 assert_contains "$(cat "$NFSFUSE_TMP/sd.log")" "$TRAP belongs to uid 4242" "control socket directory refused"

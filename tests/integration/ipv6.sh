@@ -136,7 +136,7 @@ assert_eq "over IPv6" "$(cat "$MU/note")" "read through nfs://[::1]$EXPORT/$T"
 umount_nfsfuse "$MU"
 
 # ---- a name with only an AAAA record
-getent ahosts nfsfuse-v6only.test | grep -q '^::1 ' || fail "the private /etc/hosts is not in use"
+getent ahosts nfsfuse-v6only.test | grep '^::1 ' >/dev/null || fail "the private /etc/hosts is not in use"
 MN=$(new_mountpoint)
 NFSFUSE_MOUNT_SRC="nfsfuse-v6only.test:$EXPORT" mount_nfsfuse "$MN"
 assert_eq "over IPv6" "$(cat "$MN/$T/note")" "read through a name with only an AAAA record"

@@ -290,7 +290,7 @@ mount_nfsfuse() {
 	if [[ $fg -eq 1 ]]; then
 		"$NFSFUSE" "$src" "$mnt" "$@" </dev/null >"$log" 2>&1 &
 		pid=$!
-		echo "$pid" >>"$_REG/pids"
+		register_pid "$pid"
 	elif ! "$NFSFUSE" "$src" "$mnt" "$@" </dev/null >"$log" 2>&1; then
 		cat "$log" >&2
 		fail "nfsfuse $src $mnt $* exited with an error"
@@ -423,7 +423,7 @@ capture_start() {
 	# Not -q: the "Packets: N" progress lines are the readiness signal.
 	dumpcap -i lo -B 64 -f "$filter" -w "$file" </dev/null >/dev/null 2>"$_CAPTURE_ERR" &
 	_CAPTURE_PID=$!
-	echo "$_CAPTURE_PID" >>"$_REG/pids"
+	register_pid "$_CAPTURE_PID"
 	# dumpcap says "Capturing on" a few hundred ms before the kernel really
 	# hands it packets, so poke rpcbind until a packet has been counted.
 	for ((i = 0; i < 100; i++)); do
@@ -471,7 +471,7 @@ capture_stop() {
 					timeout 5 rpcinfo -T tcp 127.0.0.1 "$prog" 1 >/dev/null 2>&1 || true
 			fi
 			tshark -r "$_CAPTURE_FILE" -Y "portmap.rpcb.prog == $prog || portmap.prog == $prog" \
-				-T fields -e frame.number 2>/dev/null | grep -q . && break
+				-T fields -e frame.number 2>/dev/null | grep . >/dev/null && break
 			sleep 0.1
 		done
 		((i < 300)) || note "capture_stop: the marker never reached $_CAPTURE_FILE"
@@ -524,6 +524,19 @@ start_v2proxy() {
 	fi
 }
 
+# _pid_start PID: when PID started (clock ticks since boot), or nothing.
+_pid_start() {
+	local st
+	st=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+	st=${st##*) }
+	set -- $st
+	echo "${20}"
+}
+
+# register_pid PID: killed at exit if still running (and still the same
+# process: a number is reused once its process has gone).
+register_pid() { echo "$1 $(_pid_start "$1")" >>"$_REG/pids"; }
+
 # ------------------------------------------------------------------ cleanup
 
 _nfsfuse_cleanup() {
@@ -556,8 +569,12 @@ _nfsfuse_cleanup() {
 			wait_until 5 _pid_gone "$p" || kill -KILL "$p" 2>/dev/null
 		done
 	done < <(tac "$_REG/mounts" 2>/dev/null)
-	while IFS= read -r p; do
-		[[ -n $p ]] && kill -KILL "$p" 2>/dev/null
+	while read -r p t; do
+		[[ -n $p ]] || continue
+		# Only the process registered: its number may belong to
+		# another by now (another test, a server) once it has exited.
+		[[ -z $t || $(_pid_start "$p") == "$t" ]] &&
+			kill -KILL "$p" 2>/dev/null
 	done <"$_REG/pids"
 	if [[ ${NFSFUSE_TEST_KEEP:-0} == 1 ]]; then
 		echo "# kept: $NFSFUSE_TMP $(tr '\n' ' ' <"$_REG/testdirs")" >&2

@@ -83,7 +83,7 @@ lk_bg() {
 	local out=$1
 	shift
 	python3 "$LK_PY" "$@" >"$out" 2>&1 &
-	echo $! >>"$_REG/pids"
+	register_pid "$!"
 	LK_PID=$!
 }
 

@@ -73,10 +73,10 @@ run_case() {
 
 	python3 "$MANY" posix "$M/$F" "$N" "$NFSFUSE_TMP/wF-$name" &
 	WF=$!
-	echo "$WF" >>"$_REG/pids"
+	register_pid "$WF"
 	python3 "$MANY" flock "$M/$G" "$N" "$NFSFUSE_TMP/wG-$name" &
 	WG=$!
-	echo "$WG" >>"$_REG/pids"
+	register_pid "$WG"
 
 	wait_until 120 waiting_is $((2 * N)) ||
 		fail "$name: only $(nwaiting) of $((2 * N)) locks wait in the daemon"

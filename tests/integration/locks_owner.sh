@@ -48,7 +48,7 @@ mount_as() {
 	log=$(mktemp "$NFSFUSE_TMP/nfsfuse-$u.XXXXXX.log")
 	chmod 666 "$log"
 	as "$u" "$NFSFUSE" "$SERVER:$EXPORT" "$mnt" -f -o actimeo=0 </dev/null >"$log" 2>&1 &
-	echo $! >>"$_REG/pids"
+	register_pid "$!"
 	echo "$mnt" >>"$_REG/mounts"
 	wait_until 10 is_fuse_mount "$mnt" || { cat "$log" >&2; fail "$u could not mount $mnt"; }
 }
@@ -79,9 +79,9 @@ SB=$(statedir_of "$UB")
 
 # A and B each hold a lock.
 as "$UA" python3 "$LK_PY" hold "$MA/$FA" 0 0 w "$R.a" >"$NFSFUSE_TMP/holdA" 2>&1 &
-echo $! >>"$_REG/pids"
+register_pid "$!"
 as "$UB" python3 "$LK_PY" hold "$MB/$FB" 0 0 w "$R.b" >"$NFSFUSE_TMP/holdB" 2>&1 &
-echo $! >>"$_REG/pids"
+register_pid "$!"
 wait_file_has "$NFSFUSE_TMP/holdA" locked 30 || fail "A did not lock: $(cat "$NFSFUSE_TMP/holdA")"
 wait_file_has "$NFSFUSE_TMP/holdB" locked 30 || fail "B did not lock: $(cat "$NFSFUSE_TMP/holdB")"
 assert_eq "w 0 0" "$(lk getlk "$MC/$FA" 0 0 w)" "the third mount sees A's lock"

@@ -33,7 +33,7 @@ start_delegproxy() {
 		--stats-file "$DP_STATS" --recall-timeout 45 \
 		</dev/null >/dev/null 2>>"$DP_LOG" &
 	DP_PID=$!
-	echo "$DP_PID" >>"$_REG/pids"
+	register_pid "$DP_PID"
 	wait_until 10 test -s "$ready" || {
 		cat "$DP_LOG" >&2
 		fail "nfs4_delegproxy did not start"
@@ -153,7 +153,7 @@ dp_expect recalls_sent 1 "recall sent to A"
 dp_expect recall_replies_ok 1 "A answered the CB_RECALL with NFS4_OK"
 dp_expect released_on_timeout 0 "held messages let go by the timeout"
 [[ $(dp_stat released_on_return) -ge 1 ]] || dp_fail "B's held call was not let go by A's DELEGRETURN"
-grep '^hold ' "$DP_LOG" | grep -qv "^hold conn=$AC " || dp_fail "no message of B was held"
+grep '^hold ' "$DP_LOG" | grep -v "^hold conn=$AC " >/dev/null || dp_fail "no message of B was held"
 grep -q "^recall conn=$AC " "$DP_LOG" || dp_fail "the recall did not go to A's connection"
 grep -q "^return conn=$AC .* recalled\$" "$DP_LOG" || dp_fail "no DELEGRETURN of the recalled delegation from A"
 expect_deleg "$A" "$A/$T/f" none "A's delegation on f after the recall"

@@ -49,8 +49,8 @@ wait_for() {
 	done
 }
 # For wait_for: the current state each time it runs.
-waiting_in() { locks_of "$1" | grep -q "^waiting ino=.* kind=$2 "; }
-nothing_held() { ! locks_of "$1" | grep -q '^held '; }
+waiting_in() { locks_of "$1" | grep "^waiting ino=.* kind=$2 " >/dev/null; }
+nothing_held() { ! locks_of "$1" | grep '^held ' >/dev/null; }
 
 assert_match "$(stat_of_mnt "$MA" lock_mode)" '^nfsv4' "an NFSv4 mount locks through NFSv4"
 assert_eq "" "$(stat_of_mnt "$MA" lock_nlm_version)" "no NLM lock manager on an NFSv4 mount"
@@ -114,7 +114,7 @@ while not os.path.exists(rel + '.exit'):
     time.sleep(0.01)
 EOF
 python3 "$CLOSE_PY" "$MA/$F" "$R.4" >"$NFSFUSE_TMP/closeA" 2>&1 &
-echo $! >>"$_REG/pids"
+register_pid "$!"
 wait_file_has "$NFSFUSE_TMP/closeA" locked 30 || fail "A did not lock: $(cat "$NFSFUSE_TMP/closeA")"
 assert_eq "Resource temporarily unavailable" "$(lk try "$MB/$F" 0 1 w)" "A's whole-file lock holds"
 touch "$R.4"
@@ -154,7 +154,7 @@ while not os.path.exists(sys.argv[2]):
 EOF
 lo0=$(stat_of_mnt "$MA" lock_v4_from_lock_open)
 python3 "$RO_PY" "$MA/$F" "$R.7" >"$NFSFUSE_TMP/roA" 2>&1 &
-echo $! >>"$_REG/pids"
+register_pid "$!"
 wait_file_has "$NFSFUSE_TMP/roA" . 30 || fail "no answer to A's flock on a read-only descriptor"
 assert_eq locked "$(cat "$NFSFUSE_TMP/roA")" "flock(LOCK_EX) on a read-only descriptor"
 assert_eq "Resource temporarily unavailable" "$(lk flock "$MB/$F" exnb "$R.7")" "B's flock conflicts with it"

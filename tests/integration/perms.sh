@@ -31,7 +31,7 @@ ensure_user() { # name [supplementary group]
 			--shell /bin/sh ${2:+--groups "$2"} "$1" >/dev/null 2>&1 || sleep 0.2
 	done
 	id -u "$1" >/dev/null 2>&1 || fail "cannot create user $1"
-	if [[ -n ${2:-} ]] && ! id -nG "$1" | tr ' ' '\n' | grep -qx -- "$2"; then
+	if [[ -n ${2:-} ]] && ! id -nG "$1" | tr ' ' '\n' | grep -x -- "$2" >/dev/null; then
 		usermod -aG "$2" "$1" || fail "cannot put $1 in group $2"
 	fi
 }

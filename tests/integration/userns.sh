@@ -108,7 +108,7 @@ INNER_EOF
 		sh -c 'read -r _ <"$0" && exec sh "$@"' "$FIFO" "$INNER" "$MNT" "$T" "$OUT" "${MOUNT_OPTS[@]}" \
 		>"$OUT/unshare.log" 2>&1 &
 	NSPID=$!
-	echo "$NSPID" >>"$_REG/pids"
+	register_pid "$NSPID"
 	wait_until 10 bash -c "[[ \$(readlink /proc/$NSPID/ns/user) != \$(readlink /proc/self/ns/user) ]]" ||
 		fail "unshare did not start: $(cat "$OUT/unshare.log")"
 	as_u newuidmap "$NSPID" 0 "$UID_U" 1 1000 "$TEST_UID" 1 || fail "newuidmap failed"
