@@ -156,6 +156,39 @@ static int dec_open_args(struct xdr_dec *d, struct dp_call *ci)
 	return xdr_dec_u32(d, &ci->claim) ? -1 : 0;
 }
 
+/* LOCK4args: locktype, reclaim, offset, length, then locker4: a new
+ * lock-owner (open_to_lock_owner4: open_seqid, open_stateid, lock_seqid,
+ * lock_owner4) or an existing one (exist_lock_owner4: lock_stateid,
+ * lock_seqid). */
+static int dec_lock_args(struct xdr_dec *d, struct dp_call *ci)
+{
+	const uint8_t *sid, *o;
+	uint32_t olen;
+	bool reclaim;
+	uint64_t v;
+
+	if (xdr_dec_u32(d, &ci->locktype) || xdr_dec_bool(d, &reclaim) ||
+	    xdr_dec_u64(d, &v) || xdr_dec_u64(d, &v) ||
+	    xdr_dec_bool(d, &ci->new_lock_owner))
+		return -1;
+	if (!ci->new_lock_owner) {
+		if (xdr_dec_opaque_fixed(d, 16, &sid) || skip(d, 4))
+			return -1;
+		memcpy(ci->stateid, sid, 16);
+		return 0;
+	}
+	if (skip(d, 4 + 16 + 4) ||
+	    xdr_dec_u64(d, &ci->lock_owner.clientid) ||
+	    xdr_dec_opaque(d, NFS4_OPAQUE_LIMIT, &o, &olen))
+		return -1;
+	if (olen <= DP_OWNER_MAX) {
+		memcpy(ci->lock_owner.owner, o, olen);
+		ci->lock_owner.len = olen;
+		ci->owner_fits = true;
+	}
+	return 0;
+}
+
 int dp_parse_call(const uint8_t *p, size_t len, struct dp_call *ci)
 {
 	struct xdr_dec d;
@@ -202,6 +235,17 @@ int dp_parse_call(const uint8_t *p, size_t len, struct dp_call *ci)
 			return -1;
 		memcpy(ci->stateid, sid, 16);
 		ci->op_last = ci->nops == 3 && xdr_dec_left(&d) == 0;
+		break;
+	case NFS4OP_LOCK:
+		if (dec_lock_args(&d, ci))
+			return -1;
+		break;
+	case NFS4OP_LOCKU:
+		/* LOCKU4args: locktype, seqid, lock_stateid, offset, length */
+		if (xdr_dec_u32(&d, &ci->locktype) || skip(&d, 4) ||
+		    xdr_dec_opaque_fixed(&d, 16, &sid) || skip(&d, 16))
+			return -1;
+		memcpy(ci->stateid, sid, 16);
 		break;
 	default:
 		break;
@@ -292,6 +336,8 @@ int dp_parse_reply(const uint8_t *p, size_t len, struct dp_reply *ri)
 	for (i = 0; i < ri->nres; i++) {
 		if (xdr_dec_u32(&d, &op) || xdr_dec_u32(&d, &st))
 			return -1;
+		ri->last_op = op;
+		ri->last_status = st;
 		if (st != NFS4_OK)
 			return 0;
 		switch (op) {
@@ -312,6 +358,15 @@ int dp_parse_reply(const uint8_t *p, size_t len, struct dp_reply *ri)
 			if (dec_fh(&d, ri->fh, &ri->fhlen))
 				return -1;
 			ri->have_getfh = true;
+			break;
+		case NFS4OP_LOCK:
+		case NFS4OP_LOCKU:
+		case NFS4OP_CLOSE:
+			/* LOCK4resok, LOCKU4res, CLOSE4res: a stateid */
+			if (xdr_dec_opaque_fixed(&d, 16, &sid))
+				return -1;
+			memcpy(ri->stateid, sid, 16);
+			ri->have_stateid = true;
 			break;
 		case NFS4OP_CREATE_SESSION:
 			if (xdr_dec_opaque_fixed(&d, NFS4_SESSIONID_SIZE, &sid))
@@ -424,6 +479,51 @@ int dp_append_ok(const uint8_t *p, size_t len, const struct dp_reply *ri,
 	return 0;
 }
 
+/* The RPC call header of a CB_COMPOUND of two operations, and its first:
+ * CB_SEQUENCE on slot 0. */
+static int cb_start(struct xdr_enc *e, uint32_t xid, uint32_t prog,
+		    const uint8_t sessionid[NFS4_SESSIONID_SIZE], uint32_t seq)
+{
+	if (xdr_enc_init(e, 256, 0))
+		return -1;
+	/* RPC call header, AUTH_NONE credential and verifier */
+	xdr_enc_u32(e, xid);
+	xdr_enc_u32(e, RPC_CALL);
+	xdr_enc_u32(e, RPC_VERSION);
+	xdr_enc_u32(e, prog);
+	xdr_enc_u32(e, 1);
+	xdr_enc_u32(e, NFS4_CB_PROC_COMPOUND);
+	xdr_enc_u32(e, RPC_AUTH_NONE);
+	xdr_enc_u32(e, 0);
+	xdr_enc_u32(e, RPC_AUTH_NONE);
+	xdr_enc_u32(e, 0);
+	/* CB_COMPOUND4args: tag "", minorversion 1, callback_ident 0 */
+	xdr_enc_u32(e, 0);
+	xdr_enc_u32(e, 1);
+	xdr_enc_u32(e, 0);
+	xdr_enc_u32(e, 2);
+	/* CB_SEQUENCE4args, no referring calls */
+	xdr_enc_u32(e, NFS4CBOP_SEQUENCE);
+	xdr_enc_opaque_fixed(e, sessionid, NFS4_SESSIONID_SIZE);
+	xdr_enc_u32(e, seq);
+	xdr_enc_u32(e, 0);
+	xdr_enc_u32(e, 0);
+	xdr_enc_bool(e, false);
+	xdr_enc_u32(e, 0);
+	return 0;
+}
+
+static int cb_finish(struct xdr_enc *e, uint8_t **out, size_t *outlen)
+{
+	if (xdr_enc_error(e)) {
+		xdr_enc_release(e);
+		return -1;
+	}
+	*out = e->buf;
+	*outlen = e->len;
+	return 0;
+}
+
 int dp_cb_recall(uint32_t xid, uint32_t prog,
 		 const uint8_t sessionid[NFS4_SESSIONID_SIZE], uint32_t seq,
 		 const uint8_t stateid[16], const uint8_t *fh, uint32_t fhlen,
@@ -431,42 +531,31 @@ int dp_cb_recall(uint32_t xid, uint32_t prog,
 {
 	struct xdr_enc e;
 
-	if (xdr_enc_init(&e, 256, 0))
+	if (cb_start(&e, xid, prog, sessionid, seq))
 		return -1;
-	/* RPC call header, AUTH_NONE credential and verifier */
-	xdr_enc_u32(&e, xid);
-	xdr_enc_u32(&e, RPC_CALL);
-	xdr_enc_u32(&e, RPC_VERSION);
-	xdr_enc_u32(&e, prog);
-	xdr_enc_u32(&e, 1);
-	xdr_enc_u32(&e, NFS4_CB_PROC_COMPOUND);
-	xdr_enc_u32(&e, RPC_AUTH_NONE);
-	xdr_enc_u32(&e, 0);
-	xdr_enc_u32(&e, RPC_AUTH_NONE);
-	xdr_enc_u32(&e, 0);
-	/* CB_COMPOUND4args: tag "", minorversion 1, callback_ident 0 */
-	xdr_enc_u32(&e, 0);
-	xdr_enc_u32(&e, 1);
-	xdr_enc_u32(&e, 0);
-	xdr_enc_u32(&e, 2);
-	/* CB_SEQUENCE4args, no referring calls */
-	xdr_enc_u32(&e, NFS4CBOP_SEQUENCE);
-	xdr_enc_opaque_fixed(&e, sessionid, NFS4_SESSIONID_SIZE);
-	xdr_enc_u32(&e, seq);
-	xdr_enc_u32(&e, 0);
-	xdr_enc_u32(&e, 0);
-	xdr_enc_bool(&e, false);
-	xdr_enc_u32(&e, 0);
 	/* CB_RECALL4args: stateid, truncate, fh */
 	xdr_enc_u32(&e, NFS4CBOP_RECALL);
 	xdr_enc_opaque_fixed(&e, stateid, 16);
 	xdr_enc_bool(&e, false);
 	xdr_enc_opaque(&e, NFS4_FHSIZE, fh, fhlen);
-	if (xdr_enc_error(&e)) {
-		xdr_enc_release(&e);
+	return cb_finish(&e, out, outlen);
+}
+
+int dp_cb_notify_lock(uint32_t xid, uint32_t prog,
+		      const uint8_t sessionid[NFS4_SESSIONID_SIZE],
+		      uint32_t seq, const uint8_t *fh, uint32_t fhlen,
+		      const struct dp_owner *owner, uint8_t **out,
+		      size_t *outlen)
+{
+	struct xdr_enc e;
+
+	if (owner->len > DP_OWNER_MAX ||
+	    cb_start(&e, xid, prog, sessionid, seq))
 		return -1;
-	}
-	*out = e.buf;
-	*outlen = e.len;
-	return 0;
+	/* CB_NOTIFY_LOCK4args: fh, lock_owner4 (clientid, owner<>) */
+	xdr_enc_u32(&e, NFS4CBOP_NOTIFY_LOCK);
+	xdr_enc_opaque(&e, NFS4_FHSIZE, fh, fhlen);
+	xdr_enc_u64(&e, owner->clientid);
+	xdr_enc_opaque(&e, NFS4_OPAQUE_LIMIT, owner->owner, owner->len);
+	return cb_finish(&e, out, outlen);
 }

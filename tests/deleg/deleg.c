@@ -25,13 +25,6 @@
 
 #include "delegproxy.h"
 
-enum dp_pending_kind {
-	PEND_CREATE_SESSION = 1,
-	PEND_OPEN_FH,        /* OPEN(CLAIM_FH): grant, or note a write open */
-	PEND_OPEN_NAME_W,    /* OPEN(CLAIM_NULL) for writing: look at GETFH */
-	PEND_RETURN,         /* our DELEGRETURN, cut off the call */
-};
-
 #define DLG_MAGIC "DLGP"
 
 struct deleg {
@@ -377,7 +370,8 @@ void deleg_from_client(struct dp_conn *c, const uint8_t *p, size_t len)
 				cb_reply(c, d, p, len);
 				return;
 			}
-		forward(c, true, p, len);
+		if (!notify_cb_reply(c, xid, p, len))
+			forward(c, true, p, len);
 		return;
 	}
 	if (dp_parse_call(p, len, &ci)) {
@@ -426,6 +420,12 @@ void deleg_from_client(struct dp_conn *c, const uint8_t *p, size_t len)
 		break;
 	case NFS4OP_CLOSE:
 		wopen_close(c->id, ci.stateid);
+		/* fall through */
+	case NFS4OP_LOCK:
+	case NFS4OP_LOCKU:
+		notify_call(c, &ci, &pe);
+		if (pe.kind && !pending_add(c, &pe))
+			dp_st.errors++;
 		forward(c, true, p, len);
 		break;
 	case NFS4OP_DELEGRETURN:
@@ -581,6 +581,10 @@ void deleg_from_server(struct dp_conn *c, const uint8_t *p, size_t len)
 	case PEND_RETURN:
 		returned(c, &pe, &ri, p, len);
 		goto out;
+	case PEND_LOCK:
+	case PEND_UNLOCK:
+		notify_reply(c, &pe, &ri);
+		break;
 	default:
 		break;
 	}
@@ -665,6 +669,7 @@ void deleg_conn_closed(struct dp_conn *c)
 	free(c->pend);
 	c->pend = NULL;
 	c->npend = c->cappend = 0;
+	notify_conn_closed(c);
 	dp_stats_changed();
 }
 
@@ -687,4 +692,5 @@ void deleg_free_all(void)
 		wopens = w->next;
 		free(w);
 	}
+	notify_free_all();
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nfs4_delegproxy: a test-only NFSv4.1 proxy that grants read delegations
- * the server behind it never grants, and recalls them (see main.c for the
- * command line, deleg.c for the rules).
+ * the server behind it never grants, and recalls them, and that sends the
+ * CB_NOTIFY_LOCK it never sends either (see main.c for the command line,
+ * deleg.c and notify.c for the rules).
  *
  * One thread, one poll loop: every client connection has its own
  * connection to the server, and all state (delegations, held messages,
@@ -16,6 +17,10 @@
 #include <stdint.h>
 
 #include "nfs4.h"
+
+/* The longest lock-owner the proxy keeps (this client's are ~22 bytes);
+ * a longer one is not tracked. */
+#define DP_OWNER_MAX 64u
 
 /* A whole RPC message, without its record mark. */
 struct dp_buf {
@@ -36,7 +41,23 @@ struct dp_side {
 	size_t out_off;      /* bytes of out already sent */
 };
 
-/* A call of the client whose reply needs a look (deleg.c). */
+enum dp_pending_kind {
+	PEND_CREATE_SESSION = 1,
+	PEND_OPEN_FH,        /* OPEN(CLAIM_FH): grant, or note a write open */
+	PEND_OPEN_NAME_W,    /* OPEN(CLAIM_NULL) for writing: look at GETFH */
+	PEND_RETURN,         /* our DELEGRETURN, cut off the call */
+	PEND_LOCK,           /* LOCK: a waiter when denied, gone when granted */
+	PEND_UNLOCK,         /* LOCKU or CLOSE: notify the waiters on fh */
+};
+
+/* A lock-owner4 (RFC 8881 §3.3.10 lock_owner4): clientid, owner<>. */
+struct dp_owner {
+	uint64_t clientid;
+	uint32_t len;
+	uint8_t owner[DP_OWNER_MAX];
+};
+
+/* A call of the client whose reply needs a look (deleg.c, notify.c). */
 struct dp_pending {
 	uint32_t xid;
 	uint32_t kind;       /* enum dp_pending_kind */
@@ -45,6 +66,9 @@ struct dp_pending {
 	uint8_t fh[NFS4_FHSIZE];
 	uint8_t other[NFS4_OTHER_SIZE]; /* DELEGRETURN: the proxy stateid */
 	uint32_t cb_prog;    /* CREATE_SESSION */
+	uint32_t locktype;   /* LOCK */
+	bool have_owner;     /* LOCK: the lock-owner is known */
+	struct dp_owner owner;
 };
 
 struct dp_conn {
@@ -56,6 +80,7 @@ struct dp_conn {
 	uint32_t cb_prog;
 	uint8_t sessionid[NFS4_SESSIONID_SIZE];
 	uint32_t cb_seq;     /* the next CB_SEQUENCE sequenceid of slot 0 */
+	uint32_t notify_xid; /* our CB_NOTIFY_LOCK in flight, or 0 */
 	struct dp_pending *pend;
 	size_t npend, cappend;
 	struct dp_conn *next;
@@ -66,7 +91,9 @@ struct dp_conn {
 struct dp_stats {
 	uint64_t granted, recalls_sent, recall_replies, recall_replies_ok,
 		 returned, held, released_on_return, released_on_timeout,
-		 released_on_close, errors, dropped_on_close;
+		 released_on_close, errors, dropped_on_close,
+		 blocked_denied, notifies_sent, notify_replies,
+		 notify_replies_ok;
 };
 extern struct dp_stats dp_st;
 extern unsigned int dp_recall_timeout_s;
@@ -96,6 +123,25 @@ void deleg_conn_closed(struct dp_conn *c);
 uint64_t deleg_timers(uint64_t now);
 void deleg_free_all(void);
 
+/* ---- notify.c: lock waiters and CB_NOTIFY_LOCK ---- */
+
+struct dp_call;
+struct dp_reply;
+
+/* A LOCK, LOCKU or CLOSE call of c (ci->op): noted in *pe (kind 0 when
+ * its reply needs no look). */
+void notify_call(struct dp_conn *c, const struct dp_call *ci,
+		 struct dp_pending *pe);
+/* The reply to a call notify_call() noted. */
+void notify_reply(struct dp_conn *c, const struct dp_pending *pe,
+		  const struct dp_reply *ri);
+/* A reply on c's backchannel: true when it answered our CB_NOTIFY_LOCK
+ * (it is then consumed). */
+bool notify_cb_reply(struct dp_conn *c, uint32_t xid, const uint8_t *p,
+		     size_t len);
+void notify_conn_closed(struct dp_conn *c);
+void notify_free_all(void);
+
 /* ---- compound.c: the bounded parsers and rewrites ---- */
 
 /* What a client's NFSv4 COMPOUND call is, as far as it matters here.
@@ -113,7 +159,12 @@ struct dp_call {
 	uint32_t op_index;     /* its index in the compound */
 	uint32_t share_access; /* op OPEN */
 	uint32_t claim;        /* op OPEN */
-	uint8_t stateid[16];   /* op DELEGRETURN, CLOSE: seqid and other */
+	uint8_t stateid[16];   /* op DELEGRETURN, CLOSE, LOCKU, and LOCK of
+				* an existing lock-owner: seqid and other */
+	uint32_t locktype;     /* op LOCK, LOCKU */
+	bool new_lock_owner;   /* op LOCK: open_to_lock_owner4 */
+	bool owner_fits;       /* op LOCK, new owner: lock_owner is it */
+	struct dp_owner lock_owner;
 	bool op_last;          /* op is the last, and ends the message */
 	size_t op_at;          /* offset of op's number */
 };
@@ -122,8 +173,9 @@ struct dp_call {
  * it untouched).  op is 0 when the compound is not SEQUENCE PUTFH op. */
 int dp_parse_call(const uint8_t *p, size_t len, struct dp_call *ci);
 
-/* What a COMPOUND reply holds, walking SEQUENCE, PUTFH, OPEN, GETFH and
- * CREATE_SESSION results and stopping at any other. */
+/* What a COMPOUND reply holds, walking SEQUENCE, PUTFH, OPEN, GETFH,
+ * LOCK, LOCKU, CLOSE and CREATE_SESSION results and stopping at any
+ * other (or at the first that failed). */
 struct dp_reply {
 	uint32_t xid;
 	uint32_t status;       /* the compound's */
@@ -138,6 +190,10 @@ struct dp_reply {
 	uint8_t fh[NFS4_FHSIZE];
 	bool have_session;     /* a CREATE_SESSION result with NFS4_OK */
 	uint8_t sessionid[NFS4_SESSIONID_SIZE];
+	uint32_t last_op;      /* the last result read, and its status */
+	uint32_t last_status;
+	bool have_stateid;     /* a LOCK, LOCKU or CLOSE result with NFS4_OK */
+	uint8_t stateid[16];   /* its stateid */
 };
 /* 0, or -1 when it is no accepted COMPOUND reply we can read. */
 int dp_parse_reply(const uint8_t *p, size_t len, struct dp_reply *ri);
@@ -163,5 +219,11 @@ int dp_cb_recall(uint32_t xid, uint32_t prog,
 		 const uint8_t sessionid[NFS4_SESSIONID_SIZE], uint32_t seq,
 		 const uint8_t stateid[16], const uint8_t *fh, uint32_t fhlen,
 		 uint8_t **out, size_t *outlen);
+/* A CB_COMPOUND call: CB_SEQUENCE on slot 0, then CB_NOTIFY_LOCK. */
+int dp_cb_notify_lock(uint32_t xid, uint32_t prog,
+		      const uint8_t sessionid[NFS4_SESSIONID_SIZE],
+		      uint32_t seq, const uint8_t *fh, uint32_t fhlen,
+		      const struct dp_owner *owner, uint8_t **out,
+		      size_t *outlen);
 
 #endif

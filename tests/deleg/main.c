@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * nfs4_delegproxy: a test-only NFSv4.1 proxy that grants read delegations
- * and recalls them, in front of a server that grants none.
+ * and recalls them, and tells blocked lock waiters that a lock may be free
+ * (CB_NOTIFY_LOCK), in front of a server that does neither.
  *
  *   nfs4_delegproxy --to 127.0.0.1:PORT [--listen PORT] [--ready-file FILE]
  *                   [--stats-file FILE] [--recall-timeout SECONDS]
@@ -15,6 +16,7 @@
  * Log: one line per event on stderr ("accept conn=N", "session ...",
  * "grant ...", "recall ...", "recall-reply ...", "hold ...", "release
  * ... on=return|timeout|close", "return ...", "timeout ...", "drop ...",
+ * "blocked ...", "notify ...", "notify-reply ...", "waiter-granted ...",
  * "error ...", "close conn=N WHY"), and at exit "summary" with the
  * counters.  The counters ("granted N", one per line) are written again
  * to --stats-file after every event, whole (a rename), so a test can read
@@ -96,6 +98,8 @@ static void stats_text(char *b, size_t bl, const char *sep)
 		 "recall_replies_ok %llu%sreturned %llu%sheld %llu%s"
 		 "released_on_return %llu%sreleased_on_timeout %llu%s"
 		 "released_on_close %llu%sdropped_on_close %llu%s"
+		 "blocked_denied %llu%snotifies_sent %llu%s"
+		 "notify_replies %llu%snotify_replies_ok %llu%s"
 		 "errors %llu%s",
 		 (unsigned long long)s->granted, sep,
 		 (unsigned long long)s->recalls_sent, sep,
@@ -107,6 +111,10 @@ static void stats_text(char *b, size_t bl, const char *sep)
 		 (unsigned long long)s->released_on_timeout, sep,
 		 (unsigned long long)s->released_on_close, sep,
 		 (unsigned long long)s->dropped_on_close, sep,
+		 (unsigned long long)s->blocked_denied, sep,
+		 (unsigned long long)s->notifies_sent, sep,
+		 (unsigned long long)s->notify_replies, sep,
+		 (unsigned long long)s->notify_replies_ok, sep,
 		 (unsigned long long)s->errors, sep);
 }
 

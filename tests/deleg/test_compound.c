@@ -4,7 +4,7 @@
  * against the project's own NFSv4 codecs: calls built with the client's
  * encoders are read as the client meant them, and what the proxy writes
  * (a granted read delegation, a DELEGRETURN cut off or answered, a
- * CB_RECALL) is read back by the client's decoders.  Every truncation of
+ * CB_RECALL, a CB_NOTIFY_LOCK) is read back by the client's decoders.  Every truncation of
  * every message is refused or read without going past its end (run under
  * ASan to see the latter).
  */
@@ -336,6 +336,231 @@ static void test_cb_recall(void **state)
 	free(out);
 }
 
+static const uint8_t lock_owner[] = "posix:00000000000004d2";
+
+/* SEQUENCE PUTFH LOCK as the client sends a blocking lock: first with a
+ * new lock-owner (open_to_lock_owner4), then with its lock stateid. */
+static void test_lock_call(void **state)
+{
+	struct nfs4_lock_args la = {
+		.locktype = NFS4_WRITEW_LT, .offset = 0, .length = UINT64_MAX,
+		.new_lock_owner = true, .open_seqid = 0,
+		.open_stateid = { 1, { 0x0a, 0x0b } }, .lock_seqid = 0,
+		.lock_owner = { 0x1122334455667788ull, lock_owner,
+				sizeof(lock_owner) - 1 } };
+	struct nfs4_compound c;
+	struct xdr_enc e;
+	struct dp_call ci;
+
+	(void)state;
+	call_start(&e, &c);
+	assert_int_equal(nfs4_add_putfh(&c, &(struct nfs4_putfh_args){
+		file_fh }), 0);
+	assert_int_equal(nfs4_add_lock(&c, &la), 0);
+	assert_int_equal(xdr_enc_error(&e), 0);
+	assert_int_equal(dp_parse_call(e.buf, e.len, &ci), 0);
+	assert_true(ci.have_fh);
+	assert_memory_equal(ci.fh, file_fh.data, file_fh.len);
+	assert_int_equal(ci.op, NFS4OP_LOCK);
+	assert_int_equal(ci.locktype, NFS4_WRITEW_LT);
+	assert_true(ci.new_lock_owner);
+	assert_true(ci.owner_fits);
+	assert_true(ci.lock_owner.clientid == 0x1122334455667788ull);
+	assert_int_equal(ci.lock_owner.len, sizeof(lock_owner) - 1);
+	assert_memory_equal(ci.lock_owner.owner, lock_owner,
+			    sizeof(lock_owner) - 1);
+	truncations(e.buf, e.len);
+	xdr_enc_release(&e);
+
+	la.new_lock_owner = false;
+	la.locktype = NFS4_READW_LT;
+	la.lock_seqid = 2;
+	la.lock_stateid = (struct nfs4_stateid){ 3, { 0x4c, 0x4b } };
+	call_start(&e, &c);
+	assert_int_equal(nfs4_add_putfh(&c, &(struct nfs4_putfh_args){
+		file_fh }), 0);
+	assert_int_equal(nfs4_add_lock(&c, &la), 0);
+	assert_int_equal(xdr_enc_error(&e), 0);
+	assert_int_equal(dp_parse_call(e.buf, e.len, &ci), 0);
+	assert_int_equal(ci.op, NFS4OP_LOCK);
+	assert_int_equal(ci.locktype, NFS4_READW_LT);
+	assert_false(ci.new_lock_owner);
+	assert_int_equal(xdr_get_u32(ci.stateid), 3);
+	assert_int_equal(ci.stateid[4], 0x4c);
+	assert_int_equal(ci.stateid[5], 0x4b);
+	truncations(e.buf, e.len);
+	xdr_enc_release(&e);
+}
+
+/* A lock-owner longer than the proxy keeps: parsed, not kept. */
+static void test_lock_call_long_owner(void **state)
+{
+	uint8_t big[DP_OWNER_MAX + 1];
+	struct nfs4_lock_args la = {
+		.locktype = NFS4_WRITEW_LT, .length = 10,
+		.new_lock_owner = true,
+		.lock_owner = { 1, big, sizeof(big) } };
+	struct nfs4_compound c;
+	struct xdr_enc e;
+	struct dp_call ci;
+
+	(void)state;
+	memset(big, 'o', sizeof(big));
+	call_start(&e, &c);
+	assert_int_equal(nfs4_add_putfh(&c, &(struct nfs4_putfh_args){
+		file_fh }), 0);
+	assert_int_equal(nfs4_add_lock(&c, &la), 0);
+	assert_int_equal(xdr_enc_error(&e), 0);
+	assert_int_equal(dp_parse_call(e.buf, e.len, &ci), 0);
+	assert_int_equal(ci.op, NFS4OP_LOCK);
+	assert_true(ci.new_lock_owner);
+	assert_false(ci.owner_fits);
+	xdr_enc_release(&e);
+}
+
+static void test_locku_call(void **state)
+{
+	struct nfs4_locku_args ua = {
+		.locktype = NFS4_WRITE_LT, .seqid = 4,
+		.stateid = { 5, { 0x55, 0x56 } }, .offset = 0,
+		.length = UINT64_MAX };
+	struct nfs4_compound c;
+	struct xdr_enc e;
+	struct dp_call ci;
+
+	(void)state;
+	call_start(&e, &c);
+	assert_int_equal(nfs4_add_putfh(&c, &(struct nfs4_putfh_args){
+		file_fh }), 0);
+	assert_int_equal(nfs4_add_locku(&c, &ua), 0);
+	assert_int_equal(xdr_enc_error(&e), 0);
+	assert_int_equal(dp_parse_call(e.buf, e.len, &ci), 0);
+	assert_int_equal(ci.op, NFS4OP_LOCKU);
+	assert_int_equal(ci.locktype, NFS4_WRITE_LT);
+	assert_int_equal(xdr_get_u32(ci.stateid), 5);
+	assert_int_equal(ci.stateid[4], 0x55);
+	truncations(e.buf, e.len);
+	xdr_enc_release(&e);
+}
+
+/* A reply SEQUENCE PUTFH op(status) with what follows the status. */
+static void lock_reply(struct xdr_enc *e, uint32_t op, uint32_t status)
+{
+	assert_int_equal(xdr_enc_init(e, 512, 0), 0);
+	xdr_enc_u32(e, 0x99);
+	xdr_enc_u32(e, RPC_REPLY);
+	xdr_enc_u32(e, MSG_ACCEPTED);
+	xdr_enc_u32(e, RPC_AUTH_NONE);
+	xdr_enc_u32(e, 0);
+	xdr_enc_u32(e, RPC_SUCCESS);
+	xdr_enc_u32(e, status);
+	xdr_enc_u32(e, 0);
+	xdr_enc_u32(e, 3);
+	xdr_enc_u32(e, NFS4OP_SEQUENCE);
+	xdr_enc_u32(e, NFS4_OK);
+	xdr_enc_opaque_fixed(e, sessionid, 16);
+	xdr_enc_reserve(e, 20);
+	xdr_enc_u32(e, NFS4OP_PUTFH);
+	xdr_enc_u32(e, NFS4_OK);
+	xdr_enc_u32(e, op);
+	xdr_enc_u32(e, status);
+}
+
+static void test_lock_replies(void **state)
+{
+	const struct nfs4_stateid granted = { 1, { 0x6c, 0x6b } };
+	struct nfs4_owner holder = { 7, owner, sizeof(owner) - 1 };
+	struct dp_reply ri;
+	struct xdr_enc e;
+
+	(void)state;
+	/* LOCK4denied: offset, length, locktype, the holder's owner */
+	lock_reply(&e, NFS4OP_LOCK, NFS4ERR_DENIED);
+	xdr_enc_u64(&e, 0);
+	xdr_enc_u64(&e, UINT64_MAX);
+	xdr_enc_u32(&e, NFS4_WRITE_LT);
+	assert_int_equal(nfs4_enc_owner(&e, &holder), 0);
+	assert_int_equal(xdr_enc_error(&e), 0);
+	assert_int_equal(dp_parse_reply(e.buf, e.len, &ri), 0);
+	assert_int_equal(ri.status, NFS4ERR_DENIED);
+	assert_int_equal(ri.last_op, NFS4OP_LOCK);
+	assert_int_equal(ri.last_status, NFS4ERR_DENIED);
+	assert_false(ri.have_stateid);
+	truncations(e.buf, e.len);
+	xdr_enc_release(&e);
+
+	lock_reply(&e, NFS4OP_LOCK, NFS4_OK);
+	assert_int_equal(nfs4_enc_stateid(&e, &granted), 0);
+	assert_int_equal(xdr_enc_error(&e), 0);
+	assert_int_equal(dp_parse_reply(e.buf, e.len, &ri), 0);
+	assert_int_equal(ri.last_op, NFS4OP_LOCK);
+	assert_int_equal(ri.last_status, NFS4_OK);
+	assert_true(ri.have_stateid);
+	assert_int_equal(xdr_get_u32(ri.stateid), 1);
+	assert_int_equal(ri.stateid[4], 0x6c);
+	truncations(e.buf, e.len);
+	xdr_enc_release(&e);
+
+	lock_reply(&e, NFS4OP_LOCKU, NFS4_OK);
+	assert_int_equal(nfs4_enc_stateid(&e, &granted), 0);
+	assert_int_equal(xdr_enc_error(&e), 0);
+	assert_int_equal(dp_parse_reply(e.buf, e.len, &ri), 0);
+	assert_int_equal(ri.last_op, NFS4OP_LOCKU);
+	assert_int_equal(ri.last_status, NFS4_OK);
+	assert_true(ri.have_stateid);
+	xdr_enc_release(&e);
+}
+
+/* The CB_NOTIFY_LOCK the proxy sends, read by the client's callback
+ * decoder. */
+static void test_cb_notify_lock(void **state)
+{
+	struct dp_owner o = { .clientid = 0x0102030405060708ull,
+			      .len = sizeof(lock_owner) - 1 };
+	struct nfs4_cb_compound_args a;
+	union nfs4_cb_args u;
+	struct xdr_dec d;
+	uint8_t *out;
+	size_t olen;
+	uint32_t op;
+
+	(void)state;
+	memcpy(o.owner, lock_owner, o.len);
+	assert_int_equal(dp_cb_notify_lock(0xdef, 0x40000000, sessionid, 5,
+					   file_fh.data, file_fh.len, &o, &out,
+					   &olen), 0);
+	assert_int_equal(xdr_get_u32(out), 0xdef);
+	assert_int_equal(xdr_get_u32(out + 4), RPC_CALL);
+	assert_int_equal(xdr_get_u32(out + 12), 0x40000000);
+	assert_int_equal(xdr_get_u32(out + 20), NFS4_CB_PROC_COMPOUND);
+	xdr_dec_init(&d, out + 40, olen - 40);
+	assert_int_equal(nfs4_cb_dec_compound_args(&d, &a), 0);
+	assert_int_equal(a.minorversion, 1);
+	assert_int_equal(a.nops, 2);
+	assert_int_equal(nfs4_cb_next_op(&a, &op, &u), 1);
+	assert_int_equal(op, NFS4CBOP_SEQUENCE);
+	assert_memory_equal(u.sequence.sessionid, sessionid, 16);
+	assert_int_equal(u.sequence.sequenceid, 5);
+	assert_int_equal(u.sequence.slotid, 0);
+	assert_int_equal(nfs4_cb_next_op(&a, &op, &u), 1);
+	assert_int_equal(op, NFS4CBOP_NOTIFY_LOCK);
+	assert_int_equal(u.notify_lock.fh.len, file_fh.len);
+	assert_memory_equal(u.notify_lock.fh.data, file_fh.data, file_fh.len);
+	assert_true(u.notify_lock.lock_owner.clientid ==
+		    0x0102030405060708ull);
+	assert_int_equal(u.notify_lock.lock_owner.owner_len, o.len);
+	assert_memory_equal(u.notify_lock.lock_owner.owner, lock_owner,
+			    o.len);
+	assert_int_equal(nfs4_cb_next_op(&a, &op, &u), 0);
+	assert_int_equal(xdr_dec_left(&a.d), 0);
+	free(out);
+
+	/* An owner longer than a dp_owner holds is refused. */
+	o.len = DP_OWNER_MAX + 1;
+	assert_int_equal(dp_cb_notify_lock(1, 1, sessionid, 1, file_fh.data,
+					   file_fh.len, &o, &out, &olen), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +569,11 @@ int main(void)
 		cmocka_unit_test(test_delegreturn),
 		cmocka_unit_test(test_grant),
 		cmocka_unit_test(test_cb_recall),
+		cmocka_unit_test(test_lock_call),
+		cmocka_unit_test(test_lock_call_long_owner),
+		cmocka_unit_test(test_locku_call),
+		cmocka_unit_test(test_lock_replies),
+		cmocka_unit_test(test_cb_notify_lock),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
