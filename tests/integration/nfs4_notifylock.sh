@@ -27,7 +27,7 @@ start_delegproxy() {
 	"$DELEGPROXY" --to 127.0.0.1:2049 --ready-file "$ready" \
 		--stats-file "$DP_STATS" </dev/null >/dev/null 2>>"$DP_LOG" &
 	DP_PID=$!
-	echo "$DP_PID" >>"$_REG/pids"
+	register_pid "$DP_PID"
 	wait_until 10 test -s "$ready" || {
 		cat "$DP_LOG" >&2
 		fail "nfs4_delegproxy did not start"
@@ -54,7 +54,7 @@ dp_fail() {
 }
 
 locks_of() { "$NFSFUSECTL" "$1" locks; }
-waiting_in() { locks_of "$1" | grep -q "^waiting ino=.* kind=posix "; }
+waiting_in() { locks_of "$1" | grep "^waiting ino=.* kind=posix " >/dev/null; }
 # json_stat MNT KEY: a value of `nfsfusectl stats --json`, at any depth.
 json_stat() {
 	"$NFSFUSECTL" "$1" stats --json | python3 -c 'import json, sys
@@ -152,7 +152,7 @@ done
 
 [[ $(dp_stat notifies_sent) -ge 1 ]] || dp_fail "no CB_NOTIFY_LOCK sent"
 grep -q "^notify conn=$BC " "$DP_LOG" || dp_fail "no CB_NOTIFY_LOCK on B's connection ($BC)"
-grep '^notify conn=' "$DP_LOG" | grep -qv "^notify conn=$BC " &&
+grep '^notify conn=' "$DP_LOG" | grep -v "^notify conn=$BC " >/dev/null &&
 	dp_fail "a CB_NOTIFY_LOCK went to a connection other than B's ($BC)"
 grep -q "^notify-reply conn=$BC status=0\$" "$DP_LOG" ||
 	dp_fail "B did not answer a CB_NOTIFY_LOCK with NFS4_OK"
