@@ -147,7 +147,9 @@ check_all() {
 }
 
 PCAP=$NFSFUSE_TMP/callerless.pcapng
-capture_start "$PCAP" "port 2049"
+# With rpcbind (port 111) in: capture_start and capture_stop probe
+# it to know the capture has begun and that it holds every last packet.
+capture_start "$PCAP" "port 2049 or port 111"
 
 # 1. The user's own mount (fusermount3).
 MNT=$(new_mountpoint)

@@ -22,7 +22,9 @@ S=$EXPORT_DIR/$T
 chmod 777 "$S"
 PCAP=$(tmpdir_new)/nfs4open.pcapng
 chmod 755 "$(dirname "$PCAP")"
-capture_start "$PCAP" "tcp port 2049"
+# With rpcbind (port 111) in: capture_start and capture_stop probe
+# it to know the capture has begun and that it holds every last packet.
+capture_start "$PCAP" "tcp port 2049 or port 111"
 
 M=$(new_mountpoint)
 # dircomplete and directories believed for a minute: the O_EXCL create
