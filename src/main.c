@@ -148,6 +148,7 @@ static int run_session(struct fs *fs, struct fuse_args *fa,
 	struct ctl_hooks hooks;
 	struct ctl *ctl = NULL;
 	struct exit_watch watch = { 0 };
+	struct nfs4_deleg_hooks dhooks;
 	pthread_t watcher;
 	bool watching = false;
 	char *canon;
@@ -158,7 +159,8 @@ static int run_session(struct fs *fs, struct fuse_args *fa,
 		return 1; /* libfuse has said why (e.g. an unknown option) */
 	fs->se = se;
 	/* A recall tells the kernel too: only while the session is. */
-	nfs4_delegs_set_forget(fs->nfs, fs_deleg_forget, fs);
+	fs_deleg_hooks(fs, &dhooks);
+	nfs4_delegs_set_hooks(fs->nfs, &dhooks);
 	if (fuse_set_signal_handlers(se))
 		goto out_session;
 	/* Before the mount: ctl_start resolves the mount point's path,
@@ -205,7 +207,7 @@ out_ctl:
 	ctl_stop(ctl);
 	fuse_remove_signal_handlers(se);
 out_session:
-	nfs4_delegs_set_forget(fs->nfs, NULL, NULL);
+	nfs4_delegs_set_hooks(fs->nfs, NULL);
 	fuse_session_destroy(se);
 	return ret;
 }

@@ -58,13 +58,14 @@
 	X(nfs4_state_lost)      /* opens lost: their I/O answers EIO */     \
 	X(nfs4_lock_reclaims)   /* lock ranges had again after a recovery */\
 	X(nfs4_locks_lost)      /* lock ranges lost: their file answers EIO */\
-	X(deleg_granted)        /* read delegations kept from an OPEN */    \
+	X(deleg_granted)        /* delegations kept from an OPEN */         \
 	X(deleg_held)           /* ... held now (goes down too) */          \
 	X(deleg_recalled)       /* CB_RECALLs of one we held */             \
 	X(deleg_returned)       /* DELEGRETURNs that succeeded */           \
 	X(deleg_lost)           /* held when the server lost our state */   \
 	X(deleg_attr_hits)      /* attributes believed past their timeout */\
-	X(deleg_local_opens)    /* opens made here under one: no OPEN */
+	X(deleg_local_opens)    /* opens made here under one: no OPEN */   \
+	X(deleg_cb_getattr)     /* CB_GETATTRs answered from the cache */
 
 struct cache_stats {
 #define X(name) uint64_t name;

@@ -77,6 +77,9 @@ struct inode {
 	 * on the server is never told to the kernel as shorter, or its
 	 * next O_APPEND would land on them. */
 	uint64_t wb_end;
+	/* Writes accepted from the kernel, ever: tells a CB_GETATTR that
+	 * more came since the last one (nfs4_deleg.h). */
+	uint64_t wgen;
 	/* The cached attributes show a non-directory with more than one
 	 * name (counted in the table: inode_multilinked). */
 	bool multilink;

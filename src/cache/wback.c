@@ -619,6 +619,22 @@ int wback_flush(struct wback *wb)
 	return ret;
 }
 
+int wback_push(struct wback *wb)
+{
+	int ret;
+
+	pthread_mutex_lock(&wb->lock);
+	if (wb->gather)
+		push_gather(wb, wb->head || wb->inflight ? UNSTABLE : FILE_SYNC,
+			    "push");
+	wait_idle(wb);
+	ret = wb->err;
+	if (ret == 0 && wb->head && (ret = commit_locked(wb)) && !wb->err)
+		wb->err = ret;
+	pthread_mutex_unlock(&wb->lock);
+	return ret;
+}
+
 enum wback_chain wback_chain(struct wback *wb, const struct fattr3 *before,
 			     struct fattr3 *after)
 {

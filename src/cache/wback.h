@@ -62,6 +62,10 @@ uint64_t wback_wait(struct wback *wb);
  * the flusher's.
  */
 int wback_flush(struct wback *wb);
+/* The same, but an error is kept for the next wback_flush() too (and the
+ * bytes with it): a flush the writer did not ask for (a delegation
+ * recalled) must not eat the error its fsync or close is owed. */
+int wback_push(struct wback *wb);
 /* Bumped when a WRITE is sent and when its reply arrives: attributes
  * fetched across a change of this counter may predate our own writes. */
 uint64_t wback_seq(struct wback *wb);

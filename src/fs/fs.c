@@ -200,7 +200,7 @@ bool fs_deleg_vouches(struct fs *fs, struct inode *ino, struct fattr3 *a)
 	return true;
 }
 
-void fs_deleg_forget(void *ctx, const struct nfs_fh3 *fh, bool recalled)
+static void deleg_forget(void *ctx, const struct nfs_fh3 *fh, bool recalled)
 {
 	struct fs *fs = ctx;
 	struct inode *ino = inode_find_fh(fs->inodes, fh);
@@ -215,6 +215,61 @@ void fs_deleg_forget(void *ctx, const struct nfs_fh3 *fh, bool recalled)
 	if (recalled && fs->se)
 		fuse_lowlevel_notify_inval_inode(fs->se, ino->id, -1, 0);
 	inode_forget(fs->inodes, ino->id, 1);
+}
+
+static int deleg_flush(void *ctx, const struct nfs_fh3 *fh)
+{
+	struct fs *fs = ctx;
+	struct inode *ino = inode_find_fh(fs->inodes, fh);
+	struct wback *wb;
+	int ret = 0;
+
+	if (!ino)
+		return 0;
+	pthread_mutex_lock(&ino->lock);
+	wb = ino->wb;
+	pthread_mutex_unlock(&ino->lock);
+	/* Pushed, not settled: the writer's own fsync or close still gets
+	 * any error, and settles the attributes the writes left. */
+	if (wb) {
+		ret = wback_push(wb);
+		TRACE("write delegation of %s going back: our writes sent and "
+		      "committed first%s", name_of(ino), ret ? " (failed)" : "");
+	}
+	inode_forget(fs->inodes, ino->id, 1);
+	return ret;
+}
+
+static int deleg_report(void *ctx, const struct nfs_fh3 *fh,
+			struct nfs4_deleg_report *r)
+{
+	struct fs *fs = ctx;
+	struct inode *ino = inode_find_fh(fs->inodes, fh);
+	const struct fattr3 *a;
+
+	if (!ino)
+		return -ENOENT;
+	pthread_mutex_lock(&ino->lock);
+	/* While our writes are pending the cached attributes are set
+	 * aside: the batch started from wb_before, and reaches wb_end. */
+	a = ino->wbatch ? &ino->wb_before : &ino->as.attr;
+	r->change = a->change;
+	r->size = a->size;
+	r->dirty = ino->wbatch;
+	if (ino->wbatch && ino->wb_end > r->size)
+		r->size = ino->wb_end;
+	r->wgen = ino->wgen;
+	pthread_mutex_unlock(&ino->lock);
+	inode_forget(fs->inodes, ino->id, 1);
+	return 0;
+}
+
+void fs_deleg_hooks(struct fs *fs, struct nfs4_deleg_hooks *h)
+{
+	h->forget = deleg_forget;
+	h->flush = deleg_flush;
+	h->report = deleg_report;
+	h->ctx = fs;
 }
 
 double fs_attr_timeout(struct inode *ino)

@@ -72,10 +72,13 @@ void fs_inode_stat(struct inode *ino, const struct fattr3 *a, struct stat *st);
 /* ino lost a name (REMOVE, RENAME over it): its link count and ctime
  * moved on the server, so neither our attributes nor the kernel's hold. */
 void fs_name_lost(struct fs *fs, struct inode *ino);
-/* An nfs4_deleg_forget_fn (ctx: the fs): a delegation of fh is recalled
- * or gone, so its attributes are asked again (the kernel's too when
- * recalled). */
-void fs_deleg_forget(void *ctx, const struct nfs_fh3 *fh, bool recalled);
+/* NFSv4: what this fs does for the delegations of its mount
+ * (nfs4_deleg.h, ctx the fs): forget the attributes of a file whose
+ * delegation is recalled or gone (the kernel's too when recalled), send
+ * and commit a written file's bytes before its write delegation goes
+ * back, and report its size and change attribute for CB_GETATTR. */
+struct nfs4_deleg_hooks;
+void fs_deleg_hooks(struct fs *fs, struct nfs4_deleg_hooks *h);
 /* NFSv4: ino's attributes, believed again because a delegation vouches
  * for them (fs.c says when it can): true with *a, or false (ask). */
 bool fs_deleg_vouches(struct fs *fs, struct inode *ino, struct fattr3 *a);

@@ -96,14 +96,17 @@ static int describe(void *ctx, uint64_t fileid, struct ctl_out *out)
 	}
 	if (fs->nfs->v4delegs) {
 		int64_t granted;
+		uint32_t type;
 		bool recalled;
 
-		if (nfs4_delegs_describe(fs->nfs->v4delegs, &ino->fh, &granted,
-					 &recalled))
+		if (nfs4_delegs_describe(fs->nfs->v4delegs, &ino->fh, &type,
+					 &granted, &recalled))
 			ctl_printf(out, "delegation: none (every open and "
 				   "timed-out stat asks the server)\n");
 		else
-			ctl_printf(out, "delegation: read, held for %.1f s%s\n",
+			ctl_printf(out, "delegation: %s, held for %.1f s%s\n",
+				   type == NFS4_OPEN_DELEGATE_WRITE ? "write"
+								    : "read",
 				   (double)(now - granted) / NS_PER_SEC,
 				   recalled ? "; recalled, being given back"
 					    : "; attributes and data believed "

@@ -942,6 +942,8 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 	pthread_mutex_lock(&i->lock);
 	if (ret == 0 && (uint64_t)off + size > i->wb_end)
 		i->wb_end = (uint64_t)off + size;
+	if (ret == 0)
+		i->wgen++;
 	pthread_mutex_unlock(&i->lock);
 	pthread_mutex_unlock(&i->settle);
 	if (ret) {

@@ -49,6 +49,22 @@ static uint32_t cb_recall(struct nfs4_session *s,
 	return fn ? fn(ctx, a) : NFS4ERR_BADHANDLE;
 }
 
+/* CB_GETATTR: the hook's answer. */
+static uint32_t cb_getattr(struct nfs4_session *s,
+			   const struct nfs4_cb_getattr_args *a,
+			   struct nfs4_fattr *out)
+{
+	nfs4_cb_getattr_fn fn;
+	void *ctx;
+
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&s->lock);
+	fn = s->cb_getattr;
+	ctx = s->cb_getattr_ctx;
+	pthread_mutex_unlock(&s->lock);
+	return fn ? fn(ctx, a, out) : NFS4ERR_BADHANDLE;
+}
+
 /* CB_NOTIFY_LOCK: given to the lock-notification hook; false when there
  * is none (then refused as not supported). */
 static bool cb_notify_lock(struct nfs4_session *s,
@@ -66,9 +82,9 @@ static bool cb_notify_lock(struct nfs4_session *s,
 	return fn != NULL;
 }
 
-/* CB_COMPOUND: CB_SEQUENCE first, then CB_RECALL and CB_NOTIFY_LOCK
- * answered and every other operation refused (the compound stops at the
- * first failure). */
+/* CB_COMPOUND: CB_SEQUENCE first, then CB_RECALL, CB_GETATTR and
+ * CB_NOTIFY_LOCK answered and every other operation refused (the
+ * compound stops at the first failure). */
 static int cb_compound(struct nfs4_session *s, struct xdr_dec *d,
 		       struct xdr_enc *e)
 {
@@ -112,6 +128,15 @@ static int cb_compound(struct nfs4_session *s, struct xdr_dec *d,
 
 			nfs4_cb_reply_add(&r, op, &st);
 			if (st.status != NFS4_OK)
+				return xdr_enc_error(e);
+			continue;
+		}
+		if (op == NFS4CBOP_GETATTR) {
+			struct nfs4_getattr_res gr;
+
+			gr.status = cb_getattr(s, &args.getattr, &gr.attrs);
+			nfs4_cb_reply_add(&r, op, &gr);
+			if (gr.status != NFS4_OK)
 				return xdr_enc_error(e);
 			continue;
 		}

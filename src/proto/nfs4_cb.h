@@ -3,10 +3,11 @@
  * The NFSv4.1 backchannel: calls the server makes on our own connection
  * (RFC 8881 §2.10.3.1), so that no listening socket is needed.  The
  * dispatcher answers CB_NULL, and CB_COMPOUND with CB_SEQUENCE on the
- * backchannel's one slot, CB_RECALL of a read delegation (through the
- * session's recall hook), CB_NOTIFY_LOCK (its lock-notification hook:
- * the waits for that file poll at once) and NFS4ERR_NOTSUPP for any
- * other operation: this client keeps no write delegations or layouts.
+ * backchannel's one slot, CB_RECALL of a delegation (through the
+ * session's recall hook), CB_GETATTR of a file we hold a write
+ * delegation for (its hook), CB_NOTIFY_LOCK (its lock-notification
+ * hook: the waits for that file poll at once) and NFS4ERR_NOTSUPP for
+ * any other operation: this client keeps no layouts.
  */
 #ifndef NFSFUSE_PROTO_NFS4_CB_H
 #define NFSFUSE_PROTO_NFS4_CB_H

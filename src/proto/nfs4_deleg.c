@@ -63,11 +63,12 @@ static struct nfs4_deleg **find(struct nfs4_delegs *t,
 	return p;
 }
 
-/* [lock] Unlinks *p, copying out what its DELEGRETURN needs. */
-static void unlink_entry(struct nfs4_delegs *t, struct nfs4_deleg **p,
-			 struct nfs_fh3 *fh, struct nfs4_stateid *sid)
+/* [lock] Unlinks *p, copying out what its DELEGRETURN needs; its type. */
+static uint32_t unlink_entry(struct nfs4_delegs *t, struct nfs4_deleg **p,
+			     struct nfs_fh3 *fh, struct nfs4_stateid *sid)
 {
 	struct nfs4_deleg *d = *p;
+	uint32_t type = d->type;
 
 	*p = d->next;
 	*fh = d->fh;
@@ -76,25 +77,31 @@ static void unlink_entry(struct nfs4_delegs *t, struct nfs4_deleg **p,
 		t->nrecalled--;
 	t->count--;
 	free(d);
+	return type;
 }
 
 int nfs4_delegs_add(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
-		    const struct nfs4_stateid *sid, int64_t now_ns)
+		    const struct nfs4_stateid *sid, uint32_t type,
+		    int64_t now_ns)
 {
 	struct nfs4_deleg **p, *d;
 	int ret = 0;
 
-	if (fh->len == 0 || fh->len > NFS3_FHSIZE)
+	if (fh->len == 0 || fh->len > NFS3_FHSIZE ||
+	    (type != NFS4_OPEN_DELEGATE_READ &&
+	     type != NFS4_OPEN_DELEGATE_WRITE))
 		return -EINVAL;
 	pthread_mutex_lock(&t->lock);
 	p = find(t, fh);
 	if (*p) {
-		ret = -EEXIST;
+		ret = memcmp((*p)->sid.other, sid->other, NFS4_OTHER_SIZE)
+			      ? -EEXIST : -EALREADY;
 	} else if (!(d = calloc(1, sizeof(*d)))) {
 		ret = -ENOMEM;
 	} else {
 		d->fh = *fh;
 		d->sid = *sid;
+		d->type = type;
 		d->granted_ns = now_ns;
 		*p = d;
 		t->count++;
@@ -103,16 +110,17 @@ int nfs4_delegs_add(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
 	return ret;
 }
 
-bool nfs4_delegs_held(struct nfs4_delegs *t, const struct nfs_fh3 *fh)
+uint32_t nfs4_delegs_held(struct nfs4_delegs *t, const struct nfs_fh3 *fh)
 {
 	struct nfs4_deleg *d;
-	bool held;
+	uint32_t type = 0;
 
 	pthread_mutex_lock(&t->lock);
 	d = *find(t, fh);
-	held = d && !d->recalled;
+	if (d && !d->recalled)
+		type = d->type;
 	pthread_mutex_unlock(&t->lock);
-	return held;
+	return type;
 }
 
 uint32_t nfs4_delegs_recall(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
@@ -138,10 +146,10 @@ uint32_t nfs4_delegs_recall(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
 	return st;
 }
 
-int nfs4_delegs_take_recalled(struct nfs4_delegs *t, struct nfs_fh3 *fh,
-			      struct nfs4_stateid *sid)
+uint32_t nfs4_delegs_take_recalled(struct nfs4_delegs *t, struct nfs_fh3 *fh,
+				   struct nfs4_stateid *sid)
 {
-	int found = 0;
+	uint32_t found = 0;
 
 	pthread_mutex_lock(&t->lock);
 	for (unsigned b = 0; t->nrecalled && b < NFS4_DELEG_BUCKETS && !found;
@@ -149,8 +157,7 @@ int nfs4_delegs_take_recalled(struct nfs4_delegs *t, struct nfs_fh3 *fh,
 		for (struct nfs4_deleg **p = &t->bucket[b]; *p;
 		     p = &(*p)->next) {
 			if ((*p)->recalled) {
-				unlink_entry(t, p, fh, sid);
-				found = 1;
+				found = unlink_entry(t, p, fh, sid);
 				break;
 			}
 		}
@@ -159,33 +166,30 @@ int nfs4_delegs_take_recalled(struct nfs4_delegs *t, struct nfs_fh3 *fh,
 	return found;
 }
 
-int nfs4_delegs_take(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
-		     struct nfs4_stateid *sid)
+uint32_t nfs4_delegs_take(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
+			  uint32_t only, struct nfs4_stateid *sid)
 {
 	struct nfs4_deleg **p;
 	struct nfs_fh3 out;
-	int found = 0;
+	uint32_t found = 0;
 
 	pthread_mutex_lock(&t->lock);
 	p = find(t, fh);
-	if (*p) {
-		unlink_entry(t, p, &out, sid);
-		found = 1;
-	}
+	if (*p && (only == 0 || (*p)->type == only))
+		found = unlink_entry(t, p, &out, sid);
 	pthread_mutex_unlock(&t->lock);
 	return found;
 }
 
-int nfs4_delegs_take_any(struct nfs4_delegs *t, struct nfs_fh3 *fh,
-			 struct nfs4_stateid *sid)
+uint32_t nfs4_delegs_take_any(struct nfs4_delegs *t, struct nfs_fh3 *fh,
+			      struct nfs4_stateid *sid)
 {
-	int found = 0;
+	uint32_t found = 0;
 
 	pthread_mutex_lock(&t->lock);
 	for (unsigned b = 0; t->count && b < NFS4_DELEG_BUCKETS; b++) {
 		if (t->bucket[b]) {
-			unlink_entry(t, &t->bucket[b], fh, sid);
-			found = 1;
+			found = unlink_entry(t, &t->bucket[b], fh, sid);
 			break;
 		}
 	}
@@ -204,7 +208,7 @@ size_t nfs4_delegs_count(struct nfs4_delegs *t)
 }
 
 int nfs4_delegs_describe(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
-			 int64_t *granted_ns, bool *recalled)
+			 uint32_t *type, int64_t *granted_ns, bool *recalled)
 {
 	struct nfs4_deleg *d;
 	int ret = -ENOENT;
@@ -212,10 +216,41 @@ int nfs4_delegs_describe(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
 	pthread_mutex_lock(&t->lock);
 	d = *find(t, fh);
 	if (d) {
+		*type = d->type;
 		*granted_ns = d->granted_ns;
 		*recalled = d->recalled;
 		ret = 0;
 	}
 	pthread_mutex_unlock(&t->lock);
 	return ret;
+}
+
+uint32_t nfs4_delegs_cb_change(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
+			       const struct nfs4_deleg_report *r,
+			       uint64_t *change)
+{
+	struct nfs4_deleg *d;
+	uint32_t st = NFS4_OK;
+
+	pthread_mutex_lock(&t->lock);
+	d = *find(t, fh);
+	if (!d || d->type != NFS4_OPEN_DELEGATE_WRITE) {
+		st = NFS4ERR_BADHANDLE;
+	} else if (!r->dirty) {
+		/* Everything written is on the server: its value is true. */
+		d->cb_change = 0;
+		*change = r->change;
+	} else {
+		/* Above the server's value while our writes are pending,
+		 * and higher again for each answer that follows more of
+		 * them, so the server sees every change (RFC 8881 §10.4.3). */
+		if (d->cb_change <= r->change)
+			d->cb_change = r->change + 1;
+		else if (r->wgen != d->cb_wgen)
+			d->cb_change++;
+		d->cb_wgen = r->wgen;
+		*change = d->cb_change;
+	}
+	pthread_mutex_unlock(&t->lock);
+	return st;
 }

@@ -14,8 +14,14 @@ struct nfs4_deleg {
 	struct nfs4_deleg *next;     /* in its bucket */
 	struct nfs_fh3 fh;
 	struct nfs4_stateid sid;
+	uint32_t type;               /* NFS4_OPEN_DELEGATE_READ or _WRITE */
 	int64_t granted_ns;          /* monotonic */
 	bool recalled;
+	/* A write delegation's CB_GETATTR answers: the change attribute
+	 * last reported while our writes were pending (0: none yet), and
+	 * the write count of the layer above at that moment. */
+	uint64_t cb_change;
+	uint64_t cb_wgen;
 };
 
 struct nfs4_delegs {
@@ -31,8 +37,8 @@ struct nfs4_delegs {
 	pthread_t thread;
 	bool running;
 	pthread_mutex_t hook_lock;   /* taken alone */
-	nfs4_deleg_forget_fn forget; /* [hook_lock] */
-	void *forget_ctx;            /* [hook_lock] */
+	struct nfs4_deleg_hooks hooks; /* [hook_lock] */
+	bool have_hooks;             /* [hook_lock] */
 };
 
 #endif

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Delegations on a mount (nfs4_deleg.h): what an OPEN brought kept or
- * given back, CB_RECALL answered on the transport thread and the
- * DELEGRETURN sent from a thread of its own (the transport thread must
- * not wait for a reply it is the one to read), every delegation given
- * back at unmount and forgotten when the server lost them.
+ * given back, CB_RECALL and CB_GETATTR answered on the transport thread
+ * and the flush and DELEGRETURN sent from a thread of its own (the
+ * transport thread must not wait for a reply it is the one to read),
+ * every delegation given back at unmount and forgotten when the server
+ * lost them.
  */
 #include "nfs4_deleg_int.h"
 
@@ -19,13 +20,37 @@
 #include "nfs4_session.h"
 #include "nfs4_walk.h"
 
+static const char *type_name(uint32_t type)
+{
+	return type == NFS4_OPEN_DELEGATE_WRITE ? "write" : "read";
+}
+
 static void forget(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
 		   bool recalled)
 {
 	pthread_mutex_lock(&t->hook_lock);
-	if (t->forget)
-		t->forget(t->forget_ctx, fh, recalled);
+	if (t->have_hooks && t->hooks.forget)
+		t->hooks.forget(t->hooks.ctx, fh, recalled);
 	pthread_mutex_unlock(&t->hook_lock);
+}
+
+/* A write delegation's file: every byte written here onto the server
+ * before it goes back, so that whoever opens the file next reads them. */
+static void flush(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
+		  uint32_t type)
+{
+	int ret = 0;
+
+	if (type != NFS4_OPEN_DELEGATE_WRITE)
+		return;
+	pthread_mutex_lock(&t->hook_lock);
+	if (t->have_hooks && t->hooks.flush)
+		ret = t->hooks.flush(t->hooks.ctx, fh);
+	pthread_mutex_unlock(&t->hook_lock);
+	if (ret)
+		nf_log(NF_LOG_WARNING, "a written file's data before its "
+		       "delegation went back: %s (reported again at fsync "
+		       "or close)", strerror(-ret));
 }
 
 /* DELEGRETURN as the daemon: the delegation is the client's, not a
@@ -58,6 +83,7 @@ static void *return_thread(void *arg)
 	struct nfs4_delegs *t = arg;
 	struct nfs4_stateid sid;
 	struct nfs_fh3 fh;
+	uint32_t type;
 
 	pthread_mutex_lock(&t->lock);
 	for (;;) {
@@ -66,9 +92,11 @@ static void *return_thread(void *arg)
 		if (t->stop)
 			break;
 		pthread_mutex_unlock(&t->lock);
-		/* The caches stopped believing it at the recall; the
-		 * layer above now drops what it believed, then it goes. */
-		if (nfs4_delegs_take_recalled(t, &fh, &sid)) {
+		/* The caches stopped believing it at the recall; what we
+		 * wrote goes to the server, the layer above drops what it
+		 * believed, then the delegation goes. */
+		if ((type = nfs4_delegs_take_recalled(t, &fh, &sid))) {
+			flush(t, &fh, type);
 			forget(t, &fh, true);
 			give_back(t, &fh, &sid, "recalled");
 			nfs4_open_close_idle(t->c, &fh);
@@ -90,11 +118,58 @@ static uint32_t on_recall(void *ctx, const struct nfs4_cb_recall_args *a)
 		return NFS4ERR_BADHANDLE;
 	st = nfs4_delegs_recall(t, &fh, &a->stateid, &queued);
 	if (queued) {
+		uint32_t type = 0;
+		int64_t when;
+		bool recalled;
+
+		nfs4_delegs_describe(t, &fh, &type, &when, &recalled);
 		STAT_INC(deleg_recalled);
-		TRACE("CB_RECALL of a read delegation: attributes no longer "
-		      "believed → DELEGRETURN");
+		TRACE("CB_RECALL of a %s delegation: attributes no longer "
+		      "believed → %sDELEGRETURN", type_name(type),
+		      type == NFS4_OPEN_DELEGATE_WRITE
+			      ? "what we wrote sent and committed, then " : "");
 	}
 	return st;
+}
+
+/* CB_GETATTR: size and change attribute of a file we hold a write
+ * delegation for, as this mount knows them (RFC 8881 §10.4.3). */
+static uint32_t on_getattr(void *ctx, const struct nfs4_cb_getattr_args *a,
+			   struct nfs4_fattr *out)
+{
+	struct nfs4_delegs *t = ctx;
+	struct nfs4_deleg_report r;
+	struct nfs_fh3 fh;
+	uint64_t change;
+	uint32_t st;
+	int ret = -ENOENT;
+
+	memset(out, 0, sizeof(*out));
+	if (nfs4_fh_to_fh3(&a->fh, &fh))
+		return NFS4ERR_BADHANDLE;
+	memset(&r, 0, sizeof(r));
+	pthread_mutex_lock(&t->hook_lock);
+	if (t->have_hooks && t->hooks.report)
+		ret = t->hooks.report(t->hooks.ctx, &fh, &r);
+	pthread_mutex_unlock(&t->hook_lock);
+	if (ret)
+		return NFS4ERR_BADHANDLE;
+	st = nfs4_delegs_cb_change(t, &fh, &r, &change);
+	if (st != NFS4_OK)
+		return st;
+	if (nfs4_bitmap_isset(&a->request, NFS4_FATTR_CHANGE)) {
+		nfs4_bitmap_set(&out->mask, NFS4_FATTR_CHANGE);
+		out->change = change;
+	}
+	if (nfs4_bitmap_isset(&a->request, NFS4_FATTR_SIZE)) {
+		nfs4_bitmap_set(&out->mask, NFS4_FATTR_SIZE);
+		out->size = r.size;
+	}
+	STAT_INC(deleg_cb_getattr);
+	TRACE("CB_GETATTR of a written file: size %llu, change %llu%s",
+	      (unsigned long long)r.size, (unsigned long long)change,
+	      r.dirty ? " (our writes pending)" : "");
+	return NFS4_OK;
 }
 
 int nfs4_delegs_start(struct nfs_client *c)
@@ -116,6 +191,7 @@ int nfs4_delegs_start(struct nfs_client *c)
 	t->running = true;
 	c->v4delegs = t;
 	nfs4_session_set_recall(c->v4, on_recall, t);
+	nfs4_session_set_cb_getattr(c->v4, on_getattr, t);
 	return 0;
 }
 
@@ -124,10 +200,12 @@ void nfs4_delegs_stop(struct nfs_client *c)
 	struct nfs4_delegs *t = c->v4delegs;
 	struct nfs4_stateid sid;
 	struct nfs_fh3 fh;
+	uint32_t type;
 
 	if (!t)
 		return;
 	nfs4_session_set_recall(c->v4, NULL, NULL);
+	nfs4_session_set_cb_getattr(c->v4, NULL, NULL);
 	if (t->running) {
 		pthread_mutex_lock(&t->lock);
 		t->stop = true;
@@ -137,24 +215,27 @@ void nfs4_delegs_stop(struct nfs_client *c)
 		t->running = false;
 	}
 	/* Recalled or not, each goes back before the session does. */
-	while (nfs4_delegs_take_any(t, &fh, &sid))
+	while ((type = nfs4_delegs_take_any(t, &fh, &sid))) {
+		flush(t, &fh, type);
 		give_back(t, &fh, &sid, "unmount");
+	}
 	/* The opens they kept: DESTROY_CLIENTID wants no state left. */
 	nfs4_open_close_idle(c, NULL);
 	c->v4delegs = NULL;
 	nfs4_delegs_free(t);
 }
 
-void nfs4_delegs_set_forget(struct nfs_client *c, nfs4_deleg_forget_fn fn,
-			    void *ctx)
+void nfs4_delegs_set_hooks(struct nfs_client *c,
+			   const struct nfs4_deleg_hooks *h)
 {
 	struct nfs4_delegs *t = c->v4delegs;
 
 	if (!t)
 		return;
 	pthread_mutex_lock(&t->hook_lock);
-	t->forget = fn;
-	t->forget_ctx = ctx;
+	t->have_hooks = h != NULL;
+	if (h)
+		t->hooks = *h;
 	pthread_mutex_unlock(&t->hook_lock);
 }
 
@@ -180,9 +261,10 @@ void nfs4_delegs_lost(struct nfs_client *c)
 
 uint32_t nfs4_deleg_want(const struct nfs_client *c, uint32_t access)
 {
-	return c->v4delegs && access == NFS4_SHARE_ACCESS_READ
-		       ? NFS4_SHARE_WANT_READ_DELEG
-		       : NFS4_SHARE_WANT_NO_DELEG;
+	if (!c->v4delegs || access == 0)
+		return NFS4_SHARE_WANT_NO_DELEG;
+	return access & NFS4_SHARE_ACCESS_WRITE ? NFS4_SHARE_WANT_WRITE_DELEG
+						: NFS4_SHARE_WANT_READ_DELEG;
 }
 
 void nfs4_deleg_offered(struct nfs_client *c, const struct nfs_fh3 *fh,
@@ -196,18 +278,19 @@ void nfs4_deleg_offered(struct nfs_client *c, const struct nfs_fh3 *fh,
 		return;
 	if (!wanted || !c->v4delegs) {
 		why = "not asked for";
-	} else if (d->type == NFS4_OPEN_DELEGATE_WRITE) {
-		why = "a write delegation";
 	} else {
-		ret = nfs4_delegs_add(c->v4delegs, fh, &d->stateid,
+		ret = nfs4_delegs_add(c->v4delegs, fh, &d->stateid, d->type,
 				      clock_mono_ns());
 		if (ret == 0) {
 			STAT_INC(deleg_granted);
 			STAT_INC(deleg_held);
-			TRACE("OPEN brought a read delegation: attributes "
-			      "believed until it is recalled");
+			TRACE("OPEN brought a %s delegation: attributes "
+			      "believed until it is recalled",
+			      type_name(d->type));
 			return;
 		}
+		if (ret == -EALREADY)
+			return; /* the one we hold, named again */
 		why = ret == -EEXIST ? "the file has one" : strerror(-ret);
 	}
 	send_return(c, fh, &d->stateid, why);
@@ -217,14 +300,15 @@ void nfs4_deleg_before_write(struct nfs_client *c, const struct nfs_fh3 *fh)
 {
 	struct nfs4_stateid sid;
 
-	if (!c->v4delegs || !nfs4_delegs_take(c->v4delegs, fh, &sid))
+	if (!c->v4delegs || !nfs4_delegs_take(c->v4delegs, fh,
+					      NFS4_OPEN_DELEGATE_READ, &sid))
 		return;
 	forget(c->v4delegs, fh, false);
 	give_back(c->v4delegs, fh, &sid, "opened for writing here");
 	nfs4_open_close_idle(c, fh);
 }
 
-bool nfs4_deleg_held(struct nfs_client *c, const struct nfs_fh3 *fh)
+uint32_t nfs4_deleg_held(struct nfs_client *c, const struct nfs_fh3 *fh)
 {
-	return c->v4delegs && nfs4_delegs_held(c->v4delegs, fh);
+	return c->v4delegs ? nfs4_delegs_held(c->v4delegs, fh) : 0;
 }

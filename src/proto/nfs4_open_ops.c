@@ -333,7 +333,7 @@ int nfs4_open_release(struct nfs_client *c, const struct rpc_cred *cred,
 	/* While a delegation is held the last release keeps the open, for
 	 * the next open of the file to reuse without an OPEN. */
 	act = nfs4_opens_begin_release_idle(c->v4opens, o, access,
-					    nfs4_deleg_held(c, &fh), &q.want,
+					    nfs4_deleg_held(c, &fh) != 0, &q.want,
 					    &q.sid);
 	if (act == NFS4_OPEN_KEEP)
 		return 0;

@@ -1179,6 +1179,15 @@ void nfs4_session_set_recall(struct nfs4_session *s, nfs4_recall_fn fn,
 	pthread_mutex_unlock(&s->lock);
 }
 
+void nfs4_session_set_cb_getattr(struct nfs4_session *s,
+				 nfs4_cb_getattr_fn fn, void *ctx)
+{
+	pthread_mutex_lock(&s->lock);
+	s->cb_getattr = fn;
+	s->cb_getattr_ctx = ctx;
+	pthread_mutex_unlock(&s->lock);
+}
+
 static void *teardown_timer(void *arg)
 {
 	struct nfs4_session *s = arg;

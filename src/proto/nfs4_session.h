@@ -41,10 +41,10 @@
  *   stop:   DESTROY_SESSION, DESTROY_CLIENTID.
  *
  * Server calls on the backchannel (nfs4_cb.c) are answered as far as
- * this client has state: CB_SEQUENCE, CB_RECALL through the recall hook
- * (nfs4_deleg.h), CB_NOTIFY_LOCK through the lock-notification hook
- * (nfs4_lock.h), and NFS4ERR_NOTSUPP for the rest (no write delegations
- * or layouts are ever kept).
+ * this client has state: CB_SEQUENCE, CB_RECALL and CB_GETATTR through
+ * their hooks (nfs4_deleg.h), CB_NOTIFY_LOCK through the
+ * lock-notification hook (nfs4_lock.h), and NFS4ERR_NOTSUPP for the rest
+ * (no layouts are ever kept).
  *
  * The reclaim hook of a mount (nfs4_reclaim.c) has its opens again, then
  * its byte-range locks (nfs4_lock_reclaim.c).
@@ -93,6 +93,14 @@ typedef void (*nfs4_reclaim_fn)(void *ctx, struct nfs4_session *s,
 struct nfs4_cb_recall_args;
 typedef uint32_t (*nfs4_recall_fn)(void *ctx,
 				   const struct nfs4_cb_recall_args *a);
+/* The CB_GETATTR hook, on the transport thread: the status to answer
+ * and, with NFS4_OK, the attributes (*out, its mask saying which).  It
+ * must not wait for an RPC. */
+struct nfs4_cb_getattr_args;
+struct nfs4_fattr;
+typedef uint32_t (*nfs4_cb_getattr_fn)(void *ctx,
+				       const struct nfs4_cb_getattr_args *a,
+				       struct nfs4_fattr *out);
 /* The lock-notification hook: CB_NOTIFY_LOCK's arguments, on the
  * transport thread (a lock a wait of ours asked for may now be free);
  * it must not wait for an RPC.  Answered NFS4_OK whatever it does. */
@@ -144,6 +152,8 @@ struct nfs4_session {
 	void *reclaim_ctx;
 	nfs4_recall_fn recall;      /* [lock] */
 	void *recall_ctx;           /* [lock] */
+	nfs4_cb_getattr_fn cb_getattr; /* [lock] */
+	void *cb_getattr_ctx;       /* [lock] */
 	nfs4_notify_lock_fn notify_lock; /* [lock] */
 	void *notify_lock_ctx;      /* [lock] */
 	/* The last recovery began after a lease's time without a renewal:
@@ -251,6 +261,9 @@ void nfs4_session_set_notify_lock(struct nfs4_session *s,
 /* The recall hook (NULL: every CB_RECALL is NFS4ERR_BADHANDLE). */
 void nfs4_session_set_recall(struct nfs4_session *s, nfs4_recall_fn fn,
 			     void *ctx);
+/* The CB_GETATTR hook (NULL: every CB_GETATTR is NFS4ERR_BADHANDLE). */
+void nfs4_session_set_cb_getattr(struct nfs4_session *s,
+				 nfs4_cb_getattr_fn fn, void *ctx);
 
 /* Operations sent, by operation number, for `nfsfusectl stats` (a
  * program "nfs4ops" beside "nfs"); s may be NULL (not an NFSv4 mount:

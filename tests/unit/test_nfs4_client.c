@@ -261,6 +261,26 @@ static void cb_call_notify(struct xdr_enc *e, const uint8_t *sid,
 	assert_int_equal(xdr_enc_error(e), 0);
 }
 
+static void cb_call_getattr(struct xdr_enc *e, const uint8_t *sid,
+			    uint32_t seqid)
+{
+	struct rpc_cred none = { .flavor = RPC_AUTH_NONE };
+	struct nfs4_compound c;
+	struct nfs4_cb_sequence_args sa = { .sequenceid = seqid };
+	struct nfs4_cb_getattr_args ga = { .fh = { 2, { 5, 6 } } };
+
+	memcpy(sa.sessionid, sid, NFS4_SESSIONID_SIZE);
+	nfs4_bitmap_set(&ga.request, NFS4_FATTR_CHANGE);
+	nfs4_bitmap_set(&ga.request, NFS4_FATTR_SIZE);
+	assert_int_equal(xdr_enc_init(e, 256, 0), 0);
+	rpcmsg_enc_call(e, 77, NFS4_CB_PROGRAM, 1, NFS4_CB_PROC_COMPOUND,
+			&none);
+	nfs4_cb_compound_start(&c, e, "t", 1, 0);
+	nfs4_cb_compound_add(&c, NFS4CBOP_SEQUENCE, &sa);
+	nfs4_cb_compound_add(&c, NFS4CBOP_GETATTR, &ga);
+	assert_int_equal(xdr_enc_error(e), 0);
+}
+
 /* Runs the dispatcher on a call; the CB_COMPOUND reply's walk in *r
  * (over *reply, which the caller releases); returns the RPC accept
  * status. */
@@ -357,9 +377,27 @@ static uint32_t recall_hook(void *ctx, const struct nfs4_cb_recall_args *a)
 	return NFS4_OK;
 }
 
+/* The CB_GETATTR hook of test_backchannel: what a write delegation's
+ * holder knows, for the handle cb_call_getattr sends. */
+static uint32_t getattr_hook(void *ctx, const struct nfs4_cb_getattr_args *a,
+			     struct nfs4_fattr *out)
+{
+	assert_int_equal(a->fh.len, 2);
+	assert_int_equal(a->fh.data[0], 5);
+	assert_true(nfs4_bitmap_isset(&a->request, NFS4_FATTR_SIZE));
+	assert_true(nfs4_bitmap_isset(&a->request, NFS4_FATTR_CHANGE));
+	nfs4_bitmap_set(&out->mask, NFS4_FATTR_CHANGE);
+	nfs4_bitmap_set(&out->mask, NFS4_FATTR_SIZE);
+	out->change = 0x1234567890ull;
+	out->size = 4097;
+	++*(int *)ctx;
+	return NFS4_OK;
+}
+
 static void test_backchannel(void **state)
 {
-	int recalls = 0, notified = 0;
+	int recalls = 0, notified = 0, getattrs = 0;
+	struct nfs4_getattr_res gr;
 	struct nfs4_session s;
 	struct nfs4_compound_res r;
 	struct nfs4_cb_sequence_res sr;
@@ -423,20 +461,46 @@ static void test_backchannel(void **state)
 	assert_int_equal(notified, 1);
 	xdr_enc_release(&reply);
 
+	/* CB_GETATTR: BADHANDLE with no hook (no write delegation is
+	 * held), then the hook's size and change attribute, encoded */
+	cb_call_getattr(&call, s.sessionid, 6);
+	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_SUCCESS);
+	assert_int_equal(r.status, NFS4ERR_BADHANDLE);
+	assert_int_equal(nfs4_compound_next(&r, NFS4CBOP_SEQUENCE, &sr), 0);
+	assert_int_equal(nfs4_compound_next(&r, NFS4CBOP_GETATTR, &gr), 0);
+	assert_int_equal(gr.status, NFS4ERR_BADHANDLE);
+	xdr_enc_release(&reply);
+	nfs4_session_set_cb_getattr(&s, getattr_hook, &getattrs);
+	cb_call_getattr(&call, s.sessionid, 7);
+	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_SUCCESS);
+	assert_int_equal(r.status, NFS4_OK);
+	assert_int_equal(nfs4_compound_next(&r, NFS4CBOP_SEQUENCE, &sr), 0);
+	memset(&gr, 0, sizeof(gr));
+	assert_int_equal(nfs4_compound_next(&r, NFS4CBOP_GETATTR, &gr), 0);
+	assert_int_equal(gr.status, NFS4_OK);
+	assert_true(nfs4_bitmap_isset(&gr.attrs.mask, NFS4_FATTR_SIZE));
+	assert_true(nfs4_bitmap_isset(&gr.attrs.mask, NFS4_FATTR_CHANGE));
+	assert_false(nfs4_bitmap_isset(&gr.attrs.mask, NFS4_FATTR_TYPE));
+	assert_int_equal(gr.attrs.size, 4097);
+	assert_int_equal(gr.attrs.change, 0x1234567890ull);
+	assert_int_equal(getattrs, 1);
+	xdr_enc_release(&reply);
+	nfs4_session_set_cb_getattr(&s, NULL, NULL);
+
 	/* a sequence id out of order, another session, another minor */
-	cb_call(&call, s.sessionid, 1, 9, false, NFS4_CB_PROGRAM);
+	cb_call(&call, s.sessionid, 1, 12, false, NFS4_CB_PROGRAM);
 	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_SUCCESS);
 	assert_int_equal(r.status, NFS4ERR_SEQ_MISORDERED);
 	xdr_enc_release(&reply);
-	cb_call(&call, other, 1, 6, false, NFS4_CB_PROGRAM);
+	cb_call(&call, other, 1, 8, false, NFS4_CB_PROGRAM);
 	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_SUCCESS);
 	assert_int_equal(r.status, NFS4ERR_BADSESSION);
 	xdr_enc_release(&reply);
-	cb_call(&call, s.sessionid, 2, 6, false, NFS4_CB_PROGRAM);
+	cb_call(&call, s.sessionid, 2, 8, false, NFS4_CB_PROGRAM);
 	assert_int_equal(cb_answer(&s, &call, &reply, &r), RPC_SUCCESS);
 	assert_int_equal(r.status, NFS4ERR_MINOR_VERS_MISMATCH);
 	xdr_enc_release(&reply);
-	assert_int_equal(s.cb_seqid, 5);
+	assert_int_equal(s.cb_seqid, 7);
 
 	/* another program: PROG_UNAVAIL */
 	cb_call(&call, s.sessionid, 1, 6, false, 12345);
