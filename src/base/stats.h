@@ -65,7 +65,8 @@
 	X(deleg_lost)           /* held when the server lost our state */   \
 	X(deleg_attr_hits)      /* attributes believed past their timeout */\
 	X(deleg_local_opens)    /* opens made here under one: no OPEN */   \
-	X(deleg_cb_getattr)     /* CB_GETATTRs answered from the cache */
+	X(deleg_cb_getattr)     /* CB_GETATTRs answered from the cache */  \
+	X(deleg_revoked)        /* revoked by the server: FREE_STATEID */
 
 struct cache_stats {
 #define X(name) uint64_t name;

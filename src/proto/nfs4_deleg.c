@@ -146,6 +146,26 @@ uint32_t nfs4_delegs_recall(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
 	return st;
 }
 
+size_t nfs4_delegs_recall_all(struct nfs4_delegs *t)
+{
+	size_t n = 0;
+
+	pthread_mutex_lock(&t->lock);
+	for (unsigned b = 0; b < NFS4_DELEG_BUCKETS; b++) {
+		for (struct nfs4_deleg *d = t->bucket[b]; d; d = d->next) {
+			if (d->recalled)
+				continue;
+			d->recalled = true;
+			t->nrecalled++;
+			n++;
+		}
+	}
+	if (n)
+		pthread_cond_broadcast(&t->wake);
+	pthread_mutex_unlock(&t->lock);
+	return n;
+}
+
 uint32_t nfs4_delegs_take_recalled(struct nfs4_delegs *t, struct nfs_fh3 *fh,
 				   struct nfs4_stateid *sid)
 {

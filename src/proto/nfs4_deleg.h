@@ -28,6 +28,10 @@
  * DELEGRETURN.  A recall of a handle we hold nothing for is
  * NFS4ERR_BADHANDLE, of another stateid NFS4ERR_BAD_STATEID.
  *
+ * Revoked: a recall answered too late, or revoked state flagged in a
+ * SEQUENCE reply, is freed (FREE_STATEID) once DELEGRETURN says so; the
+ * opens under it stand.
+ *
  * Ended: this mount's own open for writing gives a read one back first;
  * every one held is given back at unmount, before the session is
  * destroyed (a written file's bytes flushed first); a lost client id
@@ -70,6 +74,9 @@ uint32_t nfs4_delegs_held(struct nfs4_delegs *t, const struct nfs_fh3 *fh);
  * NFS4ERR_BADHANDLE or NFS4ERR_BAD_STATEID. */
 uint32_t nfs4_delegs_recall(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
 			    const struct nfs4_stateid *sid, bool *queued);
+/* Every one held and not yet recalled marked recalled and queued, as if
+ * each had its CB_RECALL; how many. */
+size_t nfs4_delegs_recall_all(struct nfs4_delegs *t);
 /* Each take returns the type of the one taken out of the table (for
  * its DELEGRETURN), or 0 when there is none. */
 /* A recalled one. */
@@ -132,6 +139,12 @@ void nfs4_delegs_stop(struct nfs_client *c);
  * end. */
 void nfs4_delegs_set_hooks(struct nfs_client *c,
 			   const struct nfs4_deleg_hooks *h);
+/* The server revoked some (SEQ4_STATUS_RECALLABLE_STATE_REVOKED): which
+ * ones is not said, so every one held goes back as if recalled, and each
+ * DELEGRETURN the server answers NFS4ERR_DELEG_REVOKED is followed by
+ * FREE_STATEID.  The opens and locks stand.  Sends nothing itself: the
+ * return thread does (this runs on the renewal thread, in a recovery). */
+void nfs4_delegs_revoked(struct nfs_client *c);
 /* The server lost them (a new client id): each forgotten, none returned. */
 void nfs4_delegs_lost(struct nfs_client *c);
 

@@ -54,13 +54,33 @@ static void flush(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
 }
 
 /* DELEGRETURN as the daemon: the delegation is the client's, not a
- * user's.  An error is logged: the server takes it back at the end of
- * the lease anyway, and nothing here trusts it any more. */
+ * user's.  One the server has revoked meanwhile (a recall we answered
+ * too late, or revoked state flagged in SEQUENCE) is freed instead
+ * (FREE_STATEID), so that the server stops flagging it.  Any other error
+ * is logged: the server takes it back at the end of the lease anyway,
+ * and nothing here trusts it any more. */
 static void send_return(struct nfs_client *c, const struct nfs_fh3 *fh,
 			const struct nfs4_stateid *sid, const char *why)
 {
-	int ret = nfs4_delegreturn(c, &c->v4->cred, fh, sid);
+	uint32_t st = NFS4_OK;
+	int ret = nfs4_delegreturn(c, &c->v4->cred, fh, sid, &st);
 
+	if (ret == 0 && (st == NFS4ERR_DELEG_REVOKED ||
+			 st == NFS4ERR_ADMIN_REVOKED)) {
+		STAT_INC(deleg_revoked);
+		ret = nfs4_free_stateid(c, &c->v4->cred, fh, sid, &st);
+		TRACE("delegation (%s) revoked by the server: FREE_STATEID: "
+		      "%s", why, ret ? strerror(-ret) : nfs4_stat_name(st) ?
+		      nfs4_stat_name(st) : "?");
+		if (ret == 0 && st != NFS4_OK)
+			ret = nfs_stat_errno(nfs4_stat_to_nfs3(st));
+		if (ret)
+			nf_log(NF_LOG_INFO, "FREE_STATEID of a revoked "
+			       "delegation (%s): %s", why, strerror(-ret));
+		return;
+	}
+	if (ret == 0 && st != NFS4_OK)
+		ret = nfs_stat_errno(nfs4_stat_to_nfs3(st));
 	if (ret == 0) {
 		STAT_INC(deleg_returned);
 		TRACE("delegation given back (%s): DELEGRETURN", why);
@@ -237,6 +257,20 @@ void nfs4_delegs_set_hooks(struct nfs_client *c,
 	if (h)
 		t->hooks = *h;
 	pthread_mutex_unlock(&t->hook_lock);
+}
+
+void nfs4_delegs_revoked(struct nfs_client *c)
+{
+	struct nfs4_delegs *t = c->v4delegs;
+	size_t n;
+
+	if (!t)
+		return;
+	n = nfs4_delegs_recall_all(t);
+	STAT_ADD(deleg_recalled, n);
+	if (n)
+		TRACE("SEQUENCE: the server revoked delegations → all %zu "
+		      "given back (the revoked ones freed)", n);
 }
 
 void nfs4_delegs_lost(struct nfs_client *c)

@@ -194,9 +194,16 @@ int nfs4_open_stateid(struct nfs_client *c, const struct nfs_fh3 *fh,
  * its delegation went back, and at unmount. */
 void nfs4_open_close_idle(struct nfs_client *c, const struct nfs_fh3 *fh);
 
-/* DELEGRETURN of sid on fh, as cred: 0 or a negative errno. */
+/* DELEGRETURN of sid on fh, as cred, and FREE_STATEID of a stateid the
+ * server revoked (so that it stops flagging revoked state in every
+ * SEQUENCE): 0 with *st4 the operation's status, or a negative errno
+ * when there was no answer. */
 int nfs4_delegreturn(struct nfs_client *c, const struct rpc_cred *cred,
-		     const struct nfs_fh3 *fh, const struct nfs4_stateid *sid);
+		     const struct nfs_fh3 *fh, const struct nfs4_stateid *sid,
+		     uint32_t *st4);
+int nfs4_free_stateid(struct nfs_client *c, const struct rpc_cred *cred,
+		      const struct nfs_fh3 *fh, const struct nfs4_stateid *sid,
+		      uint32_t *st4);
 
 /*
  * open(2) of an existing file: PUTFH OPEN(CLAIM_FH, access) GETATTR, as

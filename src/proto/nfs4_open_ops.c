@@ -132,7 +132,7 @@ static int parse_open(struct nfs4_compound_res *r, void *ctx)
 	return nfs4_walk_attr(r, &w, &q->attr);
 }
 
-struct sreq {                 /* OPEN_DOWNGRADE, CLOSE, DELEGRETURN */
+struct sreq {      /* OPEN_DOWNGRADE, CLOSE, DELEGRETURN, FREE_STATEID */
 	const struct nfs_fh3 *fh;
 	uint32_t op;
 	struct nfs4_stateid sid;
@@ -160,6 +160,9 @@ static int build_state(struct nfs4_compound *cmp, void *ctx)
 
 		return nfs4_add_close(cmp, &a);
 	}
+	if (q->op == NFS4OP_FREE_STATEID)
+		return nfs4_add_free_stateid(cmp, &(struct nfs4_stateid_args){
+							  q->sid });
 	return nfs4_add_delegreturn(cmp, &(struct nfs4_stateid_args){ q->sid });
 }
 
@@ -172,7 +175,8 @@ static int parse_state(struct nfs4_compound_res *r, void *ctx)
 	int ret;
 
 	ret = nfs4_walk_next(r, &w, NFS4OP_PUTFH, &sr);
-	if (ret > 0 && q->op == NFS4OP_DELEGRETURN) {
+	if (ret > 0 && (q->op == NFS4OP_DELEGRETURN ||
+			q->op == NFS4OP_FREE_STATEID)) {
 		ret = nfs4_walk_next(r, &w, q->op, &sr);
 	} else if (ret > 0) {
 		ret = nfs4_walk_next(r, &w, q->op, &res);
@@ -195,12 +199,31 @@ static int state_call(struct nfs_client *c, const struct rpc_cred *cred,
 	return ret;
 }
 
-int nfs4_delegreturn(struct nfs_client *c, const struct rpc_cred *cred,
-		     const struct nfs_fh3 *fh, const struct nfs4_stateid *sid)
+/* One stateid operation, with its status in *st4 (0), or no answer. */
+static int state_op(struct nfs_client *c, const struct rpc_cred *cred,
+		    const struct nfs_fh3 *fh, uint32_t op,
+		    const struct nfs4_stateid *sid, uint32_t *st4)
 {
-	struct sreq q = { .fh = fh, .op = NFS4OP_DELEGRETURN, .sid = *sid };
+	struct sreq q = { .fh = fh, .op = op, .sid = *sid };
+	int ret = nfs4_session_call(c->v4, cred, NFS4_CALL_CACHETHIS,
+				    build_state, parse_state, &q, NULL, NULL);
 
-	return state_call(c, cred, &q);
+	*st4 = q.st4;
+	return ret;
+}
+
+int nfs4_delegreturn(struct nfs_client *c, const struct rpc_cred *cred,
+		     const struct nfs_fh3 *fh, const struct nfs4_stateid *sid,
+		     uint32_t *st4)
+{
+	return state_op(c, cred, fh, NFS4OP_DELEGRETURN, sid, st4);
+}
+
+int nfs4_free_stateid(struct nfs_client *c, const struct rpc_cred *cred,
+		      const struct nfs_fh3 *fh, const struct nfs4_stateid *sid,
+		      uint32_t *st4)
+{
+	return state_op(c, cred, fh, NFS4OP_FREE_STATEID, sid, st4);
 }
 
 int nfs4_open_stateid(struct nfs_client *c, const struct nfs_fh3 *fh,

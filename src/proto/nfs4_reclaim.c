@@ -160,6 +160,10 @@ static void reclaim_all(void *ctx, struct nfs4_session *s,
 			      .lapsed = s->lease_lapsed };
 	int ret;
 
+	if (kind == NFS4_RECLAIM_DELEGS) {
+		nfs4_delegs_revoked(w.c);
+		return;
+	}
 	/* Delegations are not reclaimed: the server forgot them, and their
 	 * files are simply asked about again. */
 	nfs4_delegs_lost(w.c);

@@ -65,6 +65,8 @@ enum nfs4_reclaim_kind {
 			      * period lasts */
 	NFS4_RECLAIM_LOST,   /* the lease expired or the server revoked the
 			      * state: it is gone, its files answer EIO */
+	NFS4_RECLAIM_DELEGS, /* the server revoked delegations only: they
+			      * go back, the opens and locks stand */
 };
 
 struct nfs4_rec {

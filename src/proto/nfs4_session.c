@@ -842,7 +842,9 @@ static void run_reclaim(struct nfs4_session *s, enum nfs4_reclaim_kind kind)
 		       "expired or revoked): files that held it answer EIO "
 		       "until opened again");
 	TRACE("nfs4 recovery: reclaim hook (%s)",
-	      kind == NFS4_RECLAIM_GRACE ? "reclaim in grace" : "state lost");
+	      kind == NFS4_RECLAIM_GRACE    ? "reclaim in grace"
+	      : kind == NFS4_RECLAIM_DELEGS ? "delegations revoked"
+					    : "state lost");
 	if (fn)
 		fn(ctx, s, kind);
 }
@@ -931,8 +933,12 @@ static void act_on_flags(struct nfs4_session *s, uint32_t flags)
 		simple(s, NFS4OP_RECLAIM_COMPLETE, true, NFS4_CALL_RECOVERY,
 		       &x);
 	}
-	if (flags & ~NFS4_SEQ4_STATUS_RESTART_RECLAIM_NEEDED)
+	/* Revoked delegations alone leave every open and lock standing. */
+	if (flags & ~(NFS4_SEQ4_STATUS_RESTART_RECLAIM_NEEDED |
+		      NFS4_SEQ4_STATUS_RECALLABLE_STATE_REVOKED))
 		run_reclaim(s, NFS4_RECLAIM_LOST);
+	else if (flags & NFS4_SEQ4_STATUS_RECALLABLE_STATE_REVOKED)
+		run_reclaim(s, NFS4_RECLAIM_DELEGS);
 }
 
 /* The renewal thread, lock held: the recovery asked for, if any.  True

@@ -236,6 +236,38 @@ static void test_cb_change(void **state)
 	nfs4_delegs_free(t);
 }
 
+/* Revoked state flagged by the server: every one not yet recalled is
+ * queued once, as if recalled; one already recalled is not counted
+ * again. */
+static void test_recall_all(void **state)
+{
+	struct nfs4_delegs *t = nfs4_delegs_new();
+	struct nfs_fh3 a = fh_n(1), b = fh_n(2), c = fh_n(3), fh;
+	struct nfs4_stateid s1 = sid_n(1), s2 = sid_n(2), s3 = sid_n(3), sid;
+	unsigned n = 0;
+	bool queued;
+
+	(void)state;
+	assert_int_equal(nfs4_delegs_recall_all(t), 0);
+	assert_int_equal(nfs4_delegs_add(t, &a, &s1, NFS4_OPEN_DELEGATE_READ,
+					 1), 0);
+	assert_int_equal(nfs4_delegs_add(t, &b, &s2, NFS4_OPEN_DELEGATE_WRITE,
+					 1), 0);
+	assert_int_equal(nfs4_delegs_add(t, &c, &s3, NFS4_OPEN_DELEGATE_READ,
+					 1), 0);
+	assert_int_equal(nfs4_delegs_recall(t, &c, &s3, &queued), NFS4_OK);
+	assert_true(queued);
+	assert_int_equal(nfs4_delegs_recall_all(t), 2);
+	assert_int_equal(nfs4_delegs_recall_all(t), 0);
+	assert_int_equal(nfs4_delegs_held(t, &a), 0);
+	assert_int_equal(nfs4_delegs_held(t, &b), 0);
+	while (nfs4_delegs_take_recalled(t, &fh, &sid))
+		n++;
+	assert_int_equal(n, 3);
+	assert_int_equal(nfs4_delegs_count(t), 0);
+	nfs4_delegs_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_recall),
 		cmocka_unit_test(test_many),
 		cmocka_unit_test(test_cb_change),
+		cmocka_unit_test(test_recall_all),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
