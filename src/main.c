@@ -207,6 +207,10 @@ out_ctl:
 	ctl_stop(ctl);
 	fuse_remove_signal_handlers(se);
 out_session:
+	/* Taking the hooks away waits for a recalled write delegation's
+	 * flush in progress: bounded like the rest of the teardown. */
+	if (fs->nfs->v4)
+		nfs4_session_teardown_begin(fs->nfs->v4, NFS4_TEARDOWN_S);
 	nfs4_delegs_set_hooks(fs->nfs, NULL);
 	fuse_session_destroy(se);
 	return ret;

@@ -15,6 +15,7 @@ struct nfs4_delegs *nfs4_delegs_new(void)
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->wake, NULL);
 	pthread_mutex_init(&t->hook_lock, NULL);
+	pthread_cond_init(&t->hook_idle, NULL);
 	return t;
 }
 
@@ -30,6 +31,7 @@ void nfs4_delegs_free(struct nfs4_delegs *t)
 			free(d);
 		}
 	}
+	pthread_cond_destroy(&t->hook_idle);
 	pthread_mutex_destroy(&t->hook_lock);
 	pthread_cond_destroy(&t->wake);
 	pthread_mutex_destroy(&t->lock);

@@ -40,8 +40,10 @@
  * reclaimed open).
  *
  * Locks: the table's mutex is never held across an RPC or a hook; the
- * hooks run under a mutex of their own, so that taking them away waits
- * for a call in progress.
+ * hooks run under no lock at all (a flush waits for replies the
+ * transport thread reads, while that thread may be answering a
+ * CB_GETATTR), but counted, so that taking them away waits for the calls
+ * in progress.
  */
 #ifndef NFSFUSE_PROTO_NFS4_DELEG_H
 #define NFSFUSE_PROTO_NFS4_DELEG_H

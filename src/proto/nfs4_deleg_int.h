@@ -36,9 +36,15 @@ struct nfs4_delegs {
 	struct nfs_client *c;
 	pthread_t thread;
 	bool running;
+	/* The hooks are called with hook_lock NOT held (a flush waits for
+	 * replies that the transport thread reads, and that thread may be
+	 * calling the report hook meanwhile); hook_calls counts the calls
+	 * in progress, which changing the hooks waits out. */
 	pthread_mutex_t hook_lock;   /* taken alone */
+	pthread_cond_t hook_idle;    /* [hook_lock] hook_calls fell to 0 */
 	struct nfs4_deleg_hooks hooks; /* [hook_lock] */
 	bool have_hooks;             /* [hook_lock] */
+	unsigned hook_calls;         /* [hook_lock] */
 };
 
 #endif

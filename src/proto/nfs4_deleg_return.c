@@ -25,13 +25,40 @@ static const char *type_name(uint32_t type)
 	return type == NFS4_OPEN_DELEGATE_WRITE ? "write" : "read";
 }
 
+/* The hooks for one call, counted as in progress: false when there are
+ * none.  hooks_put() after the call. */
+static bool hooks_get(struct nfs4_delegs *t, struct nfs4_deleg_hooks *h)
+{
+	bool have;
+
+	pthread_mutex_lock(&t->hook_lock);
+	have = t->have_hooks;
+	if (have) {
+		*h = t->hooks;
+		t->hook_calls++;
+	}
+	pthread_mutex_unlock(&t->hook_lock);
+	return have;
+}
+
+static void hooks_put(struct nfs4_delegs *t)
+{
+	pthread_mutex_lock(&t->hook_lock);
+	if (--t->hook_calls == 0)
+		pthread_cond_broadcast(&t->hook_idle);
+	pthread_mutex_unlock(&t->hook_lock);
+}
+
 static void forget(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
 		   bool recalled)
 {
-	pthread_mutex_lock(&t->hook_lock);
-	if (t->have_hooks && t->hooks.forget)
-		t->hooks.forget(t->hooks.ctx, fh, recalled);
-	pthread_mutex_unlock(&t->hook_lock);
+	struct nfs4_deleg_hooks h;
+
+	if (!hooks_get(t, &h))
+		return;
+	if (h.forget)
+		h.forget(h.ctx, fh, recalled);
+	hooks_put(t);
 }
 
 /* A write delegation's file: every byte written here onto the server
@@ -39,14 +66,14 @@ static void forget(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
 static void flush(struct nfs4_delegs *t, const struct nfs_fh3 *fh,
 		  uint32_t type)
 {
+	struct nfs4_deleg_hooks h;
 	int ret = 0;
 
-	if (type != NFS4_OPEN_DELEGATE_WRITE)
+	if (type != NFS4_OPEN_DELEGATE_WRITE || !hooks_get(t, &h))
 		return;
-	pthread_mutex_lock(&t->hook_lock);
-	if (t->have_hooks && t->hooks.flush)
-		ret = t->hooks.flush(t->hooks.ctx, fh);
-	pthread_mutex_unlock(&t->hook_lock);
+	if (h.flush)
+		ret = h.flush(h.ctx, fh);
+	hooks_put(t);
 	if (ret)
 		nf_log(NF_LOG_WARNING, "a written file's data before its "
 		       "delegation went back: %s (reported again at fsync "
@@ -158,6 +185,7 @@ static uint32_t on_getattr(void *ctx, const struct nfs4_cb_getattr_args *a,
 			   struct nfs4_fattr *out)
 {
 	struct nfs4_delegs *t = ctx;
+	struct nfs4_deleg_hooks h;
 	struct nfs4_deleg_report r;
 	struct nfs_fh3 fh;
 	uint64_t change;
@@ -168,10 +196,11 @@ static uint32_t on_getattr(void *ctx, const struct nfs4_cb_getattr_args *a,
 	if (nfs4_fh_to_fh3(&a->fh, &fh))
 		return NFS4ERR_BADHANDLE;
 	memset(&r, 0, sizeof(r));
-	pthread_mutex_lock(&t->hook_lock);
-	if (t->have_hooks && t->hooks.report)
-		ret = t->hooks.report(t->hooks.ctx, &fh, &r);
-	pthread_mutex_unlock(&t->hook_lock);
+	if (hooks_get(t, &h)) {
+		if (h.report)
+			ret = h.report(h.ctx, &fh, &r);
+		hooks_put(t);
+	}
 	if (ret)
 		return NFS4ERR_BADHANDLE;
 	st = nfs4_delegs_cb_change(t, &fh, &r, &change);
@@ -253,6 +282,8 @@ void nfs4_delegs_set_hooks(struct nfs_client *c,
 	if (!t)
 		return;
 	pthread_mutex_lock(&t->hook_lock);
+	while (t->hook_calls)
+		pthread_cond_wait(&t->hook_idle, &t->hook_lock);
 	t->have_hooks = h != NULL;
 	if (h)
 		t->hooks = *h;
