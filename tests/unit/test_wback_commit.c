@@ -703,6 +703,30 @@ static void test_gather_error_at_flush(void **state)
 	wback_free(wb);
 }
 
+/* A push (a delegation recalled) sends and commits what is gathered,
+ * like a flush, but an error it meets stays for the writer's own flush:
+ * reported there, once. */
+static void test_push_keeps_error(void **state)
+{
+	struct wback *wb = new_wb(64u << 20);
+
+	(void)state;
+	write_flags(wb, 0, 5000, 1000, 0);
+	assert_string_equal("", srv.log);
+	assert_int_equal(0, wback_push(wb));
+	assert_string_equal("S", srv.log);
+	assert_memory_equal(srv.stable, pattern, 5000);
+	assert_false(wback_busy(wb));
+	srv.fail_status = NFS3ERR_NOSPC;
+	write_flags(wb, 8192, 64u << 10, 4096, 0);
+	assert_int_equal(-ENOSPC, wback_push(wb));
+	srv.fail_status = NFS3_OK;
+	assert_int_equal(-ENOSPC, wback_push(wb));
+	assert_int_equal(-ENOSPC, wback_flush(wb));
+	assert_int_equal(0, wback_flush(wb));
+	wback_free(wb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -720,6 +744,7 @@ int main(void)
 		cmocka_unit_test_setup(test_gather_rewrite, setup),
 		cmocka_unit_test_setup(test_gather_breaks, setup),
 		cmocka_unit_test_setup(test_gather_error_at_flush, setup),
+		cmocka_unit_test_setup(test_push_keeps_error, setup),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
