@@ -19,11 +19,14 @@
  * knows nothing of it: the operation is cut off the compound (the last
  * one, after SEQUENCE PUTFH), and its NFS4_OK result added to the reply,
  * so the server's slot and sequence stay in step with the client's.
+ *
+ * With --revoke, a conflict revokes instead of recalling (revoke.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "delegproxy.h"
+#include "revoke.h"
 
 #define DLG_MAGIC "DLGP"
 
@@ -304,6 +307,11 @@ static int conflict(struct dp_conn *c, bool to_server, const uint8_t *p,
 
 	if (!d || d->holder == c->id || d->revoked)
 		return 0;
+	if (revoke_conflict(d->holder, d->other, d->fh, d->fhlen, c->id,
+			    what)) {
+		deleg_remove(d);
+		return 0;
+	}
 	hold(c, to_server, p, len, xid, d, what);
 	return 1;
 }
@@ -389,6 +397,10 @@ void deleg_from_client(struct dp_conn *c, const uint8_t *p, size_t len)
 	}
 	if (!ci.have_fh) {
 		forward(c, true, p, len);
+		return;
+	}
+	if (revoke_call(c, &ci, p, len)) {
+		dp_stats_changed();
 		return;
 	}
 	acc = ci.share_access & NFS4_SHARE_ACCESS_BOTH;
@@ -535,6 +547,10 @@ void deleg_from_server(struct dp_conn *c, const uint8_t *p, size_t len)
 	uint32_t xid, type;
 	char sb[2 * NFS4_SESSIONID_SIZE + 1];
 
+	if (revoke_reply(c, p, len)) {
+		dp_stats_changed();
+		return;
+	}
 	if (dp_msg_head(p, len, &xid, &type) || type != 1 ||
 	    !pending_take(c, xid, &pe)) {
 		forward(c, false, p, len);

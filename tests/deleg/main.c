@@ -6,12 +6,14 @@
  *
  *   nfs4_delegproxy --to 127.0.0.1:PORT [--listen PORT] [--ready-file FILE]
  *                   [--stats-file FILE] [--recall-timeout SECONDS]
+ *                   [--revoke]
  *
  * Each client connection gets a connection of its own to the server, and
  * whole RPC records go across (sent on as one fragment each); deleg.c
  * decides what is rewritten, held or answered here.  --listen (default 0:
  * a free port) is on 127.0.0.1 only, and --to must be a 127.0.0.0/8
  * address: this is a test tool.  The port is written to --ready-file.
+ * --revoke revokes delegations where they would be recalled (revoke.c).
  *
  * Log: one line per event on stderr ("accept conn=N", "session ...",
  * "grant ...", "recall ...", "recall-reply ...", "hold ...", "release
@@ -39,6 +41,7 @@
 #include <unistd.h>
 
 #include "delegproxy.h"
+#include "revoke.h"
 
 /* Larger than any NFSv4 message of this client (1 MiB READ or WRITE). */
 #define MAX_RECORD (16u << 20)
@@ -116,6 +119,7 @@ static void stats_text(char *b, size_t bl, const char *sep)
 		 (unsigned long long)s->notify_replies, sep,
 		 (unsigned long long)s->notify_replies_ok, sep,
 		 (unsigned long long)s->errors, sep);
+	revoke_stats_text(b, bl, sep);
 }
 
 /* Written whole under a temporary name, so a reader never sees half. */
@@ -174,6 +178,7 @@ static void conn_close(struct dp_conn *c, const char *why)
 	c->dead = true;
 	dp_log("close conn=%u %s", c->id, why);
 	deleg_conn_closed(c);
+	revoke_conn_closed(c);
 }
 
 static bool buf_reserve(struct dp_buf *b, size_t more)
@@ -235,6 +240,8 @@ bool dp_send(struct dp_conn *c, struct dp_side *s, const uint8_t *p,
 	/* One fragment, the last: record marking, RFC 5531 §11. */
 	xdr_put_u32(s->out.p + s->out.len, 0x80000000u | (uint32_t)len);
 	memcpy(s->out.p + s->out.len + 4, p, len);
+	if (s == &c->cli)
+		revoke_outgoing(c, s->out.p + s->out.len + 4, len);
 	s->out.len += len + 4;
 	side_flush(c, s);
 	return !c->dead;
@@ -530,7 +537,8 @@ static void usage(FILE *out)
 {
 	fputs("usage: nfs4_delegproxy --to 127.0.0.1:PORT [--listen PORT]\n"
 	      "         [--ready-file FILE] [--stats-file FILE]"
-	      " [--recall-timeout SECONDS]\n", out);
+	      " [--recall-timeout SECONDS]\n"
+	      "         [--revoke]\n", out);
 }
 
 int main(int argc, char **argv)
@@ -541,6 +549,7 @@ int main(int argc, char **argv)
 		{ "ready-file", required_argument, NULL, 'r' },
 		{ "stats-file", required_argument, NULL, 's' },
 		{ "recall-timeout", required_argument, NULL, 'T' },
+		{ "revoke", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -583,6 +592,9 @@ int main(int argc, char **argv)
 			}
 			dp_recall_timeout_s = secs;
 			break;
+		case 'R':
+			revoke_enabled = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -601,8 +613,8 @@ int main(int argc, char **argv)
 			port, strerror(errno));
 		return 1;
 	}
-	dp_log("listening port=%u recall-timeout=%u", bound,
-	       dp_recall_timeout_s);
+	dp_log("listening port=%u recall-timeout=%u%s", bound,
+	       dp_recall_timeout_s, revoke_enabled ? " revoke" : "");
 	stats_write();
 	snprintf(num, sizeof(num), "%u\n", bound);
 	ret = 1;
@@ -620,6 +632,7 @@ out:
 		c->dead = true;
 	reap();
 	deleg_free_all();
+	revoke_free_all();
 	close(lfd);
 	return ret;
 }
