@@ -87,6 +87,61 @@ static int skip_ace(struct xdr_dec *d)
 	return skip(d, 3 * 4) || skip_opaque(d, NFS4_MAXSTR) ? -1 : 0;
 }
 
+/*
+ * fattr4 (bitmap4 attrmask; opaque attr_vals<>): where its CHANGE and
+ * SIZE values sit, as offsets from base (0: absent).  The values come in
+ * the order of their bits, so only those before SIZE are walked, and all
+ * of them have a fixed form: supported_attrs (0) a bitmap4, type (1) and
+ * fh_expire_type (2) 4 bytes, change (3) 8.  What follows SIZE is not
+ * read, but must lie inside the values.
+ */
+static int fattr_find(struct xdr_dec *d, const uint8_t *base,
+		      size_t *change_at, size_t *size_at)
+{
+	const uint8_t *vals;
+	uint32_t n, w, w0 = 0, vlen, i, bit;
+	struct xdr_dec v;
+
+	*change_at = *size_at = 0;
+	if (xdr_dec_u32(d, &n) || n > BITMAP_MAX)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (xdr_dec_u32(d, &w))
+			return -1;
+		if (i == 0)
+			w0 = w;
+	}
+	if (xdr_dec_opaque(d, ATTRLIST_MAX, &vals, &vlen))
+		return -1;
+	xdr_dec_init(&v, vals, vlen);
+	for (bit = 0; bit <= NFS4_FATTR_SIZE; bit++) {
+		if (!(w0 >> bit & 1u))
+			continue;
+		switch (bit) {
+		case NFS4_FATTR_SUPPORTED_ATTRS:
+			if (skip_bitmap(&v))
+				return -1;
+			break;
+		case NFS4_FATTR_TYPE:
+		case NFS4_FATTR_FH_EXPIRE_TYPE:
+			if (skip(&v, 4))
+				return -1;
+			break;
+		case NFS4_FATTR_CHANGE:
+			*change_at = off(&v, base);
+			if (skip(&v, 8))
+				return -1;
+			break;
+		default: /* NFS4_FATTR_SIZE */
+			*size_at = off(&v, base);
+			if (skip(&v, 8))
+				return -1;
+			break;
+		}
+	}
+	return 0;
+}
+
 /* ---- calls ---- */
 
 /* The call header of an NFSv4 COMPOUND with AUTH_NONE or AUTH_SYS: a
@@ -349,6 +404,7 @@ int dp_parse_reply(const uint8_t *p, size_t len, struct dp_reply *ri)
 			break;
 		case NFS4OP_PUTFH:
 		case NFS4OP_PUTROOTFH:
+		case NFS4OP_LOOKUP:
 			break;
 		case NFS4OP_OPEN:
 			if (dec_open_res(&d, p, ri))
@@ -358,6 +414,15 @@ int dp_parse_reply(const uint8_t *p, size_t len, struct dp_reply *ri)
 			if (dec_fh(&d, ri->fh, &ri->fhlen))
 				return -1;
 			ri->have_getfh = true;
+			ri->getfh_end = off(&d, p);
+			break;
+		case NFS4OP_GETATTR:
+			if (!ri->have_getattr) {
+				ri->getattr_at = off(&d, p);
+				ri->have_getattr = true;
+			}
+			if (skip_fattr(&d))
+				return -1;
 			break;
 		case NFS4OP_LOCK:
 		case NFS4OP_LOCKU:
@@ -426,22 +491,30 @@ static int splice(const uint8_t *p, size_t len, size_t at, size_t resume,
 	return 0;
 }
 
-/* open_read_delegation4: the stateid given, recall false, and an ACE
- * letting everyone read: the client opens locally only for reading. */
-int dp_grant_read(const uint8_t *p, size_t len, const struct dp_reply *ri,
-		  const uint8_t other[NFS4_OTHER_SIZE], uint8_t **out,
-		  size_t *outlen)
+/* open_read_delegation4 {stateid, recall, permissions} or
+ * open_write_delegation4 {stateid, recall, space_limit, permissions}:
+ * the stateid given, recall false, no limit on the size, and an ACE
+ * letting everyone read (the one the read grant has always sent). */
+static int grant(const uint8_t *p, size_t len, const struct dp_reply *ri,
+		 uint32_t type, const uint8_t other[NFS4_OTHER_SIZE],
+		 uint8_t **out, size_t *outlen)
 {
 	static const char who[] = "EVERYONE@";
-	uint8_t d[64];
+	uint8_t d[96];
 	size_t n = 0, wl = sizeof(who) - 1;
 
 	if (!ri->have_open)
 		return -1;
-	xdr_put_u32(d + n, NFS4_OPEN_DELEGATE_READ), n += 4;
+	xdr_put_u32(d + n, type), n += 4;
 	xdr_put_u32(d + n, 1), n += 4;
 	memcpy(d + n, other, NFS4_OTHER_SIZE), n += NFS4_OTHER_SIZE;
 	xdr_put_u32(d + n, 0), n += 4;
+	if (type == NFS4_OPEN_DELEGATE_WRITE) {
+		/* nfs_space_limit4: NFS_LIMIT_SIZE, filesize all ones */
+		xdr_put_u32(d + n, NFS4_LIMIT_SIZE), n += 4;
+		xdr_put_u32(d + n, UINT32_MAX), n += 4;
+		xdr_put_u32(d + n, UINT32_MAX), n += 4;
+	}
 	xdr_put_u32(d + n, NFS4_ACE_ACCESS_ALLOWED_ACE_TYPE), n += 4;
 	xdr_put_u32(d + n, 0), n += 4;
 	xdr_put_u32(d + n, NFS4_ACE_READ_DATA | NFS4_ACE_READ_ATTRIBUTES |
@@ -451,6 +524,21 @@ int dp_grant_read(const uint8_t *p, size_t len, const struct dp_reply *ri,
 	memset(d + n, 0, wl + xdr_pad(wl));
 	memcpy(d + n, who, wl), n += wl + xdr_pad(wl);
 	return splice(p, len, ri->deleg_at, ri->deleg_end, d, n, out, outlen);
+}
+
+int dp_grant_read(const uint8_t *p, size_t len, const struct dp_reply *ri,
+		  const uint8_t other[NFS4_OTHER_SIZE], uint8_t **out,
+		  size_t *outlen)
+{
+	return grant(p, len, ri, NFS4_OPEN_DELEGATE_READ, other, out, outlen);
+}
+
+int dp_grant_write(const uint8_t *p, size_t len, const struct dp_reply *ri,
+		   const uint8_t other[NFS4_OTHER_SIZE], uint8_t **out,
+		   size_t *outlen)
+{
+	return grant(p, len, ri, NFS4_OPEN_DELEGATE_WRITE, other, out,
+		     outlen);
 }
 
 int dp_strip_last(const uint8_t *p, size_t len, const struct dp_call *ci,
@@ -558,4 +646,91 @@ int dp_cb_notify_lock(uint32_t xid, uint32_t prog,
 	xdr_enc_u64(&e, owner->clientid);
 	xdr_enc_opaque(&e, NFS4_OPAQUE_LIMIT, owner->owner, owner->len);
 	return cb_finish(&e, out, outlen);
+}
+
+int dp_cb_getattr(uint32_t xid, uint32_t prog,
+		  const uint8_t sessionid[NFS4_SESSIONID_SIZE], uint32_t seq,
+		  const uint8_t *fh, uint32_t fhlen, uint8_t **out,
+		  size_t *outlen)
+{
+	struct xdr_enc e;
+
+	if (cb_start(&e, xid, prog, sessionid, seq))
+		return -1;
+	/* CB_GETATTR4args: fh, attr_request (one word: CHANGE, SIZE) */
+	xdr_enc_u32(&e, NFS4CBOP_GETATTR);
+	xdr_enc_opaque(&e, NFS4_FHSIZE, fh, fhlen);
+	xdr_enc_u32(&e, 1);
+	xdr_enc_u32(&e, 1u << NFS4_FATTR_CHANGE | 1u << NFS4_FATTR_SIZE);
+	return cb_finish(&e, out, outlen);
+}
+
+/*
+ * CB_COMPOUND4res {status, tag, resarray<>} of [CB_SEQUENCE, CB_GETATTR]:
+ * CB_SEQUENCE4resok is sessionid, sequenceid, slotid, highest_slotid,
+ * target_highest_slotid; CB_GETATTR4resok is a fattr4.  A result that
+ * failed ends the array; the message must end with the last one.
+ */
+int dp_cb_getattr_reply(const uint8_t *p, size_t len, struct dp_cb_attrs *a)
+{
+	struct xdr_dec d;
+	uint32_t xid, nres, op, st;
+	size_t change_at, size_at;
+
+	memset(a, 0, sizeof(*a));
+	xdr_dec_init(&d, p, len);
+	if (dec_reply_head(&d, &xid) || xdr_dec_u32(&d, &a->status) ||
+	    skip_opaque(&d, NFS4_MAXTAG) || xdr_dec_u32(&d, &nres) ||
+	    nres == 0 || nres > 2)
+		return -1;
+	if (xdr_dec_u32(&d, &op) || op != NFS4CBOP_SEQUENCE ||
+	    xdr_dec_u32(&d, &st))
+		return -1;
+	if (st != NFS4_OK)
+		return nres == 1 && xdr_dec_left(&d) == 0 ? 0 : -1;
+	if (skip(&d, NFS4_SESSIONID_SIZE + 16))
+		return -1;
+	if (nres == 1)
+		return xdr_dec_left(&d) == 0 ? 0 : -1;
+	if (xdr_dec_u32(&d, &op) || op != NFS4CBOP_GETATTR ||
+	    xdr_dec_u32(&d, &st))
+		return -1;
+	if (st != NFS4_OK)
+		return xdr_dec_left(&d) == 0 ? 0 : -1;
+	if (fattr_find(&d, p, &change_at, &size_at) || xdr_dec_left(&d) != 0)
+		return -1;
+	if (change_at) {
+		a->have_change = true;
+		a->change = xdr_get_u64(p + change_at);
+	}
+	if (size_at) {
+		a->have_size = true;
+		a->size = xdr_get_u64(p + size_at);
+	}
+	return 0;
+}
+
+int dp_patch_size(const uint8_t *p, size_t len, const struct dp_reply *ri,
+		  uint64_t size, uint8_t **out, size_t *outlen)
+{
+	struct xdr_dec d;
+	size_t change_at, size_at;
+	uint8_t *b;
+
+	if (!ri->have_getattr || ri->getattr_at > len)
+		return -1;
+	xdr_dec_init(&d, p + ri->getattr_at, len - ri->getattr_at);
+	if (fattr_find(&d, p, &change_at, &size_at))
+		return -1;
+	if (!size_at)
+		return 1;
+	b = malloc(len);
+	if (!b)
+		return -1;
+	memcpy(b, p, len);
+	xdr_put_u32(b + size_at, (uint32_t)(size >> 32));
+	xdr_put_u32(b + size_at + 4, (uint32_t)size);
+	*out = b;
+	*outlen = len;
+	return 0;
 }

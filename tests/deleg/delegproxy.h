@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * nfs4_delegproxy: a test-only NFSv4.1 proxy that grants read delegations
- * the server behind it never grants, and recalls them, and that sends the
- * CB_NOTIFY_LOCK it never sends either (see main.c for the command line,
- * deleg.c and notify.c for the rules).
+ * nfs4_delegproxy: a test-only NFSv4.1 proxy that grants the read (and,
+ * when asked, write) delegations the server behind it never grants,
+ * recalls them, asks a write delegation's holder for the file's size
+ * (CB_GETATTR), and sends the CB_NOTIFY_LOCK the server never sends
+ * either (see main.c for the command line, deleg.c and notify.c for the
+ * rules).
  *
  * One thread, one poll loop: every client connection has its own
  * connection to the server, and all state (delegations, held messages,
@@ -44,10 +46,12 @@ struct dp_side {
 enum dp_pending_kind {
 	PEND_CREATE_SESSION = 1,
 	PEND_OPEN_FH,        /* OPEN(CLAIM_FH): grant, or note a write open */
-	PEND_OPEN_NAME_W,    /* OPEN(CLAIM_NULL) for writing: look at GETFH */
+	PEND_OPEN_NAME,      /* OPEN(CLAIM_NULL): look at GETFH */
 	PEND_RETURN,         /* our DELEGRETURN, cut off the call */
 	PEND_LOCK,           /* LOCK: a waiter when denied, gone when granted */
 	PEND_UNLOCK,         /* LOCKU or CLOSE: notify the waiters on fh */
+	PEND_GETATTR,        /* a held GETATTR let go: patch its size */
+	PEND_LOOKUP,         /* LOOKUP: its GETFH may name a delegated file */
 };
 
 /* A lock-owner4 (RFC 8881 §3.3.10 lock_owner4): clientid, owner<>. */
@@ -61,7 +65,7 @@ struct dp_owner {
 struct dp_pending {
 	uint32_t xid;
 	uint32_t kind;       /* enum dp_pending_kind */
-	uint32_t share_access;
+	uint32_t share_access; /* OPEN: with its WANT bits */
 	uint32_t fhlen;
 	uint8_t fh[NFS4_FHSIZE];
 	uint8_t other[NFS4_OTHER_SIZE]; /* DELEGRETURN: the proxy stateid */
@@ -69,6 +73,8 @@ struct dp_pending {
 	uint32_t locktype;   /* LOCK */
 	bool have_owner;     /* LOCK: the lock-owner is known */
 	struct dp_owner owner;
+	bool patch_size;     /* GETATTR: put size in the reply's fattr4 */
+	uint64_t size;
 };
 
 struct dp_conn {
@@ -80,6 +86,8 @@ struct dp_conn {
 	uint32_t cb_prog;
 	uint8_t sessionid[NFS4_SESSIONID_SIZE];
 	uint32_t cb_seq;     /* the next CB_SEQUENCE sequenceid of slot 0 */
+	uint32_t cb_xid;     /* our callback in flight on slot 0, or 0: one
+			      * at a time, the others wait their turn */
 	uint32_t notify_xid; /* our CB_NOTIFY_LOCK in flight, or 0 */
 	struct dp_pending *pend;
 	size_t npend, cappend;
@@ -89,14 +97,18 @@ struct dp_conn {
 /* ---- main.c: connections, records, log, counters ---- */
 
 struct dp_stats {
-	uint64_t granted, recalls_sent, recall_replies, recall_replies_ok,
-		 returned, held, released_on_return, released_on_timeout,
-		 released_on_close, errors, dropped_on_close,
-		 blocked_denied, notifies_sent, notify_replies,
-		 notify_replies_ok;
+	uint64_t granted, granted_write, recalls_sent, recall_replies,
+		 recall_replies_ok, returned, held, released_on_return,
+		 released_on_timeout, released_on_close, errors,
+		 dropped_on_close, blocked_denied, notifies_sent,
+		 notify_replies, notify_replies_ok, cb_getattrs_sent,
+		 cb_getattr_replies, cb_getattr_replies_ok,
+		 cb_getattr_timeouts, cb_getattr_size, cb_getattr_change;
 };
 extern struct dp_stats dp_st;
 extern unsigned int dp_recall_timeout_s;
+/* --write-delegations: OPENs that want one may get a write delegation. */
+extern bool dp_grant_writes;
 
 void dp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An event: the stats file is written again before the next wait. */
@@ -122,6 +134,21 @@ void deleg_conn_closed(struct dp_conn *c);
 /* Held messages past their time let go; the next deadline (0: none). */
 uint64_t deleg_timers(uint64_t now);
 void deleg_free_all(void);
+/* c's callback slot is free: send the next callback waiting for it;
+ * true when one went. */
+bool deleg_cb_next(struct dp_conn *c);
+
+/* ---- opens.c: the files each connection has open ---- */
+
+/* An OPEN the server granted (stateid: its open stateid), until CLOSE. */
+void opens_add(unsigned int conn, const uint8_t stateid[16],
+	       const uint8_t *fh, uint32_t fhlen, uint32_t access);
+void opens_close(unsigned int conn, const uint8_t stateid[16]);
+/* Has a connection other than conn fh open (for writing, writers_only)? */
+bool opens_other(unsigned int conn, const uint8_t *fh, uint32_t fhlen,
+		 bool writers_only);
+void opens_conn_closed(unsigned int conn);
+void opens_free_all(void);
 
 /* ---- notify.c: lock waiters and CB_NOTIFY_LOCK ---- */
 
@@ -141,6 +168,8 @@ bool notify_cb_reply(struct dp_conn *c, uint32_t xid, const uint8_t *p,
 		     size_t len);
 void notify_conn_closed(struct dp_conn *c);
 void notify_free_all(void);
+/* c's callback slot is free: send the next waiter due, if any. */
+void notify_cb_next(struct dp_conn *c);
 
 /* ---- compound.c: the bounded parsers and rewrites ---- */
 
@@ -173,9 +202,9 @@ struct dp_call {
  * it untouched).  op is 0 when the compound is not SEQUENCE PUTFH op. */
 int dp_parse_call(const uint8_t *p, size_t len, struct dp_call *ci);
 
-/* What a COMPOUND reply holds, walking SEQUENCE, PUTFH, OPEN, GETFH,
- * LOCK, LOCKU, CLOSE and CREATE_SESSION results and stopping at any
- * other (or at the first that failed). */
+/* What a COMPOUND reply holds, walking SEQUENCE, PUTFH, LOOKUP, OPEN,
+ * GETFH, GETATTR, LOCK, LOCKU, CLOSE and CREATE_SESSION results and
+ * stopping at any other (or at the first that failed). */
 struct dp_reply {
 	uint32_t xid;
 	uint32_t status;       /* the compound's */
@@ -186,6 +215,7 @@ struct dp_reply {
 	size_t deleg_at, deleg_end; /* its open_delegation4 */
 	uint32_t deleg_type;
 	bool have_getfh;       /* a GETFH result with NFS4_OK */
+	size_t getfh_end;      /* where it ends */
 	uint32_t fhlen;
 	uint8_t fh[NFS4_FHSIZE];
 	bool have_session;     /* a CREATE_SESSION result with NFS4_OK */
@@ -194,6 +224,8 @@ struct dp_reply {
 	uint32_t last_status;
 	bool have_stateid;     /* a LOCK, LOCKU or CLOSE result with NFS4_OK */
 	uint8_t stateid[16];   /* its stateid */
+	bool have_getattr;     /* the first GETATTR result with NFS4_OK */
+	size_t getattr_at;     /* its fattr4 */
 };
 /* 0, or -1 when it is no accepted COMPOUND reply we can read. */
 int dp_parse_reply(const uint8_t *p, size_t len, struct dp_reply *ri);
@@ -208,6 +240,11 @@ int64_t dp_cb_reply_status(const uint8_t *p, size_t len);
 int dp_grant_read(const uint8_t *p, size_t len, const struct dp_reply *ri,
 		  const uint8_t other[NFS4_OTHER_SIZE], uint8_t **out,
 		  size_t *outlen);
+/* The same with a write delegation: recall false, no limit on the size
+ * (NFS_LIMIT_SIZE, all ones), the same permissions. */
+int dp_grant_write(const uint8_t *p, size_t len, const struct dp_reply *ri,
+		   const uint8_t other[NFS4_OTHER_SIZE], uint8_t **out,
+		   size_t *outlen);
 /* The call without its last operation (ci->op_last must hold). */
 int dp_strip_last(const uint8_t *p, size_t len, const struct dp_call *ci,
 		  uint8_t **out, size_t *outlen);
@@ -225,5 +262,27 @@ int dp_cb_notify_lock(uint32_t xid, uint32_t prog,
 		      uint32_t seq, const uint8_t *fh, uint32_t fhlen,
 		      const struct dp_owner *owner, uint8_t **out,
 		      size_t *outlen);
+
+/* A CB_COMPOUND call: CB_SEQUENCE on slot 0, then CB_GETATTR of fh asking
+ * for CHANGE and SIZE. */
+int dp_cb_getattr(uint32_t xid, uint32_t prog,
+		  const uint8_t sessionid[NFS4_SESSIONID_SIZE], uint32_t seq,
+		  const uint8_t *fh, uint32_t fhlen, uint8_t **out,
+		  size_t *outlen);
+
+/* What the holder answered to CB_COMPOUND [CB_SEQUENCE, CB_GETATTR]. */
+struct dp_cb_attrs {
+	uint32_t status;       /* the compound's */
+	bool have_change, have_size;
+	uint64_t change, size;
+};
+/* 0 (what is absent is not "have"), or -1 when the reply is malformed
+ * or cut short anywhere. */
+int dp_cb_getattr_reply(const uint8_t *p, size_t len, struct dp_cb_attrs *a);
+/* The reply with the size in its GETATTR's fattr4 (ri->getattr_at)
+ * replaced: 0 and *out malloc'ed; 1 when that fattr4 holds no size:
+ * nothing made; -1 when it is malformed. */
+int dp_patch_size(const uint8_t *p, size_t len, const struct dp_reply *ri,
+		  uint64_t size, uint8_t **out, size_t *outlen);
 
 #endif

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * nfs4_delegproxy: a test-only NFSv4.1 proxy that grants read delegations
- * and recalls them, and tells blocked lock waiters that a lock may be free
- * (CB_NOTIFY_LOCK), in front of a server that does neither.
+ * (and with --write-delegations write ones) and recalls them, asks a
+ * write delegation's holder for the size others see (CB_GETATTR), and
+ * tells blocked lock waiters that a lock may be free (CB_NOTIFY_LOCK), in
+ * front of a server that does none of it.
  *
  *   nfs4_delegproxy --to 127.0.0.1:PORT [--listen PORT] [--ready-file FILE]
  *                   [--stats-file FILE] [--recall-timeout SECONDS]
- *                   [--revoke]
+ *                   [--write-delegations] [--revoke]
  *
  * Each client connection gets a connection of its own to the server, and
  * whole RPC records go across (sent on as one fragment each); deleg.c
@@ -15,14 +17,21 @@
  * address: this is a test tool.  The port is written to --ready-file.
  * --revoke revokes delegations where they would be recalled (revoke.c).
  *
+ * Write delegations are granted only with --write-delegations: without
+ * it the proxy behaves as the tests written before them expect, whatever
+ * the client asks for.
+ *
  * Log: one line per event on stderr ("accept conn=N", "session ...",
- * "grant ...", "recall ...", "recall-reply ...", "hold ...", "release
- * ... on=return|timeout|close", "return ...", "timeout ...", "drop ...",
- * "blocked ...", "notify ...", "notify-reply ...", "waiter-granted ...",
- * "error ...", "close conn=N WHY"), and at exit "summary" with the
- * counters.  The counters ("granted N", one per line) are written again
- * to --stats-file after every event, whole (a rename), so a test can read
- * them at any time.
+ * "grant ... type=read|write", "recall ...", "recall-reply ...", "hold
+ * ...", "release ... on=return|timeout|close|cb-getattr|
+ * cb-getattr-timeout", "return ...", "timeout ...", "drop ...",
+ * "cb-getattr ...", "cb-getattr-reply conn=N status=S size=X change=Y",
+ * "patch ...", "blocked ...", "notify ...", "notify-reply ...",
+ * "waiter-granted ...", "error ...", "close conn=N WHY"), and at exit
+ * "summary" with the counters.  The counters ("granted N", one per line)
+ * are written again to --stats-file after every event, whole (a rename),
+ * so a test can read them at any time; cb_getattr_size and
+ * cb_getattr_change are the last values a holder told, not counters.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -52,6 +61,7 @@
 
 struct dp_stats dp_st;
 unsigned int dp_recall_timeout_s = 15;
+bool dp_grant_writes;
 
 static struct dp_conn *conns;
 static unsigned int conn_next_id = 1;
@@ -94,31 +104,34 @@ const char *dp_hex(const uint8_t *p, size_t n, char *out, size_t outlen)
 
 static void stats_text(char *b, size_t bl, const char *sep)
 {
-	const struct dp_stats *s = &dp_st;
+	static const struct {
+		const char *name;
+		const uint64_t *v;
+	} counters[] = {
+#define C(x) { #x, &dp_st.x }
+		C(granted), C(granted_write), C(recalls_sent),
+		C(recall_replies), C(recall_replies_ok), C(returned), C(held),
+		C(released_on_return), C(released_on_timeout),
+		C(released_on_close), C(dropped_on_close), C(blocked_denied),
+		C(notifies_sent), C(notify_replies), C(notify_replies_ok),
+		C(cb_getattrs_sent), C(cb_getattr_replies),
+		C(cb_getattr_replies_ok), C(cb_getattr_timeouts),
+		C(cb_getattr_size), C(cb_getattr_change), C(errors),
+#undef C
+	};
+	size_t i, n = 0;
+	int w;
 
-	snprintf(b, bl,
-		 "granted %llu%srecalls_sent %llu%srecall_replies %llu%s"
-		 "recall_replies_ok %llu%sreturned %llu%sheld %llu%s"
-		 "released_on_return %llu%sreleased_on_timeout %llu%s"
-		 "released_on_close %llu%sdropped_on_close %llu%s"
-		 "blocked_denied %llu%snotifies_sent %llu%s"
-		 "notify_replies %llu%snotify_replies_ok %llu%s"
-		 "errors %llu%s",
-		 (unsigned long long)s->granted, sep,
-		 (unsigned long long)s->recalls_sent, sep,
-		 (unsigned long long)s->recall_replies, sep,
-		 (unsigned long long)s->recall_replies_ok, sep,
-		 (unsigned long long)s->returned, sep,
-		 (unsigned long long)s->held, sep,
-		 (unsigned long long)s->released_on_return, sep,
-		 (unsigned long long)s->released_on_timeout, sep,
-		 (unsigned long long)s->released_on_close, sep,
-		 (unsigned long long)s->dropped_on_close, sep,
-		 (unsigned long long)s->blocked_denied, sep,
-		 (unsigned long long)s->notifies_sent, sep,
-		 (unsigned long long)s->notify_replies, sep,
-		 (unsigned long long)s->notify_replies_ok, sep,
-		 (unsigned long long)s->errors, sep);
+	if (bl)
+		b[0] = '\0';
+	for (i = 0; i < sizeof(counters) / sizeof(counters[0]) && n < bl;
+	     i++) {
+		w = snprintf(b + n, bl - n, "%s %llu%s", counters[i].name,
+			     (unsigned long long)*counters[i].v, sep);
+		if (w < 0)
+			return;
+		n += (size_t)w;
+	}
 	revoke_stats_text(b, bl, sep);
 }
 
@@ -148,7 +161,7 @@ void dp_stats_changed(void)
  * otherwise rewrite the file for every call. */
 static void stats_write(void)
 {
-	char text[1024];
+	char text[2048];
 
 	if (!stats_path || !stats_dirty)
 		return;
@@ -538,7 +551,7 @@ static void usage(FILE *out)
 	fputs("usage: nfs4_delegproxy --to 127.0.0.1:PORT [--listen PORT]\n"
 	      "         [--ready-file FILE] [--stats-file FILE]"
 	      " [--recall-timeout SECONDS]\n"
-	      "         [--revoke]\n", out);
+	      "         [--write-delegations] [--revoke]\n", out);
 }
 
 int main(int argc, char **argv)
@@ -549,6 +562,7 @@ int main(int argc, char **argv)
 		{ "ready-file", required_argument, NULL, 'r' },
 		{ "stats-file", required_argument, NULL, 's' },
 		{ "recall-timeout", required_argument, NULL, 'T' },
+		{ "write-delegations", no_argument, NULL, 'w' },
 		{ "revoke", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -556,7 +570,7 @@ int main(int argc, char **argv)
 	const char *ready = NULL;
 	unsigned int port = 0, bound, secs;
 	bool have_to = false;
-	char text[1024], num[16];
+	char text[2048], num[16];
 	sigset_t mask;
 	struct dp_conn *c;
 	int opt, ret;
@@ -592,6 +606,9 @@ int main(int argc, char **argv)
 			}
 			dp_recall_timeout_s = secs;
 			break;
+		case 'w':
+			dp_grant_writes = true;
+			break;
 		case 'R':
 			revoke_enabled = true;
 			break;
@@ -613,8 +630,9 @@ int main(int argc, char **argv)
 			port, strerror(errno));
 		return 1;
 	}
-	dp_log("listening port=%u recall-timeout=%u%s", bound,
-	       dp_recall_timeout_s, revoke_enabled ? " revoke" : "");
+	dp_log("listening port=%u recall-timeout=%u write-delegations=%s%s",
+	       bound, dp_recall_timeout_s, dp_grant_writes ? "yes" : "no",
+	       revoke_enabled ? " revoke" : "");
 	stats_write();
 	snprintf(num, sizeof(num), "%u\n", bound);
 	ret = 1;

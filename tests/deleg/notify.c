@@ -13,8 +13,9 @@
  *
  * Notify: a LOCKU or CLOSE on fh that succeeds sends every waiter on fh
  * of another connection CB_COMPOUND [CB_SEQUENCE, CB_NOTIFY_LOCK] on its
- * backchannel.  One of ours at a time per connection (slot 0, as the
- * recall): a waiter due while one is out is sent when it is answered.
+ * backchannel.  One callback of ours at a time per connection (slot 0,
+ * shared with deleg.c's): a waiter due while one is out is sent when the
+ * slot is free and no recall or CB_GETATTR waits for it.
  * The client's answer is counted and consumed here.
  */
 #include <stdlib.h>
@@ -185,7 +186,7 @@ static void notify_one(struct waiter *w)
 		dp_st.errors++;
 		return;
 	}
-	if (h->notify_xid) {
+	if (h->cb_xid) {
 		w->due = true;
 		return;
 	}
@@ -201,6 +202,7 @@ static void notify_one(struct waiter *w)
 	dp_log("notify conn=%u fh=%s owner=%s xid=0x%08x seq=%u", h->id,
 	       dp_hex(w->fh, w->fhlen, fb, sizeof(fb)),
 	       owner_hex(&w->owner, ob, sizeof(ob)), xid, h->cb_seq);
+	h->cb_xid = xid;
 	h->cb_seq++;
 	dp_st.notifies_sent++;
 	dp_send(h, &h->cli, msg, len);
@@ -259,7 +261,6 @@ bool notify_cb_reply(struct dp_conn *c, uint32_t xid, const uint8_t *p,
 		     size_t len)
 {
 	int64_t st;
-	struct waiter *w;
 
 	if (!c->notify_xid || c->notify_xid != xid)
 		return false;
@@ -269,13 +270,19 @@ bool notify_cb_reply(struct dp_conn *c, uint32_t xid, const uint8_t *p,
 	if (st == NFS4_OK)
 		dp_st.notify_replies_ok++;
 	dp_log("notify-reply conn=%u status=%lld", c->id, (long long)st);
+	dp_stats_changed();
+	return true;
+}
+
+void notify_cb_next(struct dp_conn *c)
+{
+	struct waiter *w;
+
 	for (w = waiters; w; w = w->next)
 		if (w->conn == c->id && w->due) {
 			notify_one(w);
-			break;
+			return;
 		}
-	dp_stats_changed();
-	return true;
 }
 
 void notify_conn_closed(struct dp_conn *c)
