@@ -375,6 +375,15 @@ counter() {
 		python3 -c 'import json,sys; print(json.load(sys.stdin)["cache"][sys.argv[1]])' "$2"
 }
 
+# stats_json MNT: the daemon's statistics, as `nfsfusectl stats --json`.
+stats_json() { "$NFSFUSECTL" "$1" stats --json; }
+# op_calls MNT OP: NFSv4 operations OP sent inside COMPOUNDs so far (0 on
+# a mount of another version).
+op_calls() {
+	stats_json "$1" | python3 -c 'import json,sys
+print(json.load(sys.stdin).get("nfs4ops", {}).get(sys.argv[1], {}).get("calls", 0))' "$2"
+}
+
 # counter_is MNT NAME VALUE: true when the counter is VALUE now (for
 # wait_until, which must read it again at each try).
 counter_is() { [[ $(counter "$1" "$2") == "$3" ]]; }

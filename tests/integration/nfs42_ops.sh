@@ -20,12 +20,6 @@ T=$(make_testdir nfs42)
 S=$EXPORT_DIR/$T
 W=$(tmpdir_new)
 
-# op_calls MNT OP: operations OP sent inside COMPOUNDs.
-op_calls() {
-	"$NFSFUSECTL" "$1" stats --json | python3 -c 'import json,sys
-print(json.load(sys.stdin).get("nfs4ops", {}).get(sys.argv[1], {}).get("calls", 0))' "$2"
-}
-
 M=$(new_mountpoint)
 # allow_other: a descriptor handed to another user below
 mount_nfsfuse "$M" -o vers=4.2,allow_other

@@ -23,14 +23,6 @@ fi
 M3=$(new_mountpoint)
 mount_nfsfuse "$M3" -o vers=3,actimeo=0
 
-stats_json() { "$NFSFUSECTL" "$1" stats --json; }
-# op_calls MNT OP: operations OP sent inside COMPOUNDs.
-op_calls() {
-	stats_json "$1" | python3 -c 'import json,sys
-print(json.load(sys.stdin)["nfs4ops"].get(sys.argv[1], {}).get("calls", 0))' "$2"
-}
-
-
 for V in 4.1 4.2; do
 	M=$(new_mountpoint)
 	# actimeo=0: owners are changed on the server side below.

@@ -14,88 +14,10 @@
 #    with no recall;
 #  - A unmounted while holding one (on g): it is given back first.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/deleg_lib.sh"
 ensure_server
 need_nfsfuse
 need_cmd python3
-
-DELEGPROXY=${DELEGPROXY_BIN:-$_B/tests/nfs4_delegproxy}
-[[ -x $DELEGPROXY ]] || skip "nfs4_delegproxy not built ($DELEGPROXY); set DELEGPROXY_BIN"
-
-DP_LOG=$NFSFUSE_TMP/delegproxy.log
-DP_STATS=$NFSFUSE_TMP/delegproxy.stats
-
-# The proxy in front of the server's NFS port, on a free port (DP_PORT).
-start_delegproxy() {
-	local ready=$NFSFUSE_TMP/delegproxy.ready
-	# A recall answered late on a loaded machine must not pass for
-	# one never answered: the proxy waits 45 s, not its default 15.
-	"$DELEGPROXY" --to 127.0.0.1:2049 --ready-file "$ready" \
-		--stats-file "$DP_STATS" --recall-timeout 45 \
-		</dev/null >/dev/null 2>>"$DP_LOG" &
-	DP_PID=$!
-	register_pid "$DP_PID"
-	wait_until 10 test -s "$ready" || {
-		cat "$DP_LOG" >&2
-		fail "nfs4_delegproxy did not start"
-	}
-	DP_PORT=$(cat "$ready")
-	[[ $DP_PORT =~ ^[0-9]+$ ]] || fail "nfs4_delegproxy wrote no port: '$DP_PORT'"
-	note "delegation proxy on port $DP_PORT"
-}
-
-stop_delegproxy() {
-	kill -TERM "$DP_PID" 2>/dev/null || true
-	wait_until 10 _pid_gone "$DP_PID" || kill -KILL "$DP_PID" 2>/dev/null || true
-	wait "$DP_PID" 2>/dev/null || true
-}
-
-# dp_stat NAME: one of the proxy's counters.
-dp_stat() { awk -v k="$1" '$1 == k { print $2 }' "$DP_STATS"; }
-dp_stat_is() { [[ $(dp_stat "$1") == "$2" ]]; }
-# dp_fail MSG: a failure, with what the proxy said and the line of this
-# script that failed (fail itself names this function's).
-dp_fail() {
-	local n=${#BASH_LINENO[@]}
-	note "--- proxy log:"
-	sed 's/^/#   /' "$DP_LOG" >&2
-	fail "$* (at line ${BASH_LINENO[n - 2]})"
-}
-dp_expect() { # NAME VALUE WHY
-	local got
-	got=$(dp_stat "$1")
-	[[ $got == "$2" ]] || dp_fail "$3: proxy counter $1 is '$got', expected '$2'"
-}
-
-# stat_counter MNT NAME: a delegation counter of `nfsfusectl stats`.
-stat_counter() {
-	"$NFSFUSECTL" "$1" stats --json | python3 -c '
-import json, sys
-s = json.load(sys.stdin)
-k = sys.argv[1]
-for where in (s, s.get("cache", {}), s.get("nfs4", {})):
-    if isinstance(where, dict) and k in where:
-        print(where[k]); break
-else:
-    print("missing")' "$2"
-}
-
-# v4op_calls MNT OP: operations OP sent inside COMPOUNDs.
-v4op_calls() {
-	"$NFSFUSECTL" "$1" stats --json | python3 -c 'import json,sys
-print(json.load(sys.stdin)["nfs4ops"].get(sys.argv[1], {}).get("calls", 0))' "$2"
-}
-
-# deleg_state MNT PATH: "read" or "none", from `nfsfusectl cache`.
-deleg_state() {
-	"$NFSFUSECTL" "$1" cache "$2" |
-		awk '$1 == "delegation:" { sub(/,$/, "", $2); print $2; exit }'
-}
-
-expect_deleg() { # MNT PATH STATE WHY
-	local got
-	got=$(deleg_state "$1" "$2")
-	[[ $got == "$3" ]] || dp_fail "$4: nfsfusectl cache says delegation '$got', expected '$3'"
-}
 
 T=$(make_testdir nfs4deleg)
 S=$EXPORT_DIR/$T
@@ -103,7 +25,9 @@ printf 'first\n' >"$S/f"
 printf 'gee\n' >"$S/g"
 printf 'aitch\n' >"$S/h"
 
-start_delegproxy
+# A recall answered late on a loaded machine must not pass for one never
+# answered: the proxy waits 45 s for it, not its default 15.
+start_delegproxy --recall-timeout 45
 A=$(new_mountpoint)
 B=$(new_mountpoint)
 # A's file attributes time out after 1 s: only the delegation keeps
@@ -112,8 +36,7 @@ B=$(new_mountpoint)
 # server about the directories, which no delegation covers.
 mount_nfsfuse "$A" -o "vers=4.1,port=$DP_PORT,acregmin=1,acregmax=1,acdirmin=3600,acdirmax=3600"
 mount_nfsfuse "$B" -o "vers=4.1,port=$DP_PORT"
-sessions() { grep -c '^session ' "$DP_LOG"; }
-wait_until 30 test "$(sessions)" -ge 2 ||
+wait_until 30 test "$(dp_sessions)" -ge 2 ||
 	dp_fail "the proxy did not see a session on each mount's connection"
 
 # A reads f: a read delegation, kept.  The connection it went to is A's.
@@ -121,34 +44,34 @@ assert_eq first "$(with_timeout cat "$A/$T/f")" "A reads f"
 wait_until 30 dp_stat_is granted 1 || dp_fail "no delegation granted on A's open of f"
 AC=$(sed -n 's/^grant conn=\([0-9]*\) .*/\1/p' "$DP_LOG" | head -n 1)
 expect_deleg "$A" "$A/$T/f" read "A's delegation on f"
-assert_eq 1 "$(stat_counter "$A" deleg_held)" "delegations A holds"
+assert_eq 1 "$(counter "$A" deleg_held)" "delegations A holds"
 dp_expect returned 0 "A kept its delegation"
 
 # Past acregmax a stat is answered from the cache: the delegation says
 # nobody changed f.
-g0=$(v4op_calls "$A" GETATTR)
-h0=$(stat_counter "$A" deleg_attr_hits)
+g0=$(op_calls "$A" GETATTR)
+h0=$(counter "$A" deleg_attr_hits)
 sleep 3
 stat "$A/$T/f" >/dev/null || fail "stat f on A"
-assert_eq "$g0" "$(v4op_calls "$A" GETATTR)" "GETATTRs for a stat past acregmax with a delegation held"
-h1=$(stat_counter "$A" deleg_attr_hits)
+assert_eq "$g0" "$(op_calls "$A" GETATTR)" "GETATTRs for a stat past acregmax with a delegation held"
+h1=$(counter "$A" deleg_attr_hits)
 ((h1 > h0)) || fail "deleg_attr_hits did not grow ($h0 -> $h1)"
 
 # Reopened under the delegation: the open the server holds (kept idle
 # after the last close) is reused, with no OPEN, and the data is still
 # believed (no READ).
-o0=$(v4op_calls "$A" OPEN)
-r0=$(v4op_calls "$A" READ)
-l0=$(stat_counter "$A" deleg_local_opens)
+o0=$(op_calls "$A" OPEN)
+r0=$(op_calls "$A" READ)
+l0=$(counter "$A" deleg_local_opens)
 for _ in 1 2 3; do
 	assert_eq first "$(with_timeout cat "$A/$T/f")" "A reads f again"
 done
-assert_eq "$o0" "$(v4op_calls "$A" OPEN)" "OPENs for three reopens of f under a delegation"
-assert_eq "$r0" "$(v4op_calls "$A" READ)" "READs for three rereads of f under a delegation"
-assert_eq $((l0 + 3)) "$(stat_counter "$A" deleg_local_opens)" "opens made locally"
+assert_eq "$o0" "$(op_calls "$A" OPEN)" "OPENs for three reopens of f under a delegation"
+assert_eq "$r0" "$(op_calls "$A" READ)" "READs for three rereads of f under a delegation"
+assert_eq $((l0 + 3)) "$(counter "$A" deleg_local_opens)" "opens made locally"
 
 # B writes f: its open for writing is held until A gives f back.
-c0=$(v4op_calls "$A" CLOSE)
+c0=$(op_calls "$A" CLOSE)
 printf 'second\n' >"$NFSFUSE_TMP/second"
 with_timeout 90 cp "$NFSFUSE_TMP/second" "$B/$T/f" || dp_fail "B's write of f"
 wait_until 30 dp_stat_is returned 1 || dp_fail "A did not give its delegation back"
@@ -161,11 +84,11 @@ grep -q "^recall conn=$AC " "$DP_LOG" || dp_fail "the recall did not go to A's c
 grep -q "^return conn=$AC .* recalled\$" "$DP_LOG" || dp_fail "no DELEGRETURN of the recalled delegation from A"
 expect_deleg "$A" "$A/$T/f" none "A's delegation on f after the recall"
 # The open A kept idle under it (no descriptor of f is open) is closed.
-wait_until 30 test "$(v4op_calls "$A" CLOSE)" -gt "$c0" ||
+wait_until 30 test "$(op_calls "$A" CLOSE)" -gt "$c0" ||
 	fail "A kept its idle open of f after giving the delegation back"
 assert_eq second "$(cat "$S/f")" "f on the server after B's write"
 assert_eq second "$(with_timeout cat "$A/$T/f")" "A reads B's bytes"
-r=$(stat_counter "$A" deleg_recalled)
+r=$(counter "$A" deleg_recalled)
 ((r >= 1)) || fail "deleg_recalled on A is $r"
 
 # A writes a file it holds a delegation on: it gives the delegation back

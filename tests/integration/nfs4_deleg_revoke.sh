@@ -11,87 +11,10 @@
 #    (FREE_STATEID), and the flag goes;
 #  - A's open stands: the descriptor still reads, and sees B's bytes.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/deleg_lib.sh"
 ensure_server
 need_nfsfuse
 need_cmd python3
-
-DELEGPROXY=${DELEGPROXY_BIN:-$_B/tests/nfs4_delegproxy}
-[[ -x $DELEGPROXY ]] || skip "nfs4_delegproxy not built ($DELEGPROXY); set DELEGPROXY_BIN"
-
-DP_LOG=$NFSFUSE_TMP/delegproxy.log
-DP_STATS=$NFSFUSE_TMP/delegproxy.stats
-
-# The proxy in front of the server's NFS port, on a free port (DP_PORT).
-start_delegproxy() {
-	local ready=$NFSFUSE_TMP/delegproxy.ready
-	"$DELEGPROXY" --to 127.0.0.1:2049 --ready-file "$ready" \
-		--stats-file "$DP_STATS" --revoke \
-		</dev/null >/dev/null 2>>"$DP_LOG" &
-	DP_PID=$!
-	register_pid "$DP_PID"
-	wait_until 10 test -s "$ready" || {
-		cat "$DP_LOG" >&2
-		fail "nfs4_delegproxy did not start"
-	}
-	DP_PORT=$(cat "$ready")
-	[[ $DP_PORT =~ ^[0-9]+$ ]] || fail "nfs4_delegproxy wrote no port: '$DP_PORT'"
-	note "delegation proxy on port $DP_PORT (--revoke)"
-}
-
-stop_delegproxy() {
-	kill -TERM "$DP_PID" 2>/dev/null || true
-	wait_until 10 _pid_gone "$DP_PID" || kill -KILL "$DP_PID" 2>/dev/null || true
-	wait "$DP_PID" 2>/dev/null || true
-}
-
-# dp_stat NAME: one of the proxy's counters.
-dp_stat() { awk -v k="$1" '$1 == k { print $2 }' "$DP_STATS"; }
-dp_stat_is() { [[ $(dp_stat "$1") == "$2" ]]; }
-dp_stat_ge() { [[ $(dp_stat "$1") -ge $2 ]]; }
-# dp_fail MSG: a failure, with what the proxy said and the line of this
-# script that failed.
-dp_fail() {
-	local n=${#BASH_LINENO[@]}
-	note "--- proxy log:"
-	sed 's/^/#   /' "$DP_LOG" >&2
-	fail "$* (at line ${BASH_LINENO[n - 2]})"
-}
-dp_expect() { # NAME VALUE WHY
-	local got
-	got=$(dp_stat "$1")
-	[[ $got == "$2" ]] || dp_fail "$3: proxy counter $1 is '$got', expected '$2'"
-}
-
-# stat_counter MNT NAME: a counter of `nfsfusectl stats`.
-stat_counter() {
-	"$NFSFUSECTL" "$1" stats --json | python3 -c '
-import json, sys
-s = json.load(sys.stdin)
-k = sys.argv[1]
-for where in (s, s.get("cache", {}), s.get("nfs4", {})):
-    if isinstance(where, dict) and k in where:
-        print(where[k]); break
-else:
-    print("missing")' "$2"
-}
-
-# v4op_calls MNT OP: operations OP sent inside COMPOUNDs.
-v4op_calls() {
-	"$NFSFUSECTL" "$1" stats --json | python3 -c 'import json,sys
-print(json.load(sys.stdin)["nfs4ops"].get(sys.argv[1], {}).get("calls", 0))' "$2"
-}
-
-# deleg_state MNT PATH: "read" or "none", from `nfsfusectl cache`.
-deleg_state() {
-	"$NFSFUSECTL" "$1" cache "$2" |
-		awk '$1 == "delegation:" { sub(/,$/, "", $2); print $2; exit }'
-}
-
-expect_deleg() { # MNT PATH STATE WHY
-	local got
-	got=$(deleg_state "$1" "$2")
-	[[ $got == "$3" ]] || dp_fail "$4: nfsfusectl cache says delegation '$got', expected '$3'"
-}
 
 # The holder: a process on A with f open for reading.  Each "read TAG"
 # written to its fifo reads the whole file through that one descriptor
@@ -150,15 +73,14 @@ S=$EXPORT_DIR/$T
 printf 'first\n' >"$S/f"
 printf 'gee\n' >"$S/g"
 
-start_delegproxy
+start_delegproxy --revoke
 A=$(new_mountpoint)
 B=$(new_mountpoint)
 # A's attributes time out after 1 s, so a stat of g is a call to the
 # server each second.
 mount_nfsfuse "$A" -o "vers=4.1,port=$DP_PORT,acregmin=1,acregmax=1"
 mount_nfsfuse "$B" -o "vers=4.1,port=$DP_PORT"
-sessions() { grep -c '^session ' "$DP_LOG"; }
-wait_until 30 test "$(sessions)" -ge 2 ||
+wait_until 30 test "$(dp_sessions)" -ge 2 ||
 	dp_fail "the proxy did not see a session on each mount's connection"
 
 # a. A opens f for reading and keeps it open: a read delegation.
@@ -185,15 +107,15 @@ a_freed() {
 	stat "$A/$T/g" >/dev/null
 	dp_stat_ge flagged_replies 1 && dp_stat_ge revoked_returns 1 &&
 		dp_stat_is freed 1 &&
-		[[ $(stat_counter "$A" deleg_revoked) == 1 ]]
+		[[ $(counter "$A" deleg_revoked) == 1 ]]
 }
 wait_until 120 a_freed ||
-	dp_fail "A did not free its revoked delegation: flagged_replies=$(dp_stat flagged_replies) revoked_returns=$(dp_stat revoked_returns) freed=$(dp_stat freed), A's deleg_revoked=$(stat_counter "$A" deleg_revoked)"
+	dp_fail "A did not free its revoked delegation: flagged_replies=$(dp_stat flagged_replies) revoked_returns=$(dp_stat revoked_returns) freed=$(dp_stat freed), A's deleg_revoked=$(counter "$A" deleg_revoked)"
 grep -q "^revoked-return conn=$AC stateid=$SID\$" "$DP_LOG" ||
 	dp_fail "no DELEGRETURN of $SID from A answered NFS4ERR_DELEG_REVOKED"
 grep -q "^free conn=$AC stateid=$SID\$" "$DP_LOG" || dp_fail "no FREE_STATEID of $SID from A"
 expect_deleg "$A" "$A/$T/f" none "A's delegation on f after FREE_STATEID"
-assert_eq 0 "$(stat_counter "$A" deleg_lost)" "delegations A counted lost"
+assert_eq 0 "$(counter "$A" deleg_lost)" "delegations A counted lost"
 
 # d. The open A holds stands: its descriptor reads, not EIO, and reads
 # B's bytes once the attributes it has are past (the kernel's size bounds
@@ -212,10 +134,10 @@ assert_eq $'first\nsecond' "$(with_timeout cat "$A/$T/f")" "A reads f afresh"
 
 # e. Freed: no reply to A is flagged any more.
 f0=$(dp_stat flagged_replies)
-g0=$(v4op_calls "$A" GETATTR)
+g0=$(op_calls "$A" GETATTR)
 three_getattrs() {
 	stat "$A/$T/g" >/dev/null
-	[[ $(v4op_calls "$A" GETATTR) -ge $((g0 + 3)) ]]
+	[[ $(op_calls "$A" GETATTR) -ge $((g0 + 3)) ]]
 }
 wait_until 60 three_getattrs || fail "A sent no three GETATTRs for stats of g"
 assert_eq $'data first\nsecond' "$(holder_read last)" "the descriptor A kept open on f, at the end"
@@ -224,7 +146,7 @@ dp_expect freed 1 "delegations freed"
 dp_expect revoked 1 "delegations revoked"
 
 note "A: $(for k in deleg_granted deleg_recalled deleg_returned deleg_revoked deleg_lost; do
-	printf '%s %s ' "$k" "$(stat_counter "$A" "$k")"; done)"
+	printf '%s %s ' "$k" "$(counter "$A" "$k")"; done)"
 stop_holder
 umount_nfsfuse "$A"
 umount_nfsfuse "$B"

@@ -14,82 +14,11 @@
 #  d. A writes more and closes: B, opening f again, reads every byte;
 #  e. A unmounted while it holds a write delegation (on g): given back.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/deleg_lib.sh"
 ensure_server
 need_nfsfuse
 need_cmd python3
 need_cmd cmp
-
-DELEGPROXY=${DELEGPROXY_BIN:-$_B/tests/nfs4_delegproxy}
-[[ -x $DELEGPROXY ]] || skip "nfs4_delegproxy not built ($DELEGPROXY); set DELEGPROXY_BIN"
-
-DP_LOG=$NFSFUSE_TMP/delegproxy.log
-DP_STATS=$NFSFUSE_TMP/delegproxy.stats
-
-start_delegproxy() {
-	local ready=$NFSFUSE_TMP/delegproxy.ready
-	# A recall or CB_GETATTR answered late on a loaded machine must not
-	# pass for one never answered: 45 s, not the default 15.
-	"$DELEGPROXY" --to 127.0.0.1:2049 --ready-file "$ready" \
-		--stats-file "$DP_STATS" --recall-timeout 45 \
-		--write-delegations </dev/null >/dev/null 2>>"$DP_LOG" &
-	DP_PID=$!
-	register_pid "$DP_PID"
-	wait_until 10 test -s "$ready" || {
-		cat "$DP_LOG" >&2
-		fail "nfs4_delegproxy did not start"
-	}
-	DP_PORT=$(cat "$ready")
-	[[ $DP_PORT =~ ^[0-9]+$ ]] || fail "nfs4_delegproxy wrote no port: '$DP_PORT'"
-	note "delegation proxy on port $DP_PORT"
-}
-
-stop_delegproxy() {
-	kill -TERM "$DP_PID" 2>/dev/null || true
-	wait_until 10 _pid_gone "$DP_PID" || kill -KILL "$DP_PID" 2>/dev/null || true
-	wait "$DP_PID" 2>/dev/null || true
-}
-
-# dp_stat NAME: one of the proxy's counters.
-dp_stat() { awk -v k="$1" '$1 == k { print $2 }' "$DP_STATS"; }
-dp_stat_is() { [[ $(dp_stat "$1") == "$2" ]]; }
-dp_stat_ge() { [[ $(dp_stat "$1") -ge $2 ]]; }
-# dp_fail MSG: a failure, with what the proxy said and the line of this
-# script that failed (fail itself names this function's).
-dp_fail() {
-	local n=${#BASH_LINENO[@]}
-	note "--- proxy log:"
-	sed 's/^/#   /' "$DP_LOG" >&2
-	fail "$* (at line ${BASH_LINENO[n - 2]})"
-}
-dp_expect() { # NAME VALUE WHY
-	local got
-	got=$(dp_stat "$1")
-	[[ $got == "$2" ]] || dp_fail "$3: proxy counter $1 is '$got', expected '$2'"
-}
-
-# stat_counter MNT NAME: a counter of `nfsfusectl stats`, at any depth.
-stat_counter() {
-	"$NFSFUSECTL" "$1" stats --json | python3 -c 'import json, sys
-flat = {}
-def walk(o):
-    if isinstance(o, dict):
-        for k, v in o.items():
-            flat.setdefault(k, v)
-            walk(v)
-walk(json.load(sys.stdin))
-print(flat.get(sys.argv[1], "missing"))' "$2"
-}
-
-# deleg_state MNT PATH: "read", "write" or "none", from `nfsfusectl cache`.
-deleg_state() {
-	"$NFSFUSECTL" "$1" cache "$2" |
-		awk '$1 == "delegation:" { sub(/,$/, "", $2); print $2; exit }'
-}
-expect_deleg() { # MNT PATH STATE WHY
-	local got
-	got=$(deleg_state "$1" "$2")
-	[[ $got == "$3" ]] || dp_fail "$4: nfsfusectl cache says delegation '$got', expected '$3'"
-}
 
 # Known bytes: f's first content, A's 100 bytes, and A's last ones.
 ORIG=$NFSFUSE_TMP/orig
@@ -108,7 +37,10 @@ S=$EXPORT_DIR/$T
 cp "$ORIG" "$S/f"
 printf 'gee\n' >"$S/g"
 
-start_delegproxy
+# A recall or CB_GETATTR answered late on a loaded machine must not pass
+# for one never answered: 45 s, not the default 15.  Without
+# --write-delegations the proxy grants read delegations only.
+start_delegproxy --recall-timeout 45 --write-delegations
 A=$(new_mountpoint)
 B=$(new_mountpoint)
 mount_nfsfuse "$A" -o "vers=4.1,port=$DP_PORT"
@@ -117,8 +49,7 @@ mount_nfsfuse "$A" -o "vers=4.1,port=$DP_PORT"
 # as their directories' attributes), however slow the machine, so that
 # the stat needs no LOOKUP, whose attributes the proxy leaves alone.
 mount_nfsfuse "$B" -o "vers=4.1,port=$DP_PORT,acregmin=1,acregmax=1,acdirmin=3600,acdirmax=3600"
-sessions() { grep -c '^session ' "$DP_LOG"; }
-wait_until 30 test "$(sessions)" -ge 2 ||
+wait_until 30 test "$(dp_sessions)" -ge 2 ||
 	dp_fail "the proxy did not see a session on each mount's connection"
 # B knows f (and its name) before A holds anything.
 assert_eq "$ORIG_SIZE" "$(with_timeout stat -c %s -- "$B/$T/f")" "B's first stat of f"
@@ -192,7 +123,7 @@ wait_until 60 asked_a ||
 grep -q "^cb-getattr conn=$AC " "$DP_LOG" || dp_fail "the CB_GETATTR did not go to A's connection"
 dp_stat_ge cb_getattr_replies_ok 1 || dp_fail "A's answer to CB_GETATTR was not NFS4_OK"
 dp_expect cb_getattr_size "$WANT_SIZE" "the size A told in its CB_GETATTR answer (its 100 unsent bytes counted)"
-n=$(stat_counter "$A" deleg_cb_getattr)
+n=$(counter "$A" deleg_cb_getattr)
 if ! [[ $n =~ ^[0-9]+$ ]] || ((n < 1)); then
 	fail "A's deleg_cb_getattr is '$n', expected >= 1 (CB_GETATTRs A answered)"
 fi
@@ -238,7 +169,7 @@ expect_deleg "$A" "$A/$T/g" write "A's delegation on g after its append"
 dp_expect returned "$r0" "delegations given back before A's unmount"
 a_stats=""
 for k in deleg_granted deleg_held deleg_recalled deleg_returned deleg_cb_getattr; do
-	a_stats+=" $k $(stat_counter "$A" "$k")"
+	a_stats+=" $k $(counter "$A" "$k")"
 done
 note "A before its unmount:$a_stats"
 umount_nfsfuse "$A"

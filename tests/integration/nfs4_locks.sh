@@ -34,10 +34,6 @@ def walk(o):
 walk(s)
 print(flat.get(sys.argv[1], ""))' "$2"
 }
-op_calls() { # MNT OP: operations OP sent inside COMPOUNDs
-	"$NFSFUSECTL" "$1" stats --json | python3 -c 'import json, sys
-print(json.load(sys.stdin)["nfs4ops"].get(sys.argv[1], {}).get("calls", 0))' "$2"
-}
 # wait_for SECS cmd...: until cmd succeeds, for SECS seconds of wall
 # time (wait_for counts tries, and each try here starts a Python).
 wait_for() {

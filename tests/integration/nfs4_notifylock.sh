@@ -11,47 +11,13 @@
 # notification finds no wait to wake (or B was granted before it was
 # sent), which is no fault; the round is then played again.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/deleg_lib.sh"
 . "$(dirname "$0")/locks_lib.sh"
 ensure_server
 need_nfsfuse
 need_cmd python3
 
-DELEGPROXY=${DELEGPROXY_BIN:-$_B/tests/nfs4_delegproxy}
-[[ -x $DELEGPROXY ]] || skip "nfs4_delegproxy not built ($DELEGPROXY); set DELEGPROXY_BIN"
-
-DP_LOG=$NFSFUSE_TMP/delegproxy.log
-DP_STATS=$NFSFUSE_TMP/delegproxy.stats
-
-start_delegproxy() {
-	local ready=$NFSFUSE_TMP/delegproxy.ready
-	"$DELEGPROXY" --to 127.0.0.1:2049 --ready-file "$ready" \
-		--stats-file "$DP_STATS" </dev/null >/dev/null 2>>"$DP_LOG" &
-	DP_PID=$!
-	register_pid "$DP_PID"
-	wait_until 10 test -s "$ready" || {
-		cat "$DP_LOG" >&2
-		fail "nfs4_delegproxy did not start"
-	}
-	DP_PORT=$(cat "$ready")
-	[[ $DP_PORT =~ ^[0-9]+$ ]] || fail "nfs4_delegproxy wrote no port: '$DP_PORT'"
-	note "proxy on port $DP_PORT"
-}
-
-stop_delegproxy() {
-	kill -TERM "$DP_PID" 2>/dev/null || true
-	wait_until 10 _pid_gone "$DP_PID" || kill -KILL "$DP_PID" 2>/dev/null || true
-	wait "$DP_PID" 2>/dev/null || true
-}
-
-# dp_stat NAME: one of the proxy's counters.
-dp_stat() { awk -v k="$1" '$1 == k { print $2 }' "$DP_STATS"; }
 dp_stat_gt() { [[ $(dp_stat "$1") -gt $2 ]]; }
-dp_fail() {
-	local n=${#BASH_LINENO[@]}
-	note "--- proxy log:"
-	sed 's/^/#   /' "$DP_LOG" >&2
-	fail "$* (at line ${BASH_LINENO[n - 2]})"
-}
 
 locks_of() { "$NFSFUSECTL" "$1" locks; }
 waiting_in() { locks_of "$1" | grep "^waiting ino=.* kind=posix " >/dev/null; }
@@ -89,8 +55,7 @@ A=$(new_mountpoint)
 B=$(new_mountpoint)
 mount_nfsfuse "$A" -o "vers=4.1,port=$DP_PORT,actimeo=0"
 mount_nfsfuse "$B" -o "vers=4.1,port=$DP_PORT,actimeo=0"
-sessions() { grep -c '^session ' "$DP_LOG"; }
-wait_until 30 test "$(sessions)" -ge 2 ||
+wait_until 30 test "$(dp_sessions)" -ge 2 ||
 	dp_fail "the proxy did not see a session on each mount's connection"
 
 # B's trace, live before anything is unlocked: a GETATTR of B shows in it.
