@@ -598,20 +598,27 @@ static int commit_locked(struct wback *wb)
 	return -EIO;
 }
 
+/* Every byte to the server and committed; the lock is held.  The first
+ * error since the last flush, or 0. */
+static int send_all(struct wback *wb, const char *why)
+{
+	/* A file written in one run of at most wsize: one FILE_SYNC WRITE
+	 * and no COMMIT saves the round trip at close. */
+	if (wb->gather)
+		push_gather(wb, wb->head || wb->inflight ? UNSTABLE : FILE_SYNC,
+			    why);
+	wait_idle(wb);
+	if (wb->err)
+		return wb->err;
+	return wb->head ? commit_locked(wb) : 0;
+}
+
 int wback_flush(struct wback *wb)
 {
 	int ret;
 
 	pthread_mutex_lock(&wb->lock);
-	/* A file written in one run of at most wsize: one FILE_SYNC WRITE
-	 * and no COMMIT saves the round trip at close. */
-	if (wb->gather)
-		push_gather(wb, wb->head || wb->inflight ? UNSTABLE : FILE_SYNC,
-			    "flush");
-	wait_idle(wb);
-	ret = wb->err;
-	if (ret == 0 && wb->head)
-		ret = commit_locked(wb);
+	ret = send_all(wb, "flush");
 	if (ret)
 		drop_chunks(wb); /* reported once; keeping them helps nobody */
 	wb->err = 0;
@@ -624,12 +631,8 @@ int wback_push(struct wback *wb)
 	int ret;
 
 	pthread_mutex_lock(&wb->lock);
-	if (wb->gather)
-		push_gather(wb, wb->head || wb->inflight ? UNSTABLE : FILE_SYNC,
-			    "push");
-	wait_idle(wb);
-	ret = wb->err;
-	if (ret == 0 && wb->head && (ret = commit_locked(wb)) && !wb->err)
+	ret = send_all(wb, "push");
+	if (ret && !wb->err)
 		wb->err = ret;
 	pthread_mutex_unlock(&wb->lock);
 	return ret;
