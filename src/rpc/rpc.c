@@ -484,6 +484,34 @@ void rpc_conn_established(struct rpc_clnt *c)
 		hook(hook_ctx);
 }
 
+/*
+ * Whether the transport thread must read the socket at once when a leader
+ * leaves it: for a reply to an asynchronous call, or a call the server
+ * may make at any time.  Otherwise the socket stays out of the epoll set
+ * until that thread's next round (RPC_IDLE_POLL_MS at most, sooner at a
+ * new asynchronous call): a caller that follows soon leads without an
+ * epoll_ctl() each way, and an end of the connection meanwhile is seen by
+ * the next leader or that round.
+ */
+static bool transport_must_read_locked(const struct rpc_clnt *c)
+{
+	if (c->cb)
+		return true;
+	for (const struct rpc_call_ent *f = c->first; f; f = f->next)
+		if (f->done_fn)
+			return true;
+	return false;
+}
+
+/* The caller of e reads the socket from now on (see lead_locked()). */
+static void lead_take_locked(struct rpc_clnt *c, struct rpc_call_ent *e)
+{
+	c->recv_owner = RPC_RECV_CALLER;
+	c->leader = e;
+	if (c->watch_fd == c->fd && (c->watch_ev & EPOLLIN))
+		rpc_watch_locked(c, c->fd, c->watch_ev & ~(uint32_t)EPOLLIN);
+}
+
 /* Encodes and queues a call.  For a synchronous call (done NULL) the caller
  * keeps the owner reference and is counted in c->users. */
 static int submit(struct rpc_clnt *c, uint32_t proc,
@@ -565,6 +593,20 @@ static int submit(struct rpc_clnt *c, uint32_t proc,
 	sendq_append_locked(c, e);
 	if (!done)
 		c->users++;
+	/* A synchronous caller that finds nobody reading takes the socket
+	 * before its call goes out, not after: a reply that came back
+	 * meanwhile would wake the transport thread to read it and the
+	 * caller to take it from there, two context switches where
+	 * leading costs none. */
+	if (!done && c->direct_ok && c->recv_owner == RPC_RECV_NONE &&
+	    !c->shutdown) {
+		lead_take_locked(c, e);
+		e->lead_claimed = true;
+	} else if (done && c->direct_ok && c->recv_owner == RPC_RECV_NONE &&
+		   c->watch_fd == c->fd && !(c->watch_ev & EPOLLIN)) {
+		/* Its reply is for the transport thread to read. */
+		rpc_watch_locked(c, c->fd, c->watch_ev | EPOLLIN);
+	}
 	direct = rpc_send_begin_locked(c, true);
 	pthread_mutex_unlock(&c->lock);
 	*out = e;
@@ -631,10 +673,7 @@ static void lead_locked(struct rpc_clnt *c, struct rpc_call_ent *e,
 	struct rpc_call_ent *f;
 	int fd = c->fd, ret = 0;
 
-	c->recv_owner = RPC_RECV_CALLER;
-	c->leader = e;
-	if (c->watch_fd == fd && (c->watch_ev & EPOLLIN))
-		rpc_watch_locked(c, fd, c->watch_ev & ~(uint32_t)EPOLLIN);
+	lead_take_locked(c, e);
 	while (!e->done && c->direct_ok &&
 	       !(interrupted && __atomic_load_n(interrupted,
 						__ATOMIC_RELAXED))) {
@@ -663,7 +702,8 @@ static void lead_locked(struct rpc_clnt *c, struct rpc_call_ent *e,
 	}
 	c->recv_owner = RPC_RECV_NONE;
 	c->leader = NULL;
-	if (c->direct_ok && c->watch_fd == fd && !(c->watch_ev & EPOLLIN))
+	if (c->direct_ok && c->watch_fd == fd && !(c->watch_ev & EPOLLIN) &&
+	    transport_must_read_locked(c))
 		rpc_watch_locked(c, fd, c->watch_ev | EPOLLIN);
 	pthread_cond_broadcast(&c->send_done);
 	/* Another caller still waiting takes over the reading. */
@@ -709,6 +749,12 @@ int rpc_clnt_call(struct rpc_clnt *c, uint32_t proc,
 		return err;
 
 	pthread_mutex_lock(&c->lock);
+	if (e->lead_claimed) {
+		/* Leads even when the call is over or interrupted: leaving
+		 * gives the socket back. */
+		e->lead_claimed = false;
+		lead_locked(c, e, interrupted);
+	}
 	while (!e->done) {
 		if (c->recv_owner == RPC_RECV_NONE && c->direct_ok &&
 		    !c->shutdown &&

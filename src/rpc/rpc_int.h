@@ -125,6 +125,8 @@ struct rpc_call_ent {
 
 	/* completion */
 	bool waiting;             /* a synchronous caller sleeps on cond */
+	bool lead_claimed;        /* its caller holds c->recv_owner, not
+				   * yet leading */
 	bool done;
 	int err;
 	struct rpc_reply reply;   /* whole reply record */
