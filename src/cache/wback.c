@@ -241,11 +241,38 @@ static bool cred_same(const struct rpc_cred *a, const struct rpc_cred *b)
 }
 
 /*
+ * Send a kept chunk and wait for its answer, the lock dropped meanwhile:
+ * for a sender that would only wait for it.  The calling thread then
+ * reads the reply itself (rpc.c's leader) instead of the transport
+ * thread reading it and waking the caller: a context switch less per
+ * flush of a small file.  The answer goes through write_done(), as an
+ * asynchronous one would.
+ */
+static void send_chunk_wait(struct wback *wb, struct chunk *c)
+{
+	int ret;
+
+	c->acked = false;
+	wb->inflight++;
+	wb->seq++;
+	STAT_INC(writebacks);
+	STAT_ADD(writeback_bytes, c->args.count);
+	memset(&c->res, 0, sizeof(c->res));
+	pthread_mutex_unlock(&wb->lock);
+	ret = nfs_call(wb->nfs, NFS3PROC_WRITE, &c->cred, &c->args, &c->res,
+		       NULL, NULL);
+	write_done(c, ret, &c->res, NULL);
+	pthread_mutex_lock(&wb->lock);
+}
+
+/*
  * Put a chunk on the wire and on the kept list: past the bound on held
  * bytes, first commit what the server acknowledged, or wait for it to
  * acknowledge more.  The lock is held.  On error the chunk is freed.
+ * With wait (a caller about to wait for every WRITE), a chunk that would
+ * be alone in flight is sent synchronously (send_chunk_wait()).
  */
-static int queue_chunk(struct wback *wb, struct chunk *c)
+static int queue_chunk(struct wback *wb, struct chunk *c, bool wait)
 {
 	int ret;
 
@@ -265,10 +292,13 @@ static int queue_chunk(struct wback *wb, struct chunk *c)
 		}
 	}
 	wait_overlap(wb, c->args.offset, c->args.count, NULL);
-	ret = send_chunk(wb, c);
-	if (ret) {
-		free(c);
-		return ret;
+	wait = wait && !wb->inflight;
+	if (!wait) {
+		ret = send_chunk(wb, c);
+		if (ret) {
+			free(c);
+			return ret;
+		}
 	}
 	if (wb->tail)
 		wb->tail->next = c;
@@ -276,13 +306,18 @@ static int queue_chunk(struct wback *wb, struct chunk *c)
 		wb->head = c;
 	wb->tail = c;
 	wb->held += c->args.count;
+	/* Kept before it goes: a WRITE of another thread meanwhile must
+	 * find it to wait for (wait_overlap()). */
+	if (wait)
+		send_chunk_wait(wb, c);
 	return 0;
 }
 
 /* Send the gathered run as one WRITE; the lock is held.  An error is
  * also kept for the next flush: the writes it holds were answered
  * already. */
-static int push_gather(struct wback *wb, uint32_t stable, const char *why)
+static int push_gather(struct wback *wb, uint32_t stable, bool wait,
+		       const char *why)
 {
 	struct chunk *c = wb->gather;
 	int ret;
@@ -297,7 +332,7 @@ static int push_gather(struct wback *wb, uint32_t stable, const char *why)
 		      "wsize: %s", c->args.count,
 		      (unsigned long long)c->args.offset, why);
 	}
-	ret = queue_chunk(wb, c);
+	ret = queue_chunk(wb, c, wait);
 	if (ret && !wb->err)
 		wb->err = ret;
 	return ret;
@@ -382,7 +417,7 @@ static int gather(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
 		size_t take;
 
 		if (g && !gather_joins(g, cred, off, wsize)) {
-			ret = push_gather(wb, UNSTABLE, "not next to the run");
+			ret = push_gather(wb, UNSTABLE, false, "not next to the run");
 			if (ret)
 				return ret;
 			g = NULL;
@@ -409,7 +444,7 @@ static int gather(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
 		/* Attributes fetched from now on may lack these bytes. */
 		wb->seq++;
 		if (g->args.count >= wsize &&
-		    (ret = push_gather(wb, UNSTABLE, "full")))
+		    (ret = push_gather(wb, UNSTABLE, false, "full")))
 			return ret;
 		off += take;
 		p += take;
@@ -435,7 +470,8 @@ int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
 	if (off + len > wb->batch_end)
 		wb->batch_end = off + len;
 	if (flags & WBACK_NOW) {
-		ret = push_gather(wb, UNSTABLE, "a write that may not wait");
+		ret = push_gather(wb, UNSTABLE, false,
+				  "a write that may not wait");
 		if (ret)
 			goto out;
 	} else {
@@ -460,7 +496,7 @@ int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
 	c->cred = *cred;
 	/* Refused before it left (e.g. past NFSv2's 2 GiB): the writer
 	 * hears it now, and nobody needs to hear it again. */
-	ret = queue_chunk(wb, c);
+	ret = queue_chunk(wb, c, false);
 out:
 	pthread_mutex_unlock(&wb->lock);
 	return ret > 0 ? 0 : ret;
@@ -479,7 +515,7 @@ uint64_t wback_wait(struct wback *wb)
 	pthread_mutex_lock(&wb->lock);
 	/* Whoever waits is about to read from the server: it must find the
 	 * held bytes there. */
-	push_gather(wb, UNSTABLE, "read or attributes wanted");
+	push_gather(wb, UNSTABLE, true, "read or attributes wanted");
 	wait_idle(wb);
 	seq = wb->seq;
 	pthread_mutex_unlock(&wb->lock);
@@ -606,7 +642,7 @@ static int send_all(struct wback *wb, const char *why)
 	 * and no COMMIT saves the round trip at close. */
 	if (wb->gather)
 		push_gather(wb, wb->head || wb->inflight ? UNSTABLE : FILE_SYNC,
-			    why);
+			    true, why);
 	wait_idle(wb);
 	if (wb->err)
 		return wb->err;
