@@ -13,6 +13,7 @@
  * session's first channel; these are written then and only read after. */
 static uint64_t init_unique;    /* unique of the kernel's INIT; 0: none */
 static bool kernel_offers;      /* its flags hold FUSE_HANDLE_KILLPRIV */
+static bool kernel_offers_v2;   /* and FUSE_HANDLE_KILLPRIV_V2 */
 static bool wanted;
 static bool granted;
 
@@ -38,6 +39,7 @@ static ssize_t kp_read(int fd, void *buf, size_t len, void *userdata)
 		const struct fuse_init_in *arg = (const void *)(in + 1);
 
 		kernel_offers = (arg->flags & FUSE_HANDLE_KILLPRIV) != 0;
+		kernel_offers_v2 = (arg->flags & FUSE_HANDLE_KILLPRIV_V2) != 0;
 		__atomic_store_n(&init_unique, in->unique, __ATOMIC_RELEASE);
 	}
 	return n;
@@ -58,9 +60,18 @@ static ssize_t kp_writev(int fd, struct iovec *iov, int count, void *userdata)
 			if (kernel_offers &&
 			    __atomic_load_n(&wanted, __ATOMIC_ACQUIRE)) {
 				arg->flags |= FUSE_HANDLE_KILLPRIV;
+				/* Only with the second form does the kernel
+				 * mark the file system SB_NOSEC: otherwise
+				 * each write(2) to a file without setuid or
+				 * setgid first asks GETXATTR of
+				 * security.capability, a FUSE round trip
+				 * per write that NFS has no answer for. */
+				if (kernel_offers_v2)
+					arg->flags |= FUSE_HANDLE_KILLPRIV_V2;
 			}
 			__atomic_store_n(&granted,
-					 (arg->flags & FUSE_HANDLE_KILLPRIV) != 0,
+					 (arg->flags & (FUSE_HANDLE_KILLPRIV |
+						       FUSE_HANDLE_KILLPRIV_V2)) != 0,
 					 __ATOMIC_RELEASE);
 			__atomic_store_n(&init_unique, 0, __ATOMIC_RELEASE);
 		}
