@@ -327,6 +327,8 @@ void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		fuse_reply_err(req, ESTALE);
 		return;
 	}
+	if (kind == ACL_NONE)
+		STAT_INC(getxattr_other);
 	if (fs_of(req)->nfs->v4) {
 		fs_getxattr4(req, i, name, size);
 		return;

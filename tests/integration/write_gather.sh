@@ -3,7 +3,9 @@
 # what gathering holds back keeps the meaning of every call around it:
 #  - a sequential writer in 4 KiB pieces sends at most size/wsize + 10 %
 #    WRITEs, and a second mount reads the bytes exact after close
-#    (close-to-open);
+#    (close-to-open); its write(2)s cost no FUSE request besides the
+#    WRITE (the kernel asks security.capability once per file, not per
+#    write: FUSE_HANDLE_KILLPRIV_V2);
 #  - a server error on a gathered WRITE (here a permission taken away on
 #    the server meanwhile) is reported at fsync and close;
 #  - unlocking a byte-range lock sends what was written under it;
@@ -29,6 +31,7 @@ mount_nfsfuse "$B" -o hostname=gatherB
 SIZE=$((16 * 1024 * 1024 + 1234))
 head -c "$SIZE" /dev/urandom >"$NFSFUSE_TMP/data"
 w0=$(calls "$A" WRITE)
+x0=$(counter "$A" getxattr_other)
 python3 - "$NFSFUSE_TMP/data" "$A/$T/seq" <<'PY'
 import os, sys
 src, dst = sys.argv[1:3]
@@ -43,6 +46,8 @@ most=$(((SIZE + WSIZE - 1) / WSIZE * 11 / 10))
 note "$SIZE bytes in 4 KiB writes: $writes WRITEs (wsize $WSIZE, at most $most)"
 ((writes <= most)) || fail "$writes WRITEs for $SIZE bytes in 4 KiB pieces: more than size/wsize + 10 % ($most)"
 [[ $(counter "$A" writes_gathered) -gt 0 ]] || fail "writes_gathered did not count"
+x=$(($(counter "$A" getxattr_other) - x0))
+((x <= 1)) || fail "$((SIZE / 4096 + 1)) write(2)s asked getxattr of a name that is no ACL $x times (the kernel checks security.capability at every write without FUSE_HANDLE_KILLPRIV_V2)"
 cmp "$NFSFUSE_TMP/data" "$B/$T/seq" || fail "a second mount reads other bytes after close"
 
 # Nearly sequential: odd sizes, a rewrite of bytes just written.
