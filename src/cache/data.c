@@ -19,6 +19,13 @@
  * before a new slab is made, and a slab goes back to the system when its
  * last block is freed.  So the memory held stays within the largest the
  * cache has been, rounded up to a slab.
+ *
+ * A block begun with a few bytes (a small file written whole, the first
+ * write(2) of a file written in small pieces) comes from a lazy slab
+ * instead: no huge page, nothing filled in advance, so only the pages
+ * written are ever zeroed and held.  An untar of small files otherwise
+ * zeroes 2 MiB for every 32 files and holds 64 KiB for each, whatever
+ * its size.
  */
 #define SLAB_BYTES (2u << 20)
 #define SLAB_BLOCKS (SLAB_BYTES / DCACHE_BLOCK)
@@ -30,6 +37,7 @@ struct slab {
 	uint8_t *free;     /* freed blocks, linked through their first bytes */
 	struct slab *prev, *next; /* in dc->slabs_avail while it has room */
 	bool avail;
+	bool lazy;         /* pages come as they are written */
 };
 
 struct block {
@@ -50,19 +58,19 @@ struct dcache {
 	GQueue lru;         /* head: most recently used */
 	size_t cap;
 	size_t bytes;       /* DCACHE_BLOCK per block held */
-	struct slab *slabs_avail; /* slabs with a block to give */
+	struct slab *slabs_avail[2]; /* slabs with a block to give, by lazy */
 	GHashTable *slabs;  /* every slab (struct slab * → itself) */
-	struct slab *empty_slab; /* the one empty slab kept, or NULL */
+	struct slab *empty_slab[2]; /* the one empty slab kept of each kind */
 };
 
 static void avail_add(struct dcache *dc, struct slab *sl)
 {
 	sl->avail = true;
 	sl->prev = NULL;
-	sl->next = dc->slabs_avail;
+	sl->next = dc->slabs_avail[sl->lazy];
 	if (sl->next)
 		sl->next->prev = sl;
-	dc->slabs_avail = sl;
+	dc->slabs_avail[sl->lazy] = sl;
 }
 
 static void avail_del(struct dcache *dc, struct slab *sl)
@@ -70,14 +78,14 @@ static void avail_del(struct dcache *dc, struct slab *sl)
 	if (sl->prev)
 		sl->prev->next = sl->next;
 	else
-		dc->slabs_avail = sl->next;
+		dc->slabs_avail[sl->lazy] = sl->next;
 	if (sl->next)
 		sl->next->prev = sl->prev;
 	sl->prev = sl->next = NULL;
 	sl->avail = false;
 }
 
-static struct slab *slab_new(struct dcache *dc)
+static struct slab *slab_new(struct dcache *dc, bool lazy)
 {
 	struct slab *sl = calloc(1, sizeof(*sl));
 	size_t len = 2 * (size_t)SLAB_BYTES, head;
@@ -97,13 +105,23 @@ static struct slab *slab_new(struct dcache *dc)
 		munmap(p, head);
 	munmap(p + head + SLAB_BYTES, len - head - SLAB_BYTES);
 	sl->base = p + head;
+	sl->lazy = lazy;
+	if (lazy) {
+#ifdef MADV_NOHUGEPAGE
+		/* Where huge pages are the default, the first byte written
+		 * would zero and hold all 2 MiB. */
+		madvise(sl->base, SLAB_BYTES, MADV_NOHUGEPAGE);
+#endif
+	} else {
 #ifdef MADV_HUGEPAGE
-	madvise(sl->base, SLAB_BYTES, MADV_HUGEPAGE);
+		madvise(sl->base, SLAB_BYTES, MADV_HUGEPAGE);
 #endif
 #ifdef MADV_POPULATE_WRITE
-	/* Best effort (Linux 5.14): otherwise the pages fault in on use. */
-	madvise(sl->base, SLAB_BYTES, MADV_POPULATE_WRITE);
+		/* Best effort (Linux 5.14): otherwise the pages fault in
+		 * on use. */
+		madvise(sl->base, SLAB_BYTES, MADV_POPULATE_WRITE);
 #endif
+	}
 	g_hash_table_add(dc->slabs, sl);
 	avail_add(dc, sl);
 	return sl;
@@ -118,12 +136,13 @@ static void slab_free(struct dcache *dc, struct slab *sl)
 	free(sl);
 }
 
-/* DCACHE_BLOCK bytes for b; false without memory. */
-static bool data_alloc(struct dcache *dc, struct block *b)
+/* DCACHE_BLOCK bytes for b, from a lazy slab or not; false without
+ * memory. */
+static bool data_alloc(struct dcache *dc, struct block *b, bool lazy)
 {
-	struct slab *sl = dc->slabs_avail;
+	struct slab *sl = dc->slabs_avail[lazy];
 
-	if (!sl && !(sl = slab_new(dc)))
+	if (!sl && !(sl = slab_new(dc, lazy)))
 		return false;
 	if (sl->free) {
 		b->data = sl->free;
@@ -132,8 +151,8 @@ static bool data_alloc(struct dcache *dc, struct block *b)
 		b->data = sl->base + (size_t)sl->bump++ * DCACHE_BLOCK;
 	}
 	b->slab = sl;
-	if (sl == dc->empty_slab)
-		dc->empty_slab = NULL;
+	if (sl == dc->empty_slab[lazy])
+		dc->empty_slab[lazy] = NULL;
 	if (++sl->used == SLAB_BLOCKS)
 		avail_del(dc, sl);
 	return true;
@@ -144,13 +163,13 @@ static void data_free(struct dcache *dc, struct block *b)
 	struct slab *sl = b->slab;
 
 	if (--sl->used == 0) {
-		/* One empty slab is kept: a cache at its cap frees blocks
-		 * as fast as it takes new ones. */
-		if (dc->empty_slab) {
+		/* One empty slab of each kind is kept: a cache at its cap
+		 * frees blocks as fast as it takes new ones. */
+		if (dc->empty_slab[sl->lazy]) {
 			slab_free(dc, sl);
 			return;
 		}
-		dc->empty_slab = sl;
+		dc->empty_slab[sl->lazy] = sl;
 	}
 	memcpy(b->data, &sl->free, sizeof(sl->free));
 	sl->free = b->data;
@@ -289,9 +308,10 @@ static void touch(struct dcache *dc, struct block *b)
 	g_queue_push_head_link(&dc->lru, &b->lru);
 }
 
-/* The block at index, created empty if absent; NULL without memory. */
+/* The block at index, created empty if absent (for a first piece of
+ * `first` bytes); NULL without memory. */
 static struct block *block_get(struct dcache *dc, struct dfile *df,
-			       uint64_t index)
+			       uint64_t index, uint32_t first)
 {
 	struct block *b = g_hash_table_lookup(df->blocks, &index);
 
@@ -302,7 +322,7 @@ static struct block *block_get(struct dcache *dc, struct dfile *df,
 	b = malloc(sizeof(*b));
 	if (!b)
 		return NULL;
-	if (!data_alloc(dc, b)) {
+	if (!data_alloc(dc, b, first < DCACHE_BLOCK / 2)) {
 		free(b);
 		return NULL;
 	}
@@ -355,7 +375,7 @@ static size_t put_range(struct dcache *dc, struct dfile *df, uint64_t off,
 		    !(eof && s == 0 && n == len) &&
 		    !g_hash_table_contains(df->blocks, &index))
 			b = NULL;
-		else if (!(b = block_get(dc, df, index)))
+		else if (!(b = block_get(dc, df, index, n)))
 			break;
 		if (b)
 			block_put(b, s, s + n, data);
