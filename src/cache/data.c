@@ -20,12 +20,14 @@
  * last block is freed.  So the memory held stays within the largest the
  * cache has been, rounded up to a slab.
  *
- * A block begun with a few bytes (a small file written whole, the first
- * write(2) of a file written in small pieces) comes from a lazy slab
- * instead: no huge page, nothing filled in advance, so only the pages
- * written are ever zeroed and held.  An untar of small files otherwise
- * zeroes 2 MiB for every 32 files and holds 64 KiB for each, whatever
- * its size.
+ * A file's first block begun with a few bytes (a small file written or
+ * read whole, the first write(2) of a file written in small pieces)
+ * comes from a lazy slab instead: no huge page, nothing filled in
+ * advance, so only the pages written are ever zeroed and held.  An untar
+ * of small files otherwise zeroes 2 MiB for every 32 files and holds
+ * 64 KiB for each, whatever its size.  Later blocks of a file are taken
+ * from the filled slabs however they begin: a file written in 4 KiB
+ * pieces would otherwise take a page fault per write.
  */
 #define SLAB_BYTES (2u << 20)
 #define SLAB_BLOCKS (SLAB_BYTES / DCACHE_BLOCK)
@@ -322,7 +324,7 @@ static struct block *block_get(struct dcache *dc, struct dfile *df,
 	b = malloc(sizeof(*b));
 	if (!b)
 		return NULL;
-	if (!data_alloc(dc, b, first < DCACHE_BLOCK / 2)) {
+	if (!data_alloc(dc, b, index == 0 && first < DCACHE_BLOCK / 2)) {
 		free(b);
 		return NULL;
 	}
