@@ -185,16 +185,22 @@ static void write_done(void *ctx, int err, void *res, struct rpc_reply *reply)
 	pthread_mutex_unlock(&wb->lock);
 }
 
-/* Send one kept chunk; the lock is held. */
-static int send_chunk(struct wback *wb, struct chunk *c)
+/* A kept chunk goes on the wire: unanswered, in flight. */
+static void chunk_leaves(struct wback *wb, struct chunk *c)
 {
-	int ret;
-
 	c->acked = false;
 	wb->inflight++;
 	wb->seq++;
 	STAT_INC(writebacks);
 	STAT_ADD(writeback_bytes, c->args.count);
+}
+
+/* Send one kept chunk; the lock is held. */
+static int send_chunk(struct wback *wb, struct chunk *c)
+{
+	int ret;
+
+	chunk_leaves(wb, c);
 	ret = nfs_call_async(wb->nfs, NFS3PROC_WRITE, &c->cred, &c->args,
 			     &c->res, write_done, c);
 	if (ret)
@@ -252,11 +258,7 @@ static void send_chunk_wait(struct wback *wb, struct chunk *c)
 {
 	int ret;
 
-	c->acked = false;
-	wb->inflight++;
-	wb->seq++;
-	STAT_INC(writebacks);
-	STAT_ADD(writeback_bytes, c->args.count);
+	chunk_leaves(wb, c);
 	memset(&c->res, 0, sizeof(c->res));
 	pthread_mutex_unlock(&wb->lock);
 	ret = nfs_call(wb->nfs, NFS3PROC_WRITE, &c->cred, &c->args, &c->res,

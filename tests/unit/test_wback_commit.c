@@ -22,6 +22,7 @@
 #include "../../src/base/stats.h"
 #include "../../src/cache/attr.h"
 #include "../../src/cache/wback.h"
+#include "wback_sync.h"
 
 #define FILE_MAX (4u << 20)
 #define MAX_CALLS 64
@@ -184,47 +185,6 @@ int nfs_call_async(struct nfs_client *c, enum nfs3_proc proc,
 	pthread_cond_broadcast(&srv.cond);
 	pthread_mutex_unlock(&srv.lock);
 	return 0;
-}
-
-/* A WRITE sent synchronously (wback does so when it would only wait for
- * it) goes through the same held replies as an asynchronous one, answered
- * when they are: the tests keep the order of answers in hand. */
-struct sync_write {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	bool done;
-	int err;
-};
-
-static void sync_write_done(void *ctx, int err, void *res,
-			    struct rpc_reply *reply)
-{
-	struct sync_write *w = ctx;
-
-	(void)res;
-	rpc_reply_release(reply);
-	pthread_mutex_lock(&w->mu);
-	w->done = true;
-	w->err = err;
-	pthread_cond_signal(&w->cv);
-	pthread_mutex_unlock(&w->mu);
-}
-
-static int sync_write(struct nfs_client *c, const struct rpc_cred *cred,
-		      const void *args, void *res)
-{
-	struct sync_write w = { PTHREAD_MUTEX_INITIALIZER,
-				PTHREAD_COND_INITIALIZER, false, 0 };
-	int ret = nfs_call_async(c, NFS3PROC_WRITE, cred, args, res,
-				 sync_write_done, &w);
-
-	if (ret)
-		return ret;
-	pthread_mutex_lock(&w.mu);
-	while (!w.done)
-		pthread_cond_wait(&w.cv, &w.mu);
-	pthread_mutex_unlock(&w.mu);
-	return w.err;
 }
 
 int nfs_call(struct nfs_client *c, enum nfs3_proc proc,
