@@ -31,7 +31,9 @@
  * Reading the socket is likewise done by one thread at a time, the
  * holder of c->recv_owner: the transport thread, or, on a stream whose
  * connection is up, a synchronous caller waiting for its reply (the
- * leader).  A caller that finds nobody reading becomes the leader: it
+ * leader).  A caller that finds nobody reading when it queues its call
+ * becomes the leader (it claims the socket before the call goes out, so
+ * that a quick reply does not wake the transport thread): it
  * takes the socket out of the transport thread's epoll set, polls the
  * socket itself and reads every reply that comes, hands the replies of
  * other synchronous callers to them (they sleep on their condition
@@ -40,8 +42,12 @@
  * promised the transport thread -- to the transport thread through
  * c->handoff, followed there by every later reply until that thread has
  * caught up, so that replies are still dealt with in the order they
- * came.  When its own reply is in, it gives the socket back to the epoll
- * set and wakes one follower to lead in its place.  So a lone
+ * came.  When its own reply is in, it wakes one follower to lead in its
+ * place, and gives the socket back to the epoll set where the transport
+ * thread has something to read (a reply to an asynchronous call, or
+ * calls from the server); otherwise that thread takes it back at its next
+ * round, and the next caller leads without an epoll_ctl() each way.  So a
+ * lone
  * caller sleeps once per call, in poll(), and the transport thread does
  * not wake at all: one context switch per call instead of two.  The
  * leader also wakes through c->leadfd when its call ends otherwise (a

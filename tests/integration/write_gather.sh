@@ -3,9 +3,8 @@
 # what gathering holds back keeps the meaning of every call around it:
 #  - a sequential writer in 4 KiB pieces sends at most size/wsize + 10 %
 #    WRITEs, and a second mount reads the bytes exact after close
-#    (close-to-open); its write(2)s cost no FUSE request besides the
-#    WRITE (the kernel asks security.capability once per file, not per
-#    write: FUSE_HANDLE_KILLPRIV_V2);
+#    (close-to-open); the kernel asks security.capability once per
+#    file, not before every write (FUSE_HANDLE_KILLPRIV_V2);
 #  - a server error on a gathered WRITE (here a permission taken away on
 #    the server meanwhile) is reported at fsync and close;
 #  - unlocking a byte-range lock sends what was written under it;
