@@ -31,6 +31,7 @@
 	X(readahead_issued)                                                 \
 	X(readahead_used)                                                   \
 	X(readahead_wasted)                                                 \
+	X(data_dropped_behind)  /* read-ahead blocks the reader had whole */\
 	X(purge_cto)            /* open found the file changed */           \
 	X(purge_timeout)        /* revalidation after timeout: changed */   \
 	X(purge_wcc)            /* wcc showed another client's change */    \

@@ -46,6 +46,7 @@ struct block {
 	struct dfile *file;
 	uint64_t index;
 	uint32_t vs, ve;   /* valid bytes [vs, ve) within the block */
+	bool ahead;        /* made by read-ahead, not by a write of ours */
 	GList lru;         /* link in dc->lru; data of the link is the block */
 	struct slab *slab;
 	uint8_t *data;     /* DCACHE_BLOCK bytes in slab */
@@ -311,9 +312,9 @@ static void touch(struct dcache *dc, struct block *b)
 }
 
 /* The block at index, created empty if absent (for a first piece of
- * `first` bytes); NULL without memory. */
+ * `first` bytes, by read-ahead or not); NULL without memory. */
 static struct block *block_get(struct dcache *dc, struct dfile *df,
-			       uint64_t index, uint32_t first)
+			       uint64_t index, uint32_t first, bool ahead)
 {
 	struct block *b = g_hash_table_lookup(df->blocks, &index);
 
@@ -331,6 +332,7 @@ static struct block *block_get(struct dcache *dc, struct dfile *df,
 	b->file = df;
 	b->index = index;
 	b->vs = b->ve = 0;
+	b->ahead = ahead;
 	b->lru.data = b;
 	b->lru.prev = b->lru.next = NULL;
 	g_hash_table_insert(df->blocks, &b->index, b);
@@ -355,11 +357,17 @@ static void block_put(struct block *b, uint32_t s, uint32_t e,
 	}
 }
 
-/* Puts [off, off+len); with only_existing, a piece smaller than a block
+enum put_kind {
+	PUT_WRITE,   /* our own bytes */
+	PUT_AHEAD,   /* read ahead of a reader */
+	PUT_REFRESH, /* what a reader asked for (dcache_refresh) */
+};
+
+/* Puts [off, off+len); for PUT_REFRESH, a piece smaller than a block
  * goes only where its block exists, unless it runs from the block's start
  * to the end of the file (eof).  Returns the bytes left out. */
 static size_t put_range(struct dcache *dc, struct dfile *df, uint64_t off,
-			const uint8_t *data, size_t len, bool only_existing,
+			const uint8_t *data, size_t len, enum put_kind kind,
 			bool eof)
 {
 	size_t skipped = 0;
@@ -373,12 +381,14 @@ static size_t put_range(struct dcache *dc, struct dfile *df, uint64_t off,
 
 		if (n > len)
 			n = (uint32_t)len;
-		if (only_existing && n < DCACHE_BLOCK &&
+		if (kind == PUT_REFRESH && n < DCACHE_BLOCK &&
 		    !(eof && s == 0 && n == len) &&
 		    !g_hash_table_contains(df->blocks, &index))
 			b = NULL;
-		else if (!(b = block_get(dc, df, index, n)))
+		else if (!(b = block_get(dc, df, index, n, kind == PUT_AHEAD)))
 			break;
+		if (b && kind == PUT_WRITE)
+			b->ahead = false;
 		if (b)
 			block_put(b, s, s + n, data);
 		else
@@ -395,19 +405,19 @@ static size_t put_range(struct dcache *dc, struct dfile *df, uint64_t off,
 void dcache_write(struct dcache *dc, struct dfile *df, uint64_t off,
 		  const void *data, size_t len)
 {
-	put_range(dc, df, off, data, len, false, false);
+	put_range(dc, df, off, data, len, PUT_WRITE, false);
 }
 
 void dcache_fill(struct dcache *dc, struct dfile *df, uint64_t off,
 		 const void *data, size_t len)
 {
-	put_range(dc, df, off, data, len, false, false);
+	put_range(dc, df, off, data, len, PUT_AHEAD, false);
 }
 
 size_t dcache_refresh(struct dcache *dc, struct dfile *df, uint64_t off,
 		      const void *data, size_t len, bool eof)
 {
-	return put_range(dc, df, off, data, len, true, eof);
+	return put_range(dc, df, off, data, len, PUT_REFRESH, eof);
 }
 
 /* Is every byte of [off, off+len) in the cache?  dc->lock held. */
@@ -479,11 +489,12 @@ long dcache_read(struct dcache *dc, struct dfile *df, uint64_t off,
 #define SEND_MAX_IOV 64
 
 long dcache_send(struct dcache *dc, struct dfile *df, uint64_t off,
-		 size_t len, uint64_t file_size,
+		 size_t len, uint64_t file_size, bool behind,
 		 int (*send)(void *ctx, const struct iovec *iov, int n),
 		 void *ctx)
 {
 	struct iovec iov[SEND_MAX_IOV];
+	struct block *sent[SEND_MAX_IOV];
 	uint64_t pos;
 	int n = 0;
 	long ret;
@@ -510,10 +521,21 @@ long dcache_send(struct dcache *dc, struct dfile *df, uint64_t off,
 		}
 		iov[n].iov_base = b->data + s;
 		iov[n].iov_len = k;
+		sent[n] = b;
 		touch(dc, b);
 		pos += k;
 	}
 	ret = send(ctx, iov, n);
+	/* The reader has the bytes up to off + len (and, reading in
+	 * sequence, those before off): a read-ahead block they end goes. */
+	for (int k = 0; behind && ret >= 0 && k < n; k++) {
+		struct block *b = sent[k];
+
+		if (b->ahead && b->index * DCACHE_BLOCK + b->ve <= off + len) {
+			block_drop(dc, b);
+			STAT_INC(data_dropped_behind);
+		}
+	}
 	pthread_mutex_unlock(&dc->lock);
 	return ret;
 }

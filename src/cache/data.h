@@ -9,7 +9,8 @@
  * bytes are on the server, so losing them costs a READ, never data).
  * Blocks are never dirty: the write-back queue keeps the only copies of
  * unsent bytes, so eviction may drop any block.  The cache as a whole is
- * capped; the least recently used blocks go first.
+ * capped; the least recently used blocks go first.  Read-ahead blocks go
+ * sooner, once a sequential reader has had them (dcache_send).
  *
  * Whether the blocks still match the server is decided above, by the
  * attribute rules (close-to-open, wcc, timeouts): they call dcache_purge().
@@ -68,10 +69,17 @@ long dcache_read(struct dcache *dc, struct dfile *df, uint64_t off,
  * must not take other locks or wait long: a FUSE reply is the use).
  * Returns what send returned, or -1 without calling it when any byte is
  * missing.
+ *
+ * behind: the reader reads in sequence and will not ask for these bytes
+ * again (the kernel's page cache holds them now).  Then the blocks made
+ * by read-ahead (dcache_fill) that the send takes to their end are
+ * dropped, so that a stream's read-ahead uses the same memory over and
+ * over instead of growing the cache into fresh pages, which the kernel
+ * must zero, for bytes cached twice.  Blocks of our own writes stay.
  */
 struct iovec;
 long dcache_send(struct dcache *dc, struct dfile *df, uint64_t off,
-		 size_t len, uint64_t file_size,
+		 size_t len, uint64_t file_size, bool behind,
 		 int (*send)(void *ctx, const struct iovec *iov, int n),
 		 void *ctx);
 /* Is every byte of [off, off+len) cached? */

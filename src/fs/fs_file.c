@@ -642,13 +642,15 @@ static void note_inflight(unsigned n)
 		;
 }
 
-/* The READs outlive the request; cred is the open file's. */
-static void ra_issue(const struct rpc_cred *cred, struct fs *fs,
+/* The READs outlive the request; cred is the open file's.  Returns
+ * whether the reader reads in sequence. */
+static bool ra_issue(const struct rpc_cred *cred, struct fs *fs,
 		     struct inode *ino, uint64_t off, size_t size)
 {
 	uint64_t start, end, file_size = 0, gen, seq = 0;
 	struct ra_req *batch[READAHEAD_MAX / 4096];
 	unsigned n = 0;
+	bool stream;
 
 	pthread_mutex_lock(&ino->lock);
 	/* The cached size bounds read-ahead only while no write of ours is
@@ -691,6 +693,7 @@ static void ra_issue(const struct rpc_cred *cred, struct fs *fs,
 	}
 	note_inflight(ino->ra_inflight);
 	readahead_issued(&ino->ra, start);
+	stream = ino->ra.window != 0;
 	pthread_mutex_unlock(&ino->lock);
 	for (unsigned k = 0; k < n; k++) {
 		STAT_INC(readahead_issued);
@@ -704,6 +707,7 @@ static void ra_issue(const struct rpc_cred *cred, struct fs *fs,
 			free(batch[k]);
 		}
 	}
+	return stream;
 }
 
 /* Is [off, off+size) being read ahead right now?  Then wait for the next
@@ -843,6 +847,7 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	struct dfile *df;
 	struct fattr3 a;
 	struct inode *i;
+	bool stream;
 	int err;
 
 	i = io_inode(req, h, ino, &err);
@@ -857,12 +862,15 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		file_size = a.size;
 	/* Before any reply: once the reader has its data it may close the
 	 * file, and the inode may go. */
-	ra_issue(&h->cred, fs, i, (uint64_t)off, size);
+	stream = ra_issue(&h->cred, fs, i, (uint64_t)off, size);
 	while (df) {
+		/* A sequential reader does not come back for what it has
+		 * read: the kernel keeps it, and the read-ahead blocks go
+		 * (their memory takes the next read-ahead). */
 		if (dcache_send(fs->dc, df, (uint64_t)off, size, file_size,
-				reply_iov, req) >= 0) {
+				stream, reply_iov, req) >= 0) {
 			STAT_INC(data_hits);
-			if (i->ra.window)
+			if (stream)
 				STAT_INC(readahead_used);
 			return;
 		}

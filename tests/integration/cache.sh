@@ -132,14 +132,17 @@ assert_eq "$l0" "$(calls "$C" LOOKUP)" "ls -l costs no LOOKUP"
 umount_nfsfuse "$C"
 
 # --- the data cache stays under its cap ----------------------------------
-head -c $((64 << 20)) /dev/urandom >"$S/huge"
+# Written bytes stay in the cache (a sequential reader's read-ahead blocks
+# go as it reads them: see read_ahead.sh), so 64 MiB written fill it.
+head -c $((64 << 20)) /dev/urandom >"$NFSFUSE_TMP/huge"
 D=$(new_mountpoint)
 mount_nfsfuse "$D" -o cache_size=16M
 pid=$(nfsfuse_pids "$D" | head -n1)
-cat "$D/$T/huge" >/dev/null
+cp "$NFSFUSE_TMP/huge" "$D/$T/huge" || fail "writing 64 MiB"
+cmp "$NFSFUSE_TMP/huge" "$S/huge" || fail "the server's copy of 64 MiB written differs"
 rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")
 cached=$("$NFSFUSECTL" "$D" stats --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["data_cache_bytes"])')
-note "reading 64 MiB with cache_size=16M: daemon RSS ${rss} KiB, cache ${cached} bytes"
+note "writing 64 MiB with cache_size=16M: daemon RSS ${rss} KiB, cache ${cached} bytes"
 (( cached <= 16 << 20 )) || fail "data cache holds $cached bytes, over its 16 MiB cap"
 # AddressSanitizer keeps freed memory in quarantine and maps shadow memory:
 # under it RSS says nothing about the cache, so only the cache's own count

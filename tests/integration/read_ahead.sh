@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Read-ahead, by its counters in nfsfusectl stats: a sequential reader
 # gets READs issued ahead of it and finds their data in the cache (used),
-# with nothing thrown away; a random reader (no kernel read-ahead either:
+# with nothing thrown away, and the blocks it has read go (the kernel
+# keeps those bytes); a random reader (no kernel read-ahead either:
 # POSIX_FADV_RANDOM) gets no read-ahead, so none is wasted.
 . "$(dirname "$0")/lib.sh"
 ensure_server
@@ -20,11 +21,22 @@ head -c $((16 << 20)) /dev/urandom >"$S/rnd"
 i0=$(counter "$MNT" readahead_issued)
 u0=$(counter "$MNT" readahead_used)
 w0=$(counter "$MNT" readahead_wasted)
+d0=$(counter "$MNT" data_dropped_behind)
 with_timeout cmp "$MNT/$T/seq" "$S/seq" || fail "sequential read differs from the server's file"
 i1=$(counter "$MNT" readahead_issued)
 u1=$(counter "$MNT" readahead_used)
 w1=$(counter "$MNT" readahead_wasted)
-note "sequential 16 MiB: read-ahead issued $((i1 - i0)), used $((u1 - u0)), wasted $((w1 - w0))"
+d1=$(counter "$MNT" data_dropped_behind)
+note "sequential 16 MiB: read-ahead issued $((i1 - i0)), used $((u1 - u0)), wasted $((w1 - w0)), blocks dropped behind the reader $((d1 - d0))"
+# The kernel's page cache holds what the reader had: the daemon lets the
+# read-ahead blocks go (16 MiB is 256 blocks of 64 KiB) rather than keep
+# a second copy, and the file keeps no more than the read-ahead window
+# (4 MiB) and the blocks read before the window opened.
+(((d1 - d0) >= 128)) || fail "a sequential 16 MiB read dropped $((d1 - d0)) read-ahead blocks behind the reader"
+held=$("$NFSFUSECTL" "$MNT" cache "$MNT/$T/seq" | sed -n 's/.*data: \([0-9]*\) blocks.*/\1/p')
+note "sequential 16 MiB: $held blocks of the file left in the data cache"
+[[ -n $held ]] || fail "nfsfusectl cache printed no data blocks for the file"
+((held <= 96)) || fail "a file read in sequence keeps $held blocks of 64 KiB in the daemon"
 (((i1 - i0) >= 8)) || fail "a sequential 16 MiB read issued $((i1 - i0)) read-ahead READs"
 (((u1 - u0) >= 8)) || fail "a sequential read found read-ahead data $((u1 - u0)) times"
 assert_eq 0 $((w1 - w0)) "read-ahead wasted on a sequential read"

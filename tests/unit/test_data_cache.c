@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/uio.h>
+
 #include <cmocka.h>
 
 #include "../../src/cache/data.h"
@@ -219,6 +221,75 @@ static void test_small_files_hold_little(void **state)
 	dcache_free(dc);
 }
 
+/* The send callback of test_stream_drops_behind: copies what it is given. */
+struct sink {
+	uint8_t *buf;
+	size_t len;
+};
+
+static int sink_send(void *ctx, const struct iovec *iov, int n)
+{
+	struct sink *k = ctx;
+
+	k->len = 0;
+	for (int i = 0; i < n; i++) {
+		memcpy(k->buf + k->len, iov[i].iov_base, iov[i].iov_len);
+		k->len += iov[i].iov_len;
+	}
+	return 0;
+}
+
+/* A sequential reader's read-ahead blocks go once it has them to their
+ * end; blocks of our own writes, a block it has only in part, and
+ * anything sent to a reader out of sequence stay. */
+static void test_stream_drops_behind(void **state)
+{
+	struct dcache *dc = dcache_new(64u << 20);
+	struct dfile *df = dfile_new(dc);
+	static uint8_t buf[4 * DCACHE_BLOCK], out[4 * DCACHE_BLOCK];
+	struct sink k = { out, 0 };
+	uint64_t eof = 6 * DCACHE_BLOCK, d0 = cache_stats.data_dropped_behind;
+
+	(void)state;
+	fill(buf, 0, 4 * DCACHE_BLOCK);
+	dcache_fill(dc, df, 0, buf, 4 * DCACHE_BLOCK);     /* blocks 0-3 */
+	fill(buf, 4 * DCACHE_BLOCK, DCACHE_BLOCK);
+	dcache_write(dc, df, 4 * DCACHE_BLOCK, buf, DCACHE_BLOCK); /* 4 */
+
+	/* Out of sequence: everything stays. */
+	assert_int_equal(dcache_send(dc, df, 0, DCACHE_BLOCK, eof, false,
+				     sink_send, &k), 0);
+	assert_int_equal(k.len, DCACHE_BLOCK);
+	check(out, 0, DCACHE_BLOCK);
+	assert_int_equal(dcache_bytes(dc), 5 * DCACHE_BLOCK);
+
+	/* In sequence, up to the middle of block 2: 0 and 1 go, 2 stays. */
+	assert_int_equal(dcache_send(dc, df, 0, 2 * DCACHE_BLOCK + 4096, eof,
+				     true, sink_send, &k), 0);
+	assert_int_equal(k.len, 2 * DCACHE_BLOCK + 4096);
+	check(out, 0, k.len);
+	assert_int_equal(cache_stats.data_dropped_behind - d0, 2);
+	assert_false(dcache_has(dc, df, 0, 1));
+	assert_false(dcache_has(dc, df, DCACHE_BLOCK, 1));
+	assert_true(dcache_has(dc, df, 2 * DCACHE_BLOCK, DCACHE_BLOCK));
+
+	/* On to the end of block 4: 2 and 3 go, our write (4) stays. */
+	assert_int_equal(dcache_send(dc, df, 2 * DCACHE_BLOCK + 4096,
+				     3 * DCACHE_BLOCK - 4096, eof, true,
+				     sink_send, &k), 0);
+	check(out, 2 * DCACHE_BLOCK + 4096, k.len);
+	assert_int_equal(cache_stats.data_dropped_behind - d0, 4);
+	assert_int_equal(dcache_bytes(dc), DCACHE_BLOCK);
+	assert_true(dcache_has(dc, df, 4 * DCACHE_BLOCK, DCACHE_BLOCK));
+
+	/* A miss sends nothing and drops nothing. */
+	assert_int_equal(dcache_send(dc, df, 4 * DCACHE_BLOCK, 2 * DCACHE_BLOCK,
+				     eof, true, sink_send, &k), -1);
+	assert_int_equal(dcache_bytes(dc), DCACHE_BLOCK);
+	dfile_free(dc, df);
+	dcache_free(dc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_refresh_small_reads),
 		cmocka_unit_test(test_cap_evicts_lru),
 		cmocka_unit_test(test_small_files_hold_little),
+		cmocka_unit_test(test_stream_drops_behind),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
