@@ -133,7 +133,8 @@ void xdr_enc_release(struct xdr_enc *e)
 	e->len = e->cap = 0;
 }
 
-uint8_t *xdr_enc_reserve(struct xdr_enc *e, size_t n)
+/* Room for n bytes at the end, not filled in. */
+static uint8_t *enc_grow(struct xdr_enc *e, size_t n)
 {
 	uint8_t *p;
 
@@ -159,8 +160,16 @@ uint8_t *xdr_enc_reserve(struct xdr_enc *e, size_t n)
 		e->cap = cap;
 	}
 	p = e->buf + e->len;
-	memset(p, 0, n);
 	e->len += n;
+	return p;
+}
+
+uint8_t *xdr_enc_reserve(struct xdr_enc *e, size_t n)
+{
+	uint8_t *p = enc_grow(e, n);
+
+	if (p)
+		memset(p, 0, n);
 	return p;
 }
 
@@ -202,13 +211,14 @@ int xdr_enc_bool(struct xdr_enc *e, bool v)
 
 int xdr_enc_opaque_fixed(struct xdr_enc *e, const void *data, size_t n)
 {
-	/* reserve() zero-fills, which is the padding. */
-	uint8_t *p = xdr_enc_reserve(e, n + xdr_pad(n));
+	/* Only the padding is zeroed: a WRITE's data may be a megabyte. */
+	uint8_t *p = enc_grow(e, n + xdr_pad(n));
 
 	if (!p)
 		return e->err;
 	if (n)
 		memcpy(p, data, n);
+	memset(p + n, 0, xdr_pad(n));
 	return 0;
 }
 

@@ -205,6 +205,27 @@ static const struct wcc_data wcc_none;
 
 /* ---- argument encoders against hand-worked vectors ---- */
 
+/* Opaque data is copied without zeroing the room first, so its padding
+ * must be zeroed on its own, whatever the buffer held before. */
+static void test_enc_opaque_pads_with_zeros(void **state)
+{
+	static const uint8_t five[5] = { 1, 2, 3, 4, 5 };
+	uint8_t junk[300];
+	struct xdr_enc e;
+
+	(void)state;
+	memset(junk, 0xff, sizeof(junk));
+	assert_int_equal(xdr_enc_init(&e, 0, 0), 0);
+	assert_int_equal(xdr_enc_opaque_fixed(&e, junk, sizeof(junk)), 0);
+	e.len = 0; /* the buffer now holds 0xff where the next bytes go */
+	assert_int_equal(xdr_enc_opaque(&e, 16, five, sizeof(five)), 0);
+	assert_int_equal(e.len, 4 + 8);
+	assert_memory_equal(e.buf + 4, five, sizeof(five));
+	for (size_t k = 4 + sizeof(five); k < e.len; k++)
+		assert_int_equal(e.buf[k], 0);
+	xdr_enc_release(&e);
+}
+
 static void test_enc_getattr(void **state)
 {
 	const struct nfs3_getattr_args a = { .object = fh_a };
@@ -2267,6 +2288,7 @@ static void test_bad_committed(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_enc_opaque_pads_with_zeros),
 		cmocka_unit_test(test_enc_getattr),
 		cmocka_unit_test(test_enc_getattr_fh_max),
 		cmocka_unit_test(test_enc_setattr),
