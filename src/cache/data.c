@@ -387,12 +387,14 @@ static size_t put_range(struct dcache *dc, struct dfile *df, uint64_t off,
 			b = NULL;
 		else if (!(b = block_get(dc, df, index, n, kind == PUT_AHEAD)))
 			break;
-		if (b && kind == PUT_WRITE)
-			b->ahead = false;
-		if (b)
-			block_put(b, s, s + n, data);
-		else
+		if (!b) {
 			skipped += n;
+		} else {
+			/* Our own bytes are no reader's to let go. */
+			if (kind == PUT_WRITE)
+				b->ahead = false;
+			block_put(b, s, s + n, data);
+		}
 		off += n;
 		data += n;
 		len -= n;
