@@ -23,6 +23,9 @@ export_path=$(showmount -e "$host" --no-headers | awk 'NR == 1 { print $1 }')
 [ -d "$export_path" ] || { echo "capture.sh: export $export_path is not a local directory" >&2; exit 1; }
 
 work=$(mktemp -d)
+# RPC recognised by its contents, whatever port a tool bound (the file
+# says why): make_corpus.py picks NFSv4 replies by tshark's dissection.
+export WIRESHARK_CONFIG_DIR=$here/../wireshark
 sub=fuzzseed.$$
 scratch=$export_path/$sub
 dumpcap_pid=

@@ -58,15 +58,9 @@ touch "$_REG/mounts" "$_REG/testdirs" "$_REG/pids" "$_REG/on_exit"
 _NFSFUSE_LIB_PID=$$
 export NFSFUSE_TMP
 
-# tshark recognises RPC by its contents before it looks at port tables:
-# the client's reserved source port may be one that tshark gives to
-# another protocol (862 is TWAMP-Control), and it tries the lower port of
-# a connection first, so that connection's NFS would be dissected as the
-# other protocol (and called malformed, or missed by an NFS filter).
-mkdir "$NFSFUSE_TMP/wireshark"
-printf '%s\n' 'tcp.try_heuristic_first: TRUE' 'udp.try_heuristic_first: TRUE' \
-	>"$NFSFUSE_TMP/wireshark/preferences"
-export WIRESHARK_CONFIG_DIR=$NFSFUSE_TMP/wireshark
+# tshark reads captures with RPC recognised by its contents first (the
+# file says why).
+export WIRESHARK_CONFIG_DIR=$REPO_ROOT/tests/wireshark
 
 # ------------------------------------------------------------------ reporting
 
