@@ -67,7 +67,8 @@ enum acache_change {
 	ACACHE_NEW,        /* nothing was cached */
 	ACACHE_SAME,       /* size, mtime and ctime as cached */
 	ACACHE_META,       /* ctime moved, size and mtime did not: metadata */
-	ACACHE_DATA        /* size or mtime moved: the data changed */
+	ACACHE_DATA,       /* size or mtime moved: the data changed */
+	ACACHE_REFUSED     /* not cached: no file type, or not the file's */
 };
 
 /* What changed between two sets of attributes of one file. */

@@ -255,6 +255,12 @@ enum acache_change inode_set_attr(struct inode_table *t, struct inode *ino,
 	pthread_mutex_unlock(&t->lock);
 
 	pthread_mutex_lock(&ino->lock);
+	if (a->type < NF3REG || a->type > NF3FIFO ||
+	    (ino->type && ino->type != a->type)) {
+		pthread_mutex_unlock(&ino->lock);
+		return ACACHE_REFUSED;
+	}
+	ino->type = a->type;
 	change = acache_update(&ino->as, a, &p, clock_mono_ns(),
 			       clock_real_ns(), &skew);
 	multi = a->type != NF3DIR && a->nlink > 1;
@@ -272,6 +278,16 @@ enum acache_change inode_set_attr(struct inode_table *t, struct inode *ino,
 		t->server_skew = skew;
 	pthread_mutex_unlock(&t->lock);
 	return change;
+}
+
+uint32_t inode_type(struct inode *ino)
+{
+	uint32_t type;
+
+	pthread_mutex_lock(&ino->lock);
+	type = ino->type;
+	pthread_mutex_unlock(&ino->lock);
+	return type;
 }
 
 bool inode_get_attr(struct inode *ino, struct fattr3 *a)

@@ -55,6 +55,11 @@ struct inode {
 
 	/* The caches'. */
 	struct attr_state as;   /* attr.h */
+	/* The ftype3 of the first attributes taken, 0 before.  A handle
+	 * names one object for its life, and the kernel takes a file whose
+	 * type changed for a broken one, failing it until it is forgotten:
+	 * other types for it are a corrupt reply, never cached. */
+	uint32_t type;
 	uint64_t data_gen;      /* bumped by every purge of the data */
 	struct dfile *df;       /* data.h: data blocks; made on first use */
 	struct wback *wb;       /* wback.h: write-behind; made on first write */
@@ -166,11 +171,15 @@ void inode_foreach(struct inode_table *t,
 		   void (*fn)(struct inode *ino, void *ctx), void *ctx);
 
 /* Record attributes fresh from the server (any reply that carries them);
- * what changed since the cached ones. */
+ * what changed since the cached ones.  ACACHE_REFUSED, with nothing
+ * cached, for attributes without a valid file type or of another type
+ * than the file's. */
 enum acache_change inode_set_attr(struct inode_table *t, struct inode *ino,
 				  const struct fattr3 *a);
 /* Copy of the cached attributes; false when there are none. */
 bool inode_get_attr(struct inode *ino, struct fattr3 *a);
+/* The file's type (ftype3) as first seen; 0 when not yet known. */
+uint32_t inode_type(struct inode *ino);
 /* The same, only while they are still to be believed; *left is the
  * seconds that remain (for the kernel's timeouts). */
 bool inode_fresh_attr(struct inode *ino, struct fattr3 *a, double *left);

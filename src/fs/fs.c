@@ -128,7 +128,9 @@ void fs_fattr_to_stat(const struct fattr3 *a, struct stat *st)
 	st->st_nlink = a->nlink;
 	st->st_uid = userns_uid_in(a->uid);
 	st->st_gid = userns_gid_in(a->gid);
-	st->st_size = (off_t)a->size;
+	/* The kernel fails a file whose size is negative as an off_t until
+	 * it is forgotten; the Linux client caps such a size likewise. */
+	st->st_size = a->size > INT64_MAX ? INT64_MAX : (off_t)a->size;
 	st->st_blocks = (blkcnt_t)((a->used + 511) / 512);
 	st->st_blksize = 4096;
 	st->st_rdev = makedev(a->rdev.specdata1, a->rdev.specdata2);
@@ -142,11 +144,18 @@ void fs_fattr_to_stat(const struct fattr3 *a, struct stat *st)
 
 void fs_inode_stat(struct inode *ino, const struct fattr3 *a, struct stat *st)
 {
+	uint32_t type;
+
 	fs_fattr_to_stat(a, st);
 	/* The .nfs name an unlinked open file was moved to is an artefact
 	 * of this client: its descriptors see the file without it, as on a
 	 * local disk (0 links once every name the user knew is gone). */
 	pthread_mutex_lock(&ino->lock);
+	/* Attributes the cache refused (inode.h) may still answer the call
+	 * that brought them: never with another type than the file's. */
+	type = ino->type;
+	if (type && type != a->type)
+		st->st_mode = ftype_to_mode(type) | (st->st_mode & 07777);
 	if (ino->silly_name && st->st_nlink > 0)
 		st->st_nlink--;
 	/* Attributes from a LOOKUP or READDIRPLUS while our writes are
@@ -300,6 +309,7 @@ void fs_purge_data(struct fs *fs, struct inode *ino, const char *why)
 static enum acache_change learn_settled(struct fs *fs, struct inode *ino,
 					const struct fattr3 *a)
 {
+	enum acache_change change;
 	bool batch;
 
 	pthread_mutex_lock(&ino->lock);
@@ -311,7 +321,13 @@ static enum acache_change learn_settled(struct fs *fs, struct inode *ino,
 		STAT_INC(attr_uncacheable);
 		return ACACHE_SAME;
 	}
-	return inode_set_attr(fs->inodes, ino, a);
+	change = inode_set_attr(fs->inodes, ino, a);
+	if (change == ACACHE_REFUSED) {
+		STAT_INC(attr_refused);
+		TRACE("attributes of %s refused: file type %u, known as %u",
+		      name_of(ino), a->type, inode_type(ino));
+	}
+	return change;
 }
 
 /* What follows an update: the kernel and the data cache told.  Never
@@ -420,6 +436,8 @@ int fs_getattr_rpc(fuse_req_t req, struct inode *ino, struct fattr3 *a)
 	}
 	change = learn_settled(fs_of(req), ino, a);
 	pthread_mutex_unlock(&ino->settle);
+	if (change == ACACHE_REFUSED)
+		return -EIO;
 	learned(fs_of(req), ino, change, "revalidate");
 	return 0;
 }
@@ -447,7 +465,10 @@ int fs_make_entry(fuse_req_t req, struct inode *dir,
 		return -ENOMEM;
 	pa.present = true;
 	pa.attr = attr;
-	fs_learn(fs, ino, &pa, "lookup");
+	if (fs_learn(fs, ino, &pa, "lookup") == ACACHE_REFUSED) {
+		inode_forget(fs->inodes, ino->id, 1);
+		return -EIO;
+	}
 	if (name && name[0]) {
 		pthread_mutex_lock(&ino->lock);
 		snprintf(ino->name, sizeof(ino->name), "%s", name);

@@ -47,6 +47,18 @@ stop_proxy() {
 	PROXY_PID=
 }
 
+# proxy_ctl SOCKET CMD: one command to the control socket of a proxy
+# started with --control SOCKET; prints its one-line answer.
+proxy_ctl() {
+	python3 - "$1" "$2" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall((sys.argv[2] + "\n").encode())
+print(s.makefile().readline().strip())
+PY
+}
+
 # proxy_summary: the proxy's counters so far ("calls=N replies=N ...").
 proxy_summary() { grep '^summary' "$PROXY_LOG" | tail -n 1; }
 

@@ -35,15 +35,7 @@ out=$("$TEST_SERVER_SH" reboot 2>&1) || fail "server reboot failed: $out"
 sleep 21 # the grace period of this first start ends
 
 # ctl CMD: one command to the proxy's control socket, its answer.
-ctl() {
-	python3 - "$NFSFUSE_TMP/proxy.sock" "$1" <<'PY'
-import socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1])
-s.sendall((sys.argv[2] + "\n").encode())
-print(s.makefile().readline().strip())
-PY
-}
+ctl() { proxy_ctl "$NFSFUSE_TMP/proxy.sock" "$1"; }
 
 start_proxy lease --control "$NFSFUSE_TMP/proxy.sock"
 # timeo=20: a call lost in the partition goes again 2 s after it ends.

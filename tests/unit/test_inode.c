@@ -100,6 +100,42 @@ static void test_attr(void **state)
 	inode_table_free(t);
 }
 
+/* A handle names one object for its life: attributes with no valid file
+ * type, or with another type than the first, are a corrupt reply.  The
+ * cache keeps what it had, and the type stays the one first seen. */
+static void test_attr_type_refused(void **state)
+{
+	struct nfs_fh3 root = mkfh(1, 4);
+	struct inode_table *t = inode_table_new(&root, 1, &params, NULL);
+	struct fattr3 a = { .type = NF3DIR, .size = 4096 }, b;
+	struct inode *i = inode_root(t);
+
+	(void)state;
+	a.mtime.seconds = a.ctime.seconds = 1000;
+	assert_int_equal(inode_type(i), 0);
+	b = a;
+	b.type = 0xffffff00u; /* no ftype3 */
+	assert_int_equal(inode_set_attr(t, i, &b), ACACHE_REFUSED);
+	assert_false(inode_get_attr(i, &b));
+	assert_int_equal(inode_type(i), 0);
+
+	assert_int_equal(inode_set_attr(t, i, &a), ACACHE_NEW);
+	assert_int_equal(inode_type(i), NF3DIR);
+	b = a;
+	b.type = NF3REG;
+	b.size = 7;
+	assert_int_equal(inode_set_attr(t, i, &b), ACACHE_REFUSED);
+	assert_true(inode_get_attr(i, &b));
+	assert_int_equal(b.type, NF3DIR);
+	assert_int_equal(b.size, 4096);
+	b.type = 0;
+	assert_int_equal(inode_set_attr(t, i, &b), ACACHE_REFUSED);
+	assert_int_equal(inode_type(i), NF3DIR);
+	a.size = 8192;
+	assert_int_equal(inode_set_attr(t, i, &a), ACACHE_DATA);
+	inode_table_free(t);
+}
+
 static void test_over_forget_aborts(void **state)
 {
 	struct nfs_fh3 root = mkfh(1, 4), a = mkfh(3, 4);
@@ -157,6 +193,7 @@ int main(void)
 		cmocka_unit_test(test_remember_forget),
 		cmocka_unit_test(test_root_handle_is_root),
 		cmocka_unit_test(test_attr),
+		cmocka_unit_test(test_attr_type_refused),
 		cmocka_unit_test(test_over_forget_aborts),
 		cmocka_unit_test(test_dir_completeness),
 	};
