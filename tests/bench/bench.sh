@@ -49,6 +49,7 @@
 #   --nfsfuse PATH        default: build/src/nfsfuse in the repository
 #   --nfsfusectl PATH     default: build/tools/nfsfusectl in the repository
 #   --randread PATH       default: build/tests/bench/nfs_randread
+#   --floor PATH          default: build/tests/bench/fuse_floor
 #   --server HOST         default 127.0.0.1
 #   --export PATH         default: the first export `showmount -e HOST` lists
 #   --local-dir DIR       parent of the local-disk directory (default /var/tmp)
@@ -95,6 +96,11 @@
 #          issue's line; "READ/IO" shows how many went to the server);
 #          baseline: nfs_randread, 4 threads with a libnfs context each
 #          (what fuse-nfs does at its best: fuse-nfs is not in Debian 12).
+#   FUSE floor  the small writes (bs=4k and bs=1M) and the random reads
+#          again through fuse_floor, a FUSE file system served with
+#          nfsfuse's settings that does no work (writes forgotten, reads
+#          of zeros, mounted afresh before each fio run): the least either
+#          workload takes through FUSE on this machine.
 #   nconnect  four files read at once (dd), cold, with nconnect=1 and
 #          nconnect=4 (when this nfsfuse has the option).
 #   memory  RSS (VmRSS of the daemon) growth per inode the daemon gained
@@ -150,6 +156,7 @@ V4_EXPORT=
 NFSFUSE=$REPO_ROOT/build/src/nfsfuse
 NFSFUSECTL=$REPO_ROOT/build/tools/nfsfusectl
 RANDREAD=$REPO_ROOT/build/tests/bench/nfs_randread
+FLOOR=$REPO_ROOT/build/tests/bench/fuse_floor
 SERVER=127.0.0.1
 EXPORT=
 LOCAL_PARENT=/var/tmp
@@ -195,6 +202,7 @@ while [[ $# -gt 0 ]]; do
 	--nfsfuse) need_arg "$@"; NFSFUSE=$2; shift 2 ;;
 	--nfsfusectl) need_arg "$@"; NFSFUSECTL=$2; shift 2 ;;
 	--randread) need_arg "$@"; RANDREAD=$2; shift 2 ;;
+	--floor) need_arg "$@"; FLOOR=$2; shift 2 ;;
 	--server) need_arg "$@"; SERVER=$2; shift 2 ;;
 	--export) need_arg "$@"; EXPORT=$2; shift 2 ;;
 	--local-dir) need_arg "$@"; LOCAL_PARENT=$2; shift 2 ;;
@@ -235,6 +243,8 @@ HAVE_FIO=0
 command -v fio >/dev/null 2>&1 && HAVE_FIO=1
 HAVE_RANDREAD=0
 [[ -x $RANDREAD ]] && HAVE_RANDREAD=1
+HAVE_FLOOR=0
+[[ -x $FLOOR ]] && HAVE_FLOOR=1
 HAVE_NCONNECT=0
 "$NFSFUSE" --list-options 2>/dev/null | grep -qx nconnect && HAVE_NCONNECT=1
 
@@ -407,10 +417,39 @@ reap_daemons() {
 
 remount() { do_umount && do_mount; }
 
+# The FUSE floor (section 12) on $FMNT, started in the background; its
+# pid in FLOOR_PID.  floor_fresh mounts it again: a cold page cache.
+FMNT= FLOOR_PID=
+floor_mount() {
+	local i
+	"$FLOOR" "$FMNT" >"$SHM/floor.log" 2>&1 &
+	FLOOR_PID=$!
+	for ((i = 0; i < 100; i++)); do
+		in_mounts "$FMNT" && return 0
+		kill -0 "$FLOOR_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	LAST_ERR="$FLOOR did not mount $FMNT: $(tail -n 3 "$SHM/floor.log" | tr '\n' ' ')"
+	log "$LAST_ERR"
+	return 1
+}
+floor_umount() {
+	[[ -n $FLOOR_PID ]] || return 0
+	in_mounts "$FMNT" && { fusermount3 -u "$FMNT" 2>/dev/null || fusermount3 -uz "$FMNT" 2>/dev/null; }
+	wait "$FLOOR_PID" 2>/dev/null
+	FLOOR_PID=
+}
+floor_fresh() {
+	local size
+	size=$(stat -c %s -- "$FMNT/f") && floor_umount && drop_caches && floor_mount &&
+		truncate -s "$size" "$FMNT/f"
+}
+
 cleanup() {
 	local rc=$?
 	trap - EXIT INT TERM HUP
 	use_v3
+	floor_umount
 	if [[ -n $MNT4 ]]; then
 		use_v4
 		do_umount
@@ -1323,6 +1362,62 @@ if truncate -s "${MEMREAD_MIB}M" "$(setup_path mem)" && cold_mount &&
 else row_failed "$MR" nfsfuse; fi
 remote_rm mem
 
+# ------------------------------------------------------------ 12. the FUSE floor
+
+# The small writes and the random reads again, through fuse_floor: a FUSE
+# file system served as nfsfuse is that does no work.  No FUSE file system
+# with those settings does either workload faster on this machine.
+FL="FUSE floor"
+if ((HAVE_FLOOR)); then
+	log "$FL: $SW4, $SW1 and $RND through $FLOOR ($REPEAT round(s))"
+	FMNT=$SHM/floor
+	if mkdir -- "$FMNT" && floor_mount; then
+		for ((i = 1; i <= REPEAT; i++)); do
+			run_rep FL1 no_prep "$SW1 $FL" 0 -- dd if="$SHM/src" of="$FMNT/f" bs=1M count="$SMALLW_MIB" conv=fsync status=none
+			run_rep FL4 no_prep "$SW4 $FL" 0 -- dd if="$SHM/src" of="$FMNT/f" bs=4k count="$((SMALLW_MIB * 256))" conv=fsync status=none
+			long_run FL4 && break
+		done
+		for n in 4 1; do
+			if median_of "FL$n"; then
+				row_measured "$([[ $n == 4 ]] && echo "$SW4" || echo "$SW1")" "$FL" "$(fmt_mbs "$SMALLW_B" "$M_WALL")" -
+				declare "FL${n}_WALL=$M_WALL"
+			else row_failed "$([[ $n == 4 ]] && echo "$SW4" || echo "$SW1")" "$FL"; fi
+		done
+		if ((HAVE_FIO)) && truncate -s "${RAND_MIB}M" "$FMNT/f"; then
+			FLR_IOPS=() FLR_SNAP=() FLR_ERR=
+			for ((i = 1; i <= REPEAT; i++)); do
+				if run_rep FLR floor_fresh "$RND $FL" 0 --stdout "$SHM/fio.json" -- \
+					fio --name=randread --filename="$FMNT/f" --rw=randread --bs=4k --numjobs="$RAND_JOBS" \
+					--ioengine=psync --size="${RAND_MIB}M" --time_based --runtime="$RAND_TIME" \
+					--group_reporting --output-format=json; then
+					if read -r iops ios < <(fio_run 2>"$SHM/err"); then
+						FLR_IOPS+=("$iops"); FLR_SNAP+=("$(m_save)")
+					else
+						FLR_ERR=${FLR_ERR:-$(cat "$SHM/err")}
+					fi
+				fi
+			done
+			if ((${#FLR_IOPS[@]})); then
+				k=$(median_iops FLR)
+				unset -v "${!M_@}"
+				eval "${FLR_SNAP[k]}"
+				M_N=1
+				RN_FLOOR=${FLR_IOPS[k]}
+				row_measured "$RND" "$FL (fio)" "${RN_FLOOR} IOPS$(iops_range FLR)" -
+			else
+				LAST_ERR=${FLR_ERR:-not run}; row_failed "$RND" "$FL (fio)"
+			fi
+		elif ((!HAVE_FIO)); then
+			row_missing "$RND" "$FL (fio)" "fio is not installed (Debian: fio)"
+		fi
+		floor_umount
+	else
+		LAST_ERR="cannot mount $FLOOR on $FMNT"; row_failed "$SW4" "$FL"
+	fi
+else
+	row_missing "$SW4" "$FL" "$FLOOR not found (built by meson in tests/bench; give --floor)"
+fi
+
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 T_END=$(date +%s)
 
@@ -1386,7 +1481,17 @@ else
 fi
 # IOPS: more is better, so the ratio is nfsfuse/libnfs.
 target_ratio "random 4KiB reads: nfsfuse/libnfs IOPS >= 1.5" "${RN_NFSFUSE:-}" "${RN_LIBNFS:-}" ge 1.5
+if [[ -n ${RN_FLOOR:-} && -n ${RN_LIBNFS:-} ]]; then
+	printf '    (FUSE floor: %s IOPS through a file system doing no work, %s x libnfs)\n' \
+		"$RN_FLOOR" "$(ratio "$RN_FLOOR" "$RN_LIBNFS")"
+fi
 target_ratio "write ${SMALLW_MIB}MiB: time bs=4k / bs=1M <= 2" "${SW4_WALL:-}" "${SW1_WALL:-}" le 2
+if [[ -n ${FL4_WALL:-} && -n ${SW1_WALL:-} && -n ${SW4_WALL:-} ]]; then
+	printf '    (FUSE floor: bs=4k through a file system doing no work takes %s s, %s x nfsfuse'"'"'s bs=1M;\n' \
+		"$(fmt_s "$FL4_WALL")" "$(ratio "$FL4_WALL" "$SW1_WALL")"
+	printf '     nfsfuse bs=4k - floor bs=4k = %s s, against %s s for nfsfuse'"'"'s bs=1M)\n' \
+		"$(awk -v a="$SW4_WALL" -v b="$FL4_WALL" 'BEGIN { printf "%.3f", a - b }')" "$(fmt_s "$SW1_WALL")"
+fi
 if [[ -n ${SW4_WRITE:-} && -n ${WSIZE:-} ]]; then
 	lim=$(awk -v b="$SMALLW_B" -v w="$WSIZE" 'BEGIN { n = int((b + w - 1) / w); printf "%d", n * 1.1 }')
 	if ((SW4_WRITE <= lim)); then v=met; else v="NOT met"; fi
