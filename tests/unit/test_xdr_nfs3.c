@@ -226,6 +226,39 @@ static void test_enc_opaque_pads_with_zeros(void **state)
 	xdr_enc_release(&e);
 }
 
+/* A WRITE's call of 1 MiB: one buffer of about that size (not the next
+ * power of two), and the memory of a released one serves the next
+ * message of its size, which still encodes what it is given. */
+static void test_enc_large_buffer_reused(void **state)
+{
+	const size_t n = 1u << 20;
+	uint8_t *data = malloc(n);
+	struct xdr_enc e;
+	uint8_t *first;
+
+	(void)state;
+	assert_non_null(data);
+	for (int round = 0; round < 3; round++) {
+		for (size_t k = 0; k < n; k++)
+			data[k] = (uint8_t)(k * 7 + (size_t)round);
+		assert_int_equal(xdr_enc_init(&e, 256, 4), 0);
+		assert_int_equal(xdr_enc_u32(&e, 0x12345678), 0);
+		assert_int_equal(xdr_enc_opaque(&e, UINT32_MAX, data, n - 1), 0);
+		assert_int_equal(xdr_enc_u32(&e, 0x9abcdef0), 0);
+		assert_int_equal(e.len, 4 + 4 + 4 + n + 4);
+		assert_true(e.cap < n + n / 4);
+		assert_memory_equal(e.buf + 12, data, n - 1);
+		assert_int_equal(e.buf[12 + n - 1], 0); /* padding */
+		assert_int_equal(xdr_get_u32(e.buf + 12 + n), 0x9abcdef0);
+		if (round == 0)
+			first = e.buf;
+		else
+			assert_ptr_equal(e.buf, first);
+		xdr_enc_release(&e);
+	}
+	free(data);
+}
+
 static void test_enc_getattr(void **state)
 {
 	const struct nfs3_getattr_args a = { .object = fh_a };
@@ -2289,6 +2322,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_enc_opaque_pads_with_zeros),
+		cmocka_unit_test(test_enc_large_buffer_reused),
 		cmocka_unit_test(test_enc_getattr),
 		cmocka_unit_test(test_enc_getattr_fh_max),
 		cmocka_unit_test(test_enc_setattr),
