@@ -16,9 +16,14 @@
  * kernel can: a cache that grows by a cold sequential read would
  * otherwise take a page fault per 4 KiB, which costs more than copying
  * the data.  A slab holds SLAB_BLOCKS blocks; freed blocks are used again
- * before a new slab is made, and a slab goes back to the system when its
- * last block is freed.  So the memory held stays within the largest the
- * cache has been, rounded up to a slab.
+ * before a new slab is made.  A slab whose last block is freed is kept
+ * while all the slabs together stay within the cache's cap, its pages
+ * left to the kernel to take back under memory pressure (MADV_FREE): a
+ * file deleted and written again, a build's outputs, would otherwise
+ * have the kernel zero the same memory again for every round.  Past the
+ * cap it goes back to the system at once.  So the memory held stays
+ * within the largest the cache has been, rounded up to a slab, and above
+ * the cap only by the one empty slab of each kind kept hot.
  *
  * A file's first block begun with a few bytes (a small file written or
  * read whole, the first write(2) of a file written in small pieces)
@@ -63,7 +68,10 @@ struct dcache {
 	size_t bytes;       /* DCACHE_BLOCK per block held */
 	struct slab *slabs_avail[2]; /* slabs with a block to give, by lazy */
 	GHashTable *slabs;  /* every slab (struct slab * → itself) */
-	struct slab *empty_slab[2]; /* the one empty slab kept of each kind */
+	/* One empty slab of each kind is kept with its pages: a cache at its
+	 * cap frees blocks as fast as it takes new ones.  Others kept empty
+	 * have given theirs back (MADV_FREE). */
+	struct slab *empty_slab[2];
 };
 
 static void avail_add(struct dcache *dc, struct slab *sl)
@@ -132,6 +140,8 @@ static struct slab *slab_new(struct dcache *dc, bool lazy)
 
 static void slab_free(struct dcache *dc, struct slab *sl)
 {
+	if (sl == dc->empty_slab[sl->lazy])
+		dc->empty_slab[sl->lazy] = NULL;
 	if (sl->avail)
 		avail_del(dc, sl);
 	g_hash_table_remove(dc->slabs, sl);
@@ -161,23 +171,58 @@ static bool data_alloc(struct dcache *dc, struct block *b, bool lazy)
 	return true;
 }
 
+/* Bytes of every slab, in use or not. */
+static size_t slab_bytes(struct dcache *dc)
+{
+	return (size_t)g_hash_table_size(dc->slabs) * SLAB_BYTES;
+}
+
 static void data_free(struct dcache *dc, struct block *b)
 {
 	struct slab *sl = b->slab;
 
 	if (--sl->used == 0) {
-		/* One empty slab of each kind is kept: a cache at its cap
-		 * frees blocks as fast as it takes new ones. */
-		if (dc->empty_slab[sl->lazy]) {
+		if (dc->empty_slab[sl->lazy] && slab_bytes(dc) > dc->cap) {
 			slab_free(dc, sl);
 			return;
 		}
-		dc->empty_slab[sl->lazy] = sl;
+		/* Handed out from its start again: the free list would live
+		 * in pages MADV_FREE lets the kernel zero. */
+		sl->free = NULL;
+		sl->bump = 0;
+		if (!dc->empty_slab[sl->lazy]) {
+			dc->empty_slab[sl->lazy] = sl;
+		} else {
+#ifdef MADV_FREE
+			madvise(sl->base, SLAB_BYTES, MADV_FREE);
+#endif
+		}
+		if (!sl->avail)
+			avail_add(dc, sl);
+		return;
 	}
 	memcpy(b->data, &sl->free, sizeof(sl->free));
 	sl->free = b->data;
 	if (!sl->avail)
 		avail_add(dc, sl);
+}
+
+/* The cap came down: empty slabs past it go back to the system. */
+static void trim_empty(struct dcache *dc)
+{
+	while (slab_bytes(dc) > dc->cap) {
+		struct slab *empty = NULL;
+		GHashTableIter it;
+		gpointer k;
+
+		g_hash_table_iter_init(&it, dc->slabs);
+		while (!empty && g_hash_table_iter_next(&it, &k, NULL))
+			if (((struct slab *)k)->used == 0)
+				empty = k;
+		if (!empty)
+			return;
+		slab_free(dc, empty);
+	}
 }
 
 static void block_free(struct dcache *dc, struct block *b)
@@ -218,6 +263,16 @@ void dcache_free(struct dcache *dc)
 	g_hash_table_destroy(dc->slabs);
 	pthread_mutex_destroy(&dc->lock);
 	free(dc);
+}
+
+size_t dcache_slab_bytes(struct dcache *dc)
+{
+	size_t n;
+
+	pthread_mutex_lock(&dc->lock);
+	n = slab_bytes(dc);
+	pthread_mutex_unlock(&dc->lock);
+	return n;
 }
 
 size_t dcache_bytes(struct dcache *dc)
@@ -262,6 +317,7 @@ void dcache_set_cap(struct dcache *dc, size_t cap)
 	pthread_mutex_lock(&dc->lock);
 	dc->cap = cap;
 	evict(dc);
+	trim_empty(dc);
 	pthread_mutex_unlock(&dc->lock);
 }
 

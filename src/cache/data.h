@@ -34,6 +34,9 @@ struct dcache *dcache_new(size_t cap);
 void dcache_free(struct dcache *dc);
 void dcache_set_cap(struct dcache *dc, size_t cap);
 size_t dcache_bytes(struct dcache *dc);
+/* Memory the cache has mapped for blocks, in use or not (empty slabs
+ * are kept up to the cap; see data.c). */
+size_t dcache_slab_bytes(struct dcache *dc);
 
 struct dfile *dfile_new(struct dcache *dc);
 /* Drops the file's blocks. */

@@ -256,6 +256,7 @@ static void stats_extra(void *ctx, struct ctl_stats *s)
 	inode_get_params(fs->inodes, &p);
 	ctl_stat_u64(s, "inodes", inode_count(fs->inodes));
 	ctl_stat_u64(s, "data_cache_bytes", dcache_bytes(fs->dc));
+	ctl_stat_u64(s, "data_cache_mapped_bytes", dcache_slab_bytes(fs->dc));
 	ctl_stat_u64(s, "readahead_inflight_max", fs_readahead_inflight_max());
 	ctl_stat_u64(s, "acregmin", p.regmin);
 	ctl_stat_u64(s, "acregmax", p.regmax);

@@ -221,6 +221,47 @@ static void test_small_files_hold_little(void **state)
 	dcache_free(dc);
 }
 
+/* A file deleted and written again takes the memory it had: empty slabs
+ * stay while the slabs are within the cap, and their pages, given back,
+ * read as whatever they hold when taken again (the blocks written anew
+ * read back right).  A lower cap sends empty slabs past it back. */
+static void test_empty_slabs_kept_to_cap(void **state)
+{
+	const size_t size = 8u << 20;
+	struct dcache *dc = dcache_new(64u << 20);
+	uint8_t *buf = malloc(size);
+	struct dfile *df;
+	size_t held;
+
+	(void)state;
+	assert_non_null(buf);
+	fill(buf, 0, size);
+	df = dfile_new(dc);
+	dcache_write(dc, df, 0, buf, size);
+	held = dcache_slab_bytes(dc);
+	assert_true(held >= size);
+	dfile_free(dc, df);
+	assert_int_equal(dcache_bytes(dc), 0);
+	assert_int_equal(dcache_slab_bytes(dc), held);
+
+	for (int round = 0; round < 3; round++) {
+		df = dfile_new(dc);
+		fill(buf, (uint64_t)round << 30, size);
+		dcache_write(dc, df, (uint64_t)round << 30, buf, size);
+		assert_int_equal(dcache_slab_bytes(dc), held);
+		memset(buf, 0, size);
+		assert_int_equal(dcache_read(dc, df, (uint64_t)round << 30,
+					     size, 1ull << 40, buf), size);
+		check(buf, (uint64_t)round << 30, size);
+		dfile_free(dc, df);
+	}
+
+	dcache_set_cap(dc, 2u << 20);
+	assert_true(dcache_slab_bytes(dc) <= (2u << 20));
+	free(buf);
+	dcache_free(dc);
+}
+
 /* The send callback of test_stream_drops_behind: copies what it is given. */
 struct sink {
 	uint8_t *buf;
@@ -299,6 +340,7 @@ int main(void)
 		cmocka_unit_test(test_refresh_small_reads),
 		cmocka_unit_test(test_cap_evicts_lru),
 		cmocka_unit_test(test_small_files_hold_little),
+		cmocka_unit_test(test_empty_slabs_kept_to_cap),
 		cmocka_unit_test(test_stream_drops_behind),
 	};
 
