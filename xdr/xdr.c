@@ -120,8 +120,9 @@ int xdr_dec_string(struct xdr_dec *d, uint32_t max, const char **s,
  * and zeroes that megabyte page by page (87 % of the daemon's page faults
  * in a large write).  A few buffers are kept, so the memory this holds
  * stays within POOL_BUFS * POOL_MAX.  Past POOL_MIN a buffer grows to
- * what is asked plus POOL_SLACK rather than doubling: a 1 MiB WRITE and
- * the operations after it fit in one buffer of about 1 MiB.
+ * what is asked plus POOL_SLACK (and by a quarter at least) rather than
+ * doubling: a 1 MiB WRITE and the operations after it fit in one buffer
+ * of about 1 MiB.
  */
 #define POOL_MIN	(128u << 10)
 #define POOL_MAX	(2u << 20)
@@ -208,8 +209,11 @@ static uint8_t *enc_grow(struct xdr_enc *e, size_t n)
 		}
 		while (cap - e->len < n && cap < POOL_MIN)
 			cap *= 2;
+		/* At least a quarter more: a message grown in small steps
+		 * is still copied a bounded number of times per byte. */
 		if (cap - e->len < n)
-			cap = e->len + n + POOL_SLACK;
+			cap = e->len + n + POOL_SLACK > cap + cap / 4 ?
+			      e->len + n + POOL_SLACK : cap + cap / 4;
 		if (cap >= POOL_MIN && (nb = pool_take(e->len + n, &cap))) {
 			if (e->len)
 				memcpy(nb, e->buf, e->len);

@@ -259,6 +259,33 @@ static void test_enc_large_buffer_reused(void **state)
 	free(data);
 }
 
+/* A message grown word by word past the kept sizes: every word where it
+ * was put, and the buffer grown in steps of a quarter or more (a few
+ * dozen reallocations for 4 MiB, not one per 64 KiB). */
+static void test_enc_grows_in_small_steps(void **state)
+{
+	const uint32_t words = (4u << 20) / 4;
+	struct xdr_enc e;
+	unsigned grows = 0;
+	size_t cap;
+
+	(void)state;
+	assert_int_equal(xdr_enc_init(&e, 0, 0), 0);
+	cap = e.cap;
+	for (uint32_t k = 0; k < words; k++) {
+		assert_int_equal(xdr_enc_u32(&e, k), 0);
+		if (e.cap != cap) {
+			assert_true(e.cap >= cap + cap / 4 || e.cap >= 2 * cap);
+			cap = e.cap;
+			grows++;
+		}
+	}
+	assert_true(grows < 40);
+	for (uint32_t k = 0; k < words; k += 4099)
+		assert_int_equal(xdr_get_u32(e.buf + 4 * (size_t)k), k);
+	xdr_enc_release(&e);
+}
+
 static void test_enc_getattr(void **state)
 {
 	const struct nfs3_getattr_args a = { .object = fh_a };
@@ -2323,6 +2350,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_enc_opaque_pads_with_zeros),
 		cmocka_unit_test(test_enc_large_buffer_reused),
+		cmocka_unit_test(test_enc_grows_in_small_steps),
 		cmocka_unit_test(test_enc_getattr),
 		cmocka_unit_test(test_enc_getattr_fh_max),
 		cmocka_unit_test(test_enc_setattr),
