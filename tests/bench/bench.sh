@@ -1196,13 +1196,16 @@ for ((left = RAND_MIB; left > 0; left -= SRC_MIB)); do
 done >"$rp" || RAND_OK=0
 log "$RND: fio on nfsfuse$V4_AND, nfs_randread ($REPEAT round(s))"
 fio_run() { "$PY" "$HELPER" fio-iops "$SHM/fio.json"; }
+# The random-read line, JSON out; --filename= follows it.  An
+# array, not a function: the helper runs the workload as a program.
+FIO_RANDREAD=(fio --name=randread --rw=randread --bs=4k --numjobs="$RAND_JOBS"
+	--ioengine=psync --size="${RAND_MIB}M" --time_based --runtime="$RAND_TIME"
+	--group_reporting --output-format=json)
 RNF_IOPS=() RNF_IOS=() RNF_READ=() RNF_SNAP=() RNL_IOPS=() RNL_SNAP=() RNF_ERR=
 RNV_IOPS=() RNV_IOS=() RNV_READ=() RNV_SNAP=() RNV_ERR=
 for ((i = 1; i <= REPEAT && RAND_OK; i++)); do
 	if ((HAVE_FIO)) && run_rep RNF cold_mount "$RND nfsfuse" 1 --stdout "$SHM/fio.json" -- \
-		fio --name=randread --filename="$R/rand" --rw=randread --bs=4k --numjobs="$RAND_JOBS" \
-		--ioengine=psync --size="${RAND_MIB}M" --time_based --runtime="$RAND_TIME" \
-		--group_reporting --output-format=json; then
+		"${FIO_RANDREAD[@]}" --filename="$R/rand"; then
 		if read -r iops ios < <(fio_run 2>"$SHM/err"); then
 			# Kept with the run: the median is by IOPS, not by wall time.
 			RNF_IOPS+=("$iops"); RNF_IOS+=("$ios"); RNF_READ+=("${M_RPC_READ:-0}")
@@ -1214,9 +1217,7 @@ for ((i = 1; i <= REPEAT && RAND_OK; i++)); do
 	# The same file and fio line over NFSv4.1, cold on its own mount.
 	if ((HAVE_FIO && V4)) && [[ -z $RNV_ERR ]]; then
 		if run_v4 RNV cold_mount "$RND $V4_TOOL" --stdout "$SHM/fio.json" -- \
-			fio --name=randread --filename="$R4/rand" --rw=randread --bs=4k --numjobs="$RAND_JOBS" \
-			--ioengine=psync --size="${RAND_MIB}M" --time_based --runtime="$RAND_TIME" \
-			--group_reporting --output-format=json; then
+			"${FIO_RANDREAD[@]}" --filename="$R4/rand"; then
 			if read -r iops ios < <(fio_run 2>"$SHM/err"); then
 				RNV_IOPS+=("$iops"); RNV_IOS+=("$ios"); RNV_READ+=("${M_OP_READ:-0}")
 				RNV_SNAP+=("$(m_save)")
@@ -1387,9 +1388,7 @@ if ((HAVE_FLOOR)); then
 			FLR_IOPS=() FLR_SNAP=() FLR_ERR=
 			for ((i = 1; i <= REPEAT; i++)); do
 				if run_rep FLR floor_fresh "$RND $FL" 0 --stdout "$SHM/fio.json" -- \
-					fio --name=randread --filename="$FMNT/f" --rw=randread --bs=4k --numjobs="$RAND_JOBS" \
-					--ioengine=psync --size="${RAND_MIB}M" --time_based --runtime="$RAND_TIME" \
-					--group_reporting --output-format=json; then
+					"${FIO_RANDREAD[@]}" --filename="$FMNT/f"; then
 					if read -r iops ios < <(fio_run 2>"$SHM/err"); then
 						FLR_IOPS+=("$iops"); FLR_SNAP+=("$(m_save)")
 					else
