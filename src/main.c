@@ -195,6 +195,10 @@ static int run_session(struct fs *fs, struct fuse_args *fa,
 	watch.v4 = fs->nfs->v4;
 	watching = pthread_create(&watcher, NULL, watch_exit, &watch) == 0;
 	ret = fuse_session_loop_mt(se, cfg) ? 1 : 0;
+	/* Unmounted: the control socket goes first, for a mount made on
+	 * the same directory at once (ctl.c waits for it). */
+	ctl_stop(ctl);
+	ctl = NULL;
 	if (watching) {
 		__atomic_store_n(&watch.done, 1, __ATOMIC_RELAXED);
 		pthread_join(watcher, NULL);

@@ -68,6 +68,28 @@ static bool socket_alive(const char *path)
 	return alive;
 }
 
+/*
+ * A daemon whose mount has just ended still answers until its loop has
+ * returned and given the socket up (ctl_stop comes first after it).  A
+ * mount made again on the same directory at once (`umount; mount`) waits
+ * for that, a bounded while, rather than start without a control socket
+ * and leave nfsfusectl talking to the departing daemon.
+ */
+#define CTL_TAKEOVER_WAIT_MS 2000
+#define CTL_TAKEOVER_STEP_MS 10
+
+static bool socket_held(const char *path)
+{
+	int64_t until = clock_mono_ms() + CTL_TAKEOVER_WAIT_MS;
+
+	while (socket_alive(path)) {
+		if (clock_mono_ms() >= until)
+			return true;
+		usleep(CTL_TAKEOVER_STEP_MS * 1000);
+	}
+	return false;
+}
+
 static int listen_on(struct ctl *c)
 {
 	struct sockaddr_un sun;
@@ -83,7 +105,7 @@ static int listen_on(struct ctl *c)
 			ret = -errno;
 			goto fail;
 		}
-		if (socket_alive(c->path)) {
+		if (socket_held(c->path)) {
 			ret = -EADDRINUSE;
 			goto fail;
 		}

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -684,6 +685,47 @@ static void test_stale_and_live_socket(void **state)
 	assert_int_equal(errno, ENOENT);
 }
 
+struct late_stop {
+	struct ctl *c;
+	unsigned ms;
+};
+
+static void *stop_later(void *arg)
+{
+	struct late_stop *l = arg;
+
+	usleep(l->ms * 1000);
+	ctl_stop(l->c);
+	return NULL;
+}
+
+/* umount; mount at once: the new daemon waits for the departing one to
+ * give its socket up, and then has it. */
+static void test_socket_of_departing_daemon(void **state)
+{
+	struct fake f = { 0 }, f2 = { 0 };
+	struct ctl_hooks h2 = hooks_for(&f2);
+	struct late_stop l;
+	struct ctl *c2 = NULL;
+	pthread_t t;
+	char *a;
+
+	(void)state;
+	l.c = start(&f);
+	l.ms = 300;
+	assert_int_equal(pthread_create(&t, NULL, stop_later, &l), 0);
+	assert_int_equal(ctl_start(mnt_dir, &h2, &c2), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_non_null(c2);
+	/* The new daemon answers, not the old one. */
+	a = ask(c2, "set acregmin=5\n");
+	assert_true(strncmp(a, "OK\n", 3) == 0);
+	free(a);
+	assert_int_equal(f2.set_calls, 1);
+	assert_int_equal(f.set_calls, 0);
+	ctl_stop(c2);
+}
+
 static void test_modes_and_path(void **state)
 {
 	struct fake f = { 0 };
@@ -750,6 +792,7 @@ int main(void)
 		cmocka_unit_test(test_framing),
 		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_stale_and_live_socket),
+		cmocka_unit_test(test_socket_of_departing_daemon),
 		cmocka_unit_test(test_modes_and_path),
 	};
 
