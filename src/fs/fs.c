@@ -605,6 +605,12 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
 	/* The kernel drops its pages of a file whose mtime or size moved in
 	 * attributes we return: the same rule our own cache follows. */
 	conn->want |= FUSE_CAP_AUTO_INVAL_DATA & conn->capable;
+	/* A symlink's target never changes: NFS has no call that writes
+	 * one, and a link made again under the same name is a new file with
+	 * a new handle.  So the kernel keeps each target it has read, for as
+	 * long as it keeps the inode, and a path through a symlink costs no
+	 * READLINK after the first (the Linux client keeps them too). */
+	conn->want |= FUSE_CAP_CACHE_SYMLINKS & conn->capable;
 	/* The server clears setuid/setgid at WRITE, SETATTR of the size
 	 * or owner (killpriv.h); the kernel must not try as the caller. */
 	if (conn->capable & FUSE_CAP_HANDLE_KILLPRIV) {

@@ -200,6 +200,14 @@ assert_eq "$LINKS" "$(delta "$r0" "$r1" READLINK)" "find -ls: one READLINK per s
 # drop_caches elsewhere on the machine makes it, are looked up again.)
 (($(delta "$r0" "$r1" LOOKUP) < ENTRIES / 4)) || fail "find -ls: $(delta "$r0" "$r1" LOOKUP) LOOKUP of names READDIRPLUS returned"
 (($(delta "$r0" "$r1" GETATTR) <= 1)) || fail "find -ls: $(delta "$r0" "$r1" GETATTR) GETATTR"
+# The kernel keeps the targets it has read: a second walk, and paths
+# through the links, read none again.
+r0=$(rpcs "$M5")
+assert_eq "$ENTRIES" "$(find "$M5/$T/u/t" -ls | wc -l)" "find -ls again lists every entry"
+assert_eq "f0" "$(readlink "$M5/$T/u/t/d0/link")" "readlink of a symlink read before"
+assert_file_eq "$SRC/t/d1/f0" "$M5/$T/u/t/d1/link" "a file read through its symlink"
+r1=$(rpcs "$M5")
+assert_eq 0 "$(delta "$r0" "$r1" READLINK)" "a second find -ls and paths through read symlinks: READLINK"
 
 # rm -rf in the same mount: REMOVE and RMDIR, the listings, and no
 # LOOKUP or GETATTR per entry.
