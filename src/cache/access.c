@@ -37,7 +37,7 @@ bool access_lookup(const struct access_cache *c, const struct access_key *k,
 		   uint32_t want, const struct nfstime3 *ctime, int64_t now,
 		   uint32_t *granted)
 {
-	for (int i = 0; i < ACCESS_SLOTS; i++) {
+	for (int i = 0; c && i < ACCESS_SLOTS; i++) {
 		const struct access_entry *e = &c->e[i];
 
 		if (!e->used || !key_eq(&e->key, k))
@@ -82,14 +82,15 @@ unsigned access_count(const struct access_cache *c)
 {
 	unsigned n = 0;
 
-	for (int i = 0; i < ACCESS_SLOTS; i++)
+	for (int i = 0; c && i < ACCESS_SLOTS; i++)
 		n += c->e[i].used;
 	return n;
 }
 
 void access_clear(struct access_cache *c)
 {
-	memset(c, 0, sizeof(*c));
+	if (c)
+		memset(c, 0, sizeof(*c));
 }
 
 uint32_t access_from_mode(const struct fattr3 *a, const struct rpc_cred *cred)

@@ -12,7 +12,8 @@
  * credentials; a new one replaces the oldest.
  *
  * The functions are pure: the caller passes the clock (monotonic ns) and
- * does the locking (the inode lock).
+ * does the locking (the inode lock).  A NULL cache holds no answer: all
+ * but access_store take one.
  */
 #ifndef NFSFUSE_CACHE_ACCESS_H
 #define NFSFUSE_CACHE_ACCESS_H

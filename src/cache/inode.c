@@ -60,7 +60,8 @@ static void inode_free(struct inode_table *t, struct inode *ino)
 		__atomic_sub_fetch(&t->nmultilink, 1, __ATOMIC_RELAXED);
 	dfile_free(t->dc, ino->df);
 	wback_free(ino->wb);
-	free(ino->silly_name);
+	free(ino->silly);
+	free(ino->acc);
 	if (ino->dir_names)
 		g_hash_table_destroy(ino->dir_names);
 	aclcache_clear(&ino->acl);
@@ -68,6 +69,13 @@ static void inode_free(struct inode_table *t, struct inode *ino)
 	pthread_mutex_destroy(&ino->lock);
 	pthread_mutex_destroy(&ino->settle);
 	free(ino);
+}
+
+struct access_cache *inode_access_cache(struct inode *ino)
+{
+	if (!ino->acc)
+		ino->acc = calloc(1, sizeof(*ino->acc));
+	return ino->acc;
 }
 
 struct inode_table *inode_table_new(const struct nfs_fh3 *root_fh,

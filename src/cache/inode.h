@@ -63,7 +63,9 @@ struct inode {
 	uint64_t data_gen;      /* bumped by every purge of the data */
 	struct dfile *df;       /* data.h: data blocks; made on first use */
 	struct wback *wb;       /* wback.h: write-behind; made on first write */
-	struct access_cache acc; /* access.h: ACCESS answers */
+	/* access.h: ACCESS answers; made at the first (inode_access_cache),
+	 * as most files (listed, never opened) never have one. */
+	struct access_cache *acc; /* owned; NULL: no answer yet */
 	struct aclcache acl;    /* aclcache.h: the POSIX ACLs */
 	struct readahead ra;    /* readahead.h: the read-ahead window */
 	/* A directory whose every name we know: made by us (MKDIR), and
@@ -98,16 +100,20 @@ struct inode {
 	int64_t kattr_until;
 	pthread_cond_t ra_cond; /* signalled when a read-ahead READ ends */
 	unsigned ra_inflight;   /* read-ahead READs on the wire */
-	/* Silly rename: the name this open file was moved to when its last
-	 * name was removed, and the directory holding it; REMOVEd at the last
-	 * close.  NULL when the file was not silly-renamed.  Set before the
-	 * RENAME goes out, so that no one takes the name for a stale one
-	 * while it is on the wire. */
-	char *silly_name;       /* owned */
-	struct nfs_fh3 silly_dir;
+	/* Silly rename (fs_ns.c); NULL when the file was not silly-renamed.
+	 * Set before the RENAME goes out, so that no one takes the name for
+	 * a stale one while it is on the wire. */
+	struct inode_silly *silly; /* owned */
+};
+
+/* Where an open file whose last name was removed was moved to: REMOVEd
+ * at its last close. */
+struct inode_silly {
+	struct nfs_fh3 dir;     /* the directory holding it */
 	/* Who unlinked it: the REMOVE at the last close goes out as the one
 	 * the server let remove the name (the release has no caller). */
-	struct rpc_cred silly_cred;
+	struct rpc_cred cred;
+	char name[];            /* the name it was moved to */
 };
 
 struct inode_table;
@@ -158,6 +164,10 @@ bool inode_dir_lacks(struct inode *dir, const char *name);
  * was (the kernel names only the directory and the name).
  */
 bool inode_multilinked(struct inode_table *t);
+
+/* ino's ACCESS cache, made now if it has none; NULL only when out of
+ * memory.  ino->lock held. */
+struct access_cache *inode_access_cache(struct inode *ino);
 
 /* Number of inodes held, root included (for statistics and tests). */
 unsigned inode_count(struct inode_table *t);

@@ -156,7 +156,7 @@ void fs_inode_stat(struct inode *ino, const struct fattr3 *a, struct stat *st)
 	type = ino->type;
 	if (type && type != a->type)
 		st->st_mode = ftype_to_mode(type) | (st->st_mode & 07777);
-	if (ino->silly_name && st->st_nlink > 0)
+	if (ino->silly && st->st_nlink > 0)
 		st->st_nlink--;
 	/* Attributes from a LOOKUP or READDIRPLUS while our writes are
 	 * still gathered or on the wire lack them; the Linux client, too,
@@ -883,7 +883,7 @@ static bool access_cached(struct inode *ino, const struct access_key *k,
 
 	pthread_mutex_lock(&ino->lock);
 	hit = ino->as.valid &&
-	      access_lookup(&ino->acc, k, want, &ino->as.attr.ctime,
+	      access_lookup(ino->acc, k, want, &ino->as.attr.ctime,
 			    clock_mono_ns(), granted);
 	pthread_mutex_unlock(&ino->lock);
 	return hit;
@@ -894,8 +894,8 @@ static void access_remember(struct inode *ino, const struct access_key *k,
 {
 	pthread_mutex_lock(&ino->lock);
 	/* Without attributes, nothing dates the answer. */
-	if (ino->as.valid)
-		access_store(&ino->acc, k, asked, granted, &ino->as.attr.ctime,
+	if (ino->as.valid && inode_access_cache(ino))
+		access_store(ino->acc, k, asked, granted, &ino->as.attr.ctime,
 			     clock_mono_ns());
 	pthread_mutex_unlock(&ino->lock);
 }

@@ -67,7 +67,7 @@ static int describe(void *ctx, uint64_t fileid, struct ctl_out *out)
 	as = ino->as;
 	gen = ino->data_gen;
 	batch = ino->wbatch;
-	nacc = access_count(&ino->acc);
+	nacc = access_count(ino->acc);
 	pthread_mutex_unlock(&ino->lock);
 
 	ctl_printf(out, "node %llu, fileid %llu, last name '%s'\n",
@@ -138,7 +138,7 @@ static void drop_one(struct fs *fs, struct inode *ino, struct drop_ctx *d)
 	pthread_mutex_lock(&ino->lock);
 	ino->data_gen++;
 	acache_invalidate(&ino->as);
-	access_clear(&ino->acc);
+	access_clear(ino->acc);
 	pthread_mutex_unlock(&ino->lock);
 	if (ino->df)
 		d->blocks += dcache_purge(fs->dc, ino->df);

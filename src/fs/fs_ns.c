@@ -154,7 +154,7 @@ void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
  * of our names that no open file of ours holds REMOVEs it (counted as
  * silly_orphans, logged at info).
  *
- * An inode's silly_name is set before its RENAME goes out and cleared
+ * An inode's silly state is set before its RENAME goes out and cleared
  * before its REMOVE does, under the inode lock; no lock is held across
  * the RPCs.
  */
@@ -212,7 +212,7 @@ static void silly_find_one(struct inode *ino, void *ctx)
 	struct silly_find *f = ctx;
 
 	pthread_mutex_lock(&ino->lock);
-	if (ino->silly_name && !strcmp(ino->silly_name, f->name))
+	if (ino->silly && !strcmp(ino->silly->name, f->name))
 		f->found = true;
 	pthread_mutex_unlock(&ino->lock);
 }
@@ -313,32 +313,27 @@ void fs_silly_remove_orphan(fuse_req_t req, struct inode *dir,
 
 void fs_silly_release(fuse_req_t req, struct inode *ino)
 {
-	struct rpc_cred cred;
-	struct nfs_fh3 dir;
-	char *name;
+	struct inode_silly *s;
 	int ret;
 
 	pthread_mutex_lock(&ino->lock);
-	name = ino->nopen ? NULL : ino->silly_name;
-	if (name) {
-		ino->silly_name = NULL;
-		dir = ino->silly_dir;
-		cred = ino->silly_cred;
-	}
+	s = ino->nopen ? NULL : ino->silly;
+	if (s)
+		ino->silly = NULL;
 	pthread_mutex_unlock(&ino->lock);
-	if (!name)
+	if (!s)
 		return;
-	ret = remove_fh_as(req, &cred, &dir, name);
+	ret = remove_fh_as(req, &s->cred, &s->dir, s->name);
 	if (ret == 0 || ret == -ENOENT) {
 		STAT_INC(silly_removes);
 		TRACE("close %s: last close of an unlinked file → REMOVE %s",
-		      ino->name, name);
+		      ino->name, s->name);
 	} else {
 		/* A later listing of the directory will find it an orphan. */
 		nf_log(NF_LOG_WARNING, "cannot remove %s at last close: %s",
-		       name, strerror(-ret));
+		       s->name, strerror(-ret));
 	}
-	free(name);
+	free(s);
 }
 
 /*
@@ -381,37 +376,36 @@ static struct inode *name_victim(fuse_req_t req, struct inode *dir,
 static int silly_rename(fuse_req_t req, struct inode *dir, const char *name,
 			struct inode *ino, char silly[SILLY_NAME_LEN + 1])
 {
-	struct rpc_cred cred;
-	char *copy;
+	struct inode_silly *s;
 	int ret;
 
 	silly_make_name(fs_of(req), silly);
-	copy = strdup(silly);
-	if (!copy)
+	s = malloc(sizeof(*s) + SILLY_NAME_LEN + 1);
+	if (!s)
 		return -ENOMEM;
-	fs_req_cred(req, &cred);
+	memcpy(s->name, silly, SILLY_NAME_LEN + 1);
+	s->dir = dir->fh;
+	fs_req_cred(req, &s->cred);
 	pthread_mutex_lock(&ino->lock);
-	if (ino->silly_name) {
+	if (ino->silly) {
 		/* Its last name is already a silly one (someone unlinks
 		 * .nfsXXXX itself): the kernel's client says EBUSY too. */
 		pthread_mutex_unlock(&ino->lock);
-		free(copy);
+		free(s);
 		return -EBUSY;
 	}
-	ino->silly_name = copy;
-	ino->silly_dir = dir->fh;
-	ino->silly_cred = cred;
+	ino->silly = s;
 	pthread_mutex_unlock(&ino->lock);
 
 	ret = rename_fh(req, &dir->fh, name, &dir->fh, silly);
 	if (ret) {
 		pthread_mutex_lock(&ino->lock);
-		if (ino->silly_name == copy)
-			ino->silly_name = NULL;
+		if (ino->silly == s)
+			ino->silly = NULL;
 		else
-			copy = NULL;
+			s = NULL;
 		pthread_mutex_unlock(&ino->lock);
-		free(copy);
+		free(s);
 		return ret;
 	}
 	STAT_INC(silly_renames);
@@ -423,7 +417,7 @@ static int silly_rename(fuse_req_t req, struct inode *dir, const char *name,
 static void silly_undo(fuse_req_t req, struct inode *dir, const char *name,
 		       struct inode *ino, const char *silly)
 {
-	char *mine = NULL;
+	struct inode_silly *mine = NULL;
 
 	if (rename_fh(req, &dir->fh, silly, &dir->fh, name)) {
 		nf_log(NF_LOG_WARNING, "cannot rename %s back to %s; it goes "
@@ -431,9 +425,9 @@ static void silly_undo(fuse_req_t req, struct inode *dir, const char *name,
 		return;
 	}
 	pthread_mutex_lock(&ino->lock);
-	if (ino->silly_name && !strcmp(ino->silly_name, silly)) {
-		mine = ino->silly_name;
-		ino->silly_name = NULL;
+	if (ino->silly && !strcmp(ino->silly->name, silly)) {
+		mine = ino->silly;
+		ino->silly = NULL;
 	}
 	pthread_mutex_unlock(&ino->lock);
 	free(mine);
@@ -479,8 +473,8 @@ static void silly_in_dir(struct inode *ino, void *ctx)
 	struct silly_dir_scan *s = ctx;
 
 	pthread_mutex_lock(&ino->lock);
-	if (ino->silly_name && ino->silly_dir.len == s->dir->len &&
-	    !memcmp(ino->silly_dir.data, s->dir->data, s->dir->len)) {
+	if (ino->silly && ino->silly->dir.len == s->dir->len &&
+	    !memcmp(ino->silly->dir.data, s->dir->data, s->dir->len)) {
 		if (s->n < SILLY_MOVE_MAX)
 			s->fh[s->n++] = ino->fh;
 		else
@@ -615,9 +609,9 @@ static int rmdir_silly(fuse_req_t req, struct inode *dir, const char *name)
 		if (!ino)
 			continue;
 		pthread_mutex_lock(&ino->lock);
-		if (ino->silly_name)
+		if (ino->silly)
 			snprintf(m->name, sizeof(m->name), "%s",
-				 ino->silly_name);
+				 ino->silly->name);
 		pthread_mutex_unlock(&ino->lock);
 		if (!m->name[0]) {
 			inode_forget(fs->inodes, ino->id, 1);
@@ -645,9 +639,9 @@ static int rmdir_silly(fuse_req_t req, struct inode *dir, const char *name)
 		}
 		m->moved = r == 0;
 		pthread_mutex_lock(&m->ino->lock);
-		if (m->moved && m->ino->silly_name &&
-		    !strcmp(m->ino->silly_name, m->name))
-			m->ino->silly_dir = dir->fh;
+		if (m->moved && m->ino->silly &&
+		    !strcmp(m->ino->silly->name, m->name))
+			m->ino->silly->dir = dir->fh;
 		pthread_mutex_unlock(&m->ino->lock);
 		TRACE("rmdir %s: move %s to the parent directory", name,
 		      m->name);
@@ -662,9 +656,9 @@ static int rmdir_silly(fuse_req_t req, struct inode *dir, const char *name)
 			    rename_fh(req, &dir->fh, m->name, &victim, m->name))
 				continue;
 			pthread_mutex_lock(&m->ino->lock);
-			if (m->ino->silly_name &&
-			    !strcmp(m->ino->silly_name, m->name))
-				m->ino->silly_dir = victim;
+			if (m->ino->silly &&
+			    !strcmp(m->ino->silly->name, m->name))
+				m->ino->silly->dir = victim;
 			pthread_mutex_unlock(&m->ino->lock);
 		}
 	}

@@ -212,7 +212,7 @@ static void acl_changed(struct fs *fs, struct inode *i,
 {
 	pthread_mutex_lock(&i->lock);
 	aclcache_drop(&i->acl);
-	access_clear(&i->acc);
+	access_clear(i->acc);
 	pthread_mutex_unlock(&i->lock);
 	if (a->present)
 		fs_learn(fs, i, a, "setacl");

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,6 +60,50 @@ static void test_remember_forget(void **state)
 	/* The root is pinned whatever the kernel forgets. */
 	inode_forget(t, 1, 1);
 	assert_ptr_equal(inode_get(t, 1), inode_root(t));
+	inode_table_free(t);
+}
+
+/*
+ * What a cached inode costs the daemon: what the kernel keeps (every file
+ * of a listing, for as long as it keeps its dentries) the daemon keeps
+ * too.  The README documents the figure; here it is bounded, with the
+ * table's own indexes, for handles of nfs-ganesha's size.  An ACCESS
+ * cache is made only for the files that get an answer.
+ */
+#define INODE_BYTES_MAX 800
+
+static void test_memory_per_inode(void **state)
+{
+	struct nfs_fh3 root = mkfh(1, 16), fh = mkfh(0, 36);
+	struct inode_table *t = inode_table_new(&root, 1, &params, NULL);
+	const unsigned n = 20000;
+	size_t before, after;
+	struct inode *ino;
+
+	(void)state;
+	before = mallinfo2().uordblks;
+	for (unsigned k = 0; k < n; k++) {
+		memcpy(fh.data, &k, sizeof(k));
+		assert_non_null(inode_remember(t, &fh));
+	}
+	after = mallinfo2().uordblks;
+	assert_int_equal(inode_count(t), n + 1);
+	ino = inode_get(t, 2);
+	assert_null(ino->acc);
+	pthread_mutex_lock(&ino->lock);
+	assert_non_null(inode_access_cache(ino));
+	assert_ptr_equal(inode_access_cache(ino), ino->acc);
+	pthread_mutex_unlock(&ino->lock);
+	/* A sanitizer's or valgrind's allocator does not count in mallinfo. */
+	if (after > before) {
+		size_t per = (after - before) / n;
+
+		printf("# %zu bytes per inode (struct inode: %zu)\n", per,
+		       sizeof(struct inode));
+		assert_true(per <= INODE_BYTES_MAX);
+	} else {
+		printf("# the allocator does not count: not measured\n");
+	}
 	inode_table_free(t);
 }
 
@@ -192,6 +237,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_remember_forget),
 		cmocka_unit_test(test_root_handle_is_root),
+		cmocka_unit_test(test_memory_per_inode),
 		cmocka_unit_test(test_attr),
 		cmocka_unit_test(test_attr_type_refused),
 		cmocka_unit_test(test_over_forget_aborts),
