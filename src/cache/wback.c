@@ -28,6 +28,7 @@ struct chunk {
 	struct wback *wb;
 	bool acked;                       /* WRITE answered */
 	bool stable;                      /* answered FILE_SYNC */
+	bool in_commit;                   /* covered by the COMMIT ahead */
 	uint8_t verf[NFS3_WRITEVERFSIZE];
 	/* Who wrote these bytes: their WRITE, a resend after a verifier
 	 * change and the COMMIT that covers them go out as that identity,
@@ -58,7 +59,12 @@ struct wback {
 	struct chunk *gather;
 	size_t held;
 	unsigned inflight;
-	bool committing;            /* a COMMIT is on the wire */
+	/* A commit is under way, one at a time: a flusher's (commit_locked)
+	 * or one sent ahead (commit_ahead), whose call lives here. */
+	bool committing;
+	struct nfs3_commit_args ahead_args;
+	struct nfs3_commit_res ahead_res;
+	struct rpc_cred ahead_cred;
 	uint64_t seq;
 	int err;
 	bool have_verf;
@@ -106,6 +112,11 @@ void wback_free(struct wback *wb)
 {
 	if (!wb)
 		return;
+	/* A COMMIT sent ahead answers into *wb. */
+	pthread_mutex_lock(&wb->lock);
+	while (wb->inflight || wb->committing)
+		pthread_cond_wait(&wb->cond, &wb->lock);
+	pthread_mutex_unlock(&wb->lock);
 	free(wb->gather);
 	drop_chunks(wb);
 	free(wb->pairs);
@@ -267,19 +278,112 @@ static void send_chunk_wait(struct wback *wb, struct chunk *c)
 	pthread_mutex_lock(&wb->lock);
 }
 
+/* Runs on the RPC transport thread: must not block.  A COMMIT sent
+ * ahead frees the chunks it covered that the server acknowledged under
+ * the verifier it answers with; the others stay for the flusher's
+ * COMMIT, which sends them again if the verifier changed, or meets the
+ * error again if the COMMIT failed. */
+static void commit_done(void *ctx, int err, void *res, struct rpc_reply *reply)
+{
+	struct wback *wb = ctx;
+	struct nfs3_commit_res *r = res;
+	struct chunk *c, *prev = NULL, *next;
+	size_t freed = 0;
+
+	rpc_reply_release(reply);
+	pthread_mutex_lock(&wb->lock);
+	if (err == 0 && r->status != NFS3_OK)
+		err = nfs_stat_errno(r->status);
+	if (err == 0)
+		keep_pair(wb, &r->file_wcc);
+	for (c = wb->head; c; c = next) {
+		bool done = c->in_commit && err == 0 &&
+			    !memcmp(c->verf, r->verf, sizeof(r->verf));
+
+		next = c->next;
+		c->in_commit = false;
+		if (!done) {
+			prev = c;
+			continue;
+		}
+		if (prev)
+			prev->next = next;
+		else
+			wb->head = next;
+		wb->held -= c->args.count;
+		freed += c->args.count;
+		free(c);
+	}
+	wb->tail = prev;
+	if (err == 0) {
+		if (wb->have_verf && memcmp(wb->verf, r->verf, sizeof(r->verf)))
+			TRACE("write verifier changed on a COMMIT sent ahead: "
+			      "%zu bytes wait to be sent again", wb->held);
+		memcpy(wb->verf, r->verf, sizeof(wb->verf));
+		wb->have_verf = true;
+	}
+	TRACE("commit ahead: %zu bytes stable, %zu held", freed, wb->held);
+	wb->committing = false;
+	pthread_cond_broadcast(&wb->cond);
+	pthread_mutex_unlock(&wb->lock);
+}
+
 /*
- * Put a chunk on the wire and on the kept list: past the bound on held
- * bytes, first commit what the server acknowledged, or wait for it to
- * acknowledge more.  The lock is held.  On error the chunk is freed.
- * With wait (a caller about to wait for every WRITE), a chunk that would
- * be alone in flight is sent synchronously (send_chunk_wait()).
+ * Past half the bound on held bytes, what the server has acknowledged is
+ * committed ahead, without waiting: the writer goes on meanwhile, rather
+ * than meet the bound, wait for its WRITEs to drain and then for the
+ * COMMIT (tens of ms for 64 MiB), as the Linux client's writers do not
+ * wait for its COMMITs.  Only chunks acknowledged under the verifier we
+ * know go with it: after a change, commit_locked() sends them again.  It
+ * goes out as the writer of the oldest bytes it covers.  The lock is
+ * held; a COMMIT that cannot be sent is left to the flusher.
+ */
+static void commit_ahead(struct wback *wb, size_t adding)
+{
+	struct chunk *c, *first = NULL;
+
+	if (wb->committing || wb->err || !wb->have_verf ||
+	    wb->held + adding <= wb->max_held / 2)
+		return;
+	for (c = wb->head; c; c = c->next) {
+		if (!c->acked || c->stable ||
+		    memcmp(c->verf, wb->verf, sizeof(wb->verf)))
+			continue;
+		c->in_commit = true;
+		if (!first)
+			first = c;
+	}
+	if (!first)
+		return;
+	memset(&wb->ahead_args, 0, sizeof(wb->ahead_args));
+	wb->ahead_args.file = wb->fh;
+	wb->ahead_cred = first->cred;
+	wb->committing = true;
+	STAT_INC(commits);
+	if (nfs_call_async(wb->nfs, NFS3PROC_COMMIT, &wb->ahead_cred,
+			   &wb->ahead_args, &wb->ahead_res, commit_done, wb)) {
+		for (c = wb->head; c; c = c->next)
+			c->in_commit = false;
+		wb->committing = false;
+		pthread_cond_broadcast(&wb->cond);
+	}
+}
+
+/*
+ * Put a chunk on the wire and on the kept list: past half the bound on
+ * held bytes, commit ahead what the server acknowledged; past the bound,
+ * wait for that COMMIT or for replies, or commit and wait.  The lock is
+ * held.  On error the chunk is freed.  With wait (a caller about to wait
+ * for every WRITE), a chunk that would be alone in flight is sent
+ * synchronously (send_chunk_wait()).
  */
 static int queue_chunk(struct wback *wb, struct chunk *c, bool wait)
 {
 	int ret;
 
+	commit_ahead(wb, c->args.count);
 	while (wb->held + c->args.count > wb->max_held && wb->head) {
-		if (wb->inflight == 0) {
+		if (wb->inflight == 0 && !wb->committing) {
 			ret = commit_locked(wb);
 			if (ret) {
 				if (!wb->err)
@@ -291,6 +395,7 @@ static int queue_chunk(struct wback *wb, struct chunk *c, bool wait)
 				break; /* could not free anything */
 		} else {
 			pthread_cond_wait(&wb->cond, &wb->lock);
+			commit_ahead(wb, c->args.count);
 		}
 	}
 	wait_overlap(wb, c->args.offset, c->args.count, NULL);
@@ -551,14 +656,28 @@ bool wback_busy(struct wback *wb)
  * as the writer of the oldest kept bytes: a COMMIT covers the whole file,
  * and a writer is someone the server lets change it.
  */
+static int commit_rounds(struct wback *wb);
+
 static int commit_locked(struct wback *wb)
 {
-	/* One COMMIT at a time: a second flusher waits for the first and
-	 * then commits whatever is left. */
+	int ret;
+
+	/* One commit at a time: a second flusher waits for the first (or
+	 * for the COMMIT sent ahead) and then commits whatever is left. */
 	while (wb->committing || wb->inflight)
 		pthread_cond_wait(&wb->cond, &wb->lock);
 	if (!wb->head)
 		return 0;
+	wb->committing = true;
+	ret = commit_rounds(wb);
+	wb->committing = false;
+	pthread_cond_broadcast(&wb->cond);
+	return ret;
+}
+
+/* commit_locked()'s COMMIT, and the resends after a changed verifier. */
+static int commit_rounds(struct wback *wb)
+{
 	for (int round = 0; round <= MAX_RESENDS; round++) {
 		struct nfs3_commit_args args = { .file = wb->fh };
 		struct nfs3_commit_res res;
@@ -575,14 +694,11 @@ static int commit_locked(struct wback *wb)
 		}
 		last = wb->tail;
 		cred = wb->head->cred;
-		wb->committing = true;
 		pthread_mutex_unlock(&wb->lock);
 		STAT_INC(commits);
 		ret = nfs_call(wb->nfs, NFS3PROC_COMMIT, &cred, &args, &res, NULL,
 			       NULL);
 		pthread_mutex_lock(&wb->lock);
-		wb->committing = false;
-		pthread_cond_broadcast(&wb->cond);
 		/* Writes queued while we waited stay for the next COMMIT. */
 		stop = last->next;
 		if (ret == 0 && res.status != NFS3_OK)

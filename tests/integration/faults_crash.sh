@@ -11,7 +11,7 @@
 #    after it; the restarted server has a new write verifier, so COMMIT
 #    finds that the UNSTABLE writes it acknowledged before the crash may
 #    be gone and they are sent again: the file arrives whole
-#    (verifier_changes counts it).  The first 32 MiB are written and
+#    (verifier_changes counts it).  The first 24 MiB are written and
 #    left uncommitted before the crash, so there is always something to
 #    send again.
 #
@@ -88,18 +88,18 @@ assert_alive "$PID" "$MNT"
 umount_nfsfuse "$MNT"
 
 # --- hard ---------------------------------------------------------------
-# The writer sends 32 MiB and stops, its file still open: below the
-# write-behind bound (64 MiB) nothing is COMMITted before close, so all of
-# it is acknowledged UNSTABLE and uncommitted when the server dies --
-# whatever the machine's speed.  It goes on writing during the outage.
+# The writer sends PAUSED_MIB (24) and stops, its file still open: below
+# half the write-behind bound (32 of 64 MiB) nothing is COMMITted before
+# close, so all of it is acknowledged UNSTABLE and uncommitted when the
+# server dies -- whatever the machine's speed.  It goes on writing during the outage.
 MNT=$(new_mountpoint)
 mount_nfsfuse "$MNT" -f -o timeo=10,retrans=1,nolock
 PID=$(daemon_pid "$MNT")
 stat "$MNT/$T" >/dev/null
 c0=$(cache_stat "$MNT" commits)
 start_paused_writer "$SRC" "$MNT/$T/hard"
-wait_size "$EXPORT_DIR/$T/hard" $((32 << 20))
-assert_eq "$c0" "$(cache_stat "$MNT" commits)" "COMMITs before the crash (32 MiB must still be uncommitted)"
+wait_size "$EXPORT_DIR/$T/hard" $((PAUSED_MIB << 20))
+assert_eq "$c0" "$(cache_stat "$MNT" commits)" "COMMITs before the crash ($PAUSED_MIB MiB must still be uncommitted)"
 kill_server
 touch "$NFSFUSE_TMP/go"
 sleep 3 # long enough for calls to time out and be retried

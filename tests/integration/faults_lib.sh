@@ -106,16 +106,19 @@ make_random_file() {
 
 # start_paused_writer SRC DST: copy SRC to DST in 1 MiB writes in the
 # background (its pid in CP, its errors in $NFSFUSE_TMP/cp.err), stopping
-# after the first 32 MiB until $NFSFUSE_TMP/go exists; returns once those
-# 32 MiB are written.
+# after the first PAUSED_MIB until $NFSFUSE_TMP/go exists; returns once
+# those are written.  Less than half the write-behind bound (64 MiB), from
+# which on what the server acknowledged is committed ahead: so they are
+# all acknowledged and none committed while the writer waits.
+PAUSED_MIB=24
 start_paused_writer() {
-	python3 - "$1" "$2" "$NFSFUSE_TMP/paused" "$NFSFUSE_TMP/go" \
+	python3 - "$1" "$2" "$NFSFUSE_TMP/paused" "$NFSFUSE_TMP/go" "$PAUSED_MIB" \
 		2>"$NFSFUSE_TMP/cp.err" <<'PY' &
 import os, sys, time
 src, dst, paused, go = sys.argv[1:5]
 data = open(src, "rb").read()
 fd = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-first = 32 << 20
+first = int(sys.argv[5]) << 20
 for off in range(0, first, 1 << 20):
     os.write(fd, data[off:off + (1 << 20)])
 open(paused, "w").close()
@@ -126,5 +129,5 @@ for off in range(first, len(data), 1 << 20):
 os.close(fd)
 PY
 	CP=$!
-	wait_until 120 test -e "$NFSFUSE_TMP/paused" || fail "the writer did not send its first 32 MiB"
+	wait_until 120 test -e "$NFSFUSE_TMP/paused" || fail "the writer did not send its first $PAUSED_MIB MiB"
 }

@@ -2,8 +2,8 @@
 # NFSv4.2 across a server restart (kill -9, start: a new server instance
 # that knows neither the session nor the client id).
 #
-# A writer has 32 MiB acknowledged UNSTABLE and uncommitted (below the
-# write-behind bound nothing is COMMITted before close) and goes on
+# A writer has 24 MiB acknowledged UNSTABLE and uncommitted (below half
+# the write-behind bound nothing is COMMITted before close) and goes on
 # writing while the server is down.  After the restart the first calls
 # meet NFS4ERR_BADSESSION (or STALE_CLIENTID); the client makes a new
 # client id (EXCHANGE_ID, the same owner) and session (CREATE_SESSION),
@@ -71,8 +71,8 @@ traced_call() {
 wait_until 60 traced_call || fail "no RPC lines in the trace: $(head -c 600 "$TR")"
 
 start_paused_writer "$SRC" "$MNT/$T/big"
-wait_size "$EXPORT_DIR/$T/big" $((32 << 20))
-assert_eq "$c0" "$(cache_stat "$MNT" commits)" "COMMITs before the restart (32 MiB must still be uncommitted)"
+wait_size "$EXPORT_DIR/$T/big" $((PAUSED_MIB << 20))
+assert_eq "$c0" "$(cache_stat "$MNT" commits)" "COMMITs before the restart ($PAUSED_MIB MiB must still be uncommitted)"
 kill_server
 touch "$NFSFUSE_TMP/go"
 sleep 2 # calls meet the dead server

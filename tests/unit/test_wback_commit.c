@@ -4,8 +4,9 @@
  * in-memory server that keeps the file's bytes, size and times, answers
  * WRITE with wcc data (pre-op attributes or not, as the test asks), holds
  * replies until the test releases them (in any order), and answers COMMIT
- * with the verifier of the moment; a "restart" forgets what was not
- * committed and changes the verifier.
+ * with the verifier of the moment (one sent ahead, asynchronously, is held
+ * like a WRITE and covers what the server has when it is answered); a
+ * "restart" forgets what was not committed and changes the verifier.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -28,8 +29,9 @@
 #define MAX_CALLS 64
 
 struct held_call {
-	struct nfs3_write_args args;
-	struct nfs3_write_res *res;
+	enum nfs3_proc proc;            /* WRITE, or a COMMIT sent ahead */
+	struct nfs3_write_args args;    /* WRITE */
+	void *res;
 	nfs_done_fn done;
 	void *ctx;
 };
@@ -49,7 +51,8 @@ static struct {
 	struct fattr3 attr;         /* size, mtime, ctime move per change */
 	size_t uncommitted_max;     /* most unstable bytes the server held */
 	size_t uncommitted;
-	char log[256];              /* 'W' unstable, 'S' FILE_SYNC, 'C' commit */
+	char log[256];              /* 'W' unstable, 'S' FILE_SYNC, 'C' commit,
+				     * 'c' commit sent ahead */
 	unsigned nlog;
 } srv = { .lock = PTHREAD_MUTEX_INITIALIZER,
 	  .cond = PTHREAD_COND_INITIALIZER };
@@ -137,6 +140,24 @@ static void srv_restart(void)
 	srv.verf[0]++;
 }
 
+/* A COMMIT: what the server has becomes stable (lock held). */
+static void srv_commit(struct nfs3_commit_res *r)
+{
+	if (srv.restart_every_commit > 0) {
+		srv.restart_every_commit--;
+		srv_restart();
+	}
+	memset(r, 0, sizeof(*r));
+	r->status = NFS3_OK;
+	r->file_wcc.before.present = srv.send_pre;
+	r->file_wcc.before.attr = wcc_of(&srv.attr);
+	r->file_wcc.after.present = true;
+	r->file_wcc.after.attr = srv.attr;
+	memcpy(srv.stable, srv.data, sizeof(srv.stable));
+	srv.uncommitted = 0;
+	memcpy(r->verf, srv.verf, sizeof(r->verf));
+}
+
 /* Every WRITE the server got so far: offsets and sizes, in order. */
 static struct { uint64_t off; uint32_t count; } wlog[MAX_CALLS];
 static unsigned nwlog;
@@ -167,18 +188,24 @@ int nfs_call_async(struct nfs_client *c, enum nfs3_proc proc,
 
 	(void)c;
 	(void)cred;
-	assert_int_equal(proc, NFS3PROC_WRITE);
+	assert_true(proc == NFS3PROC_WRITE || proc == NFS3PROC_COMMIT);
 	pthread_mutex_lock(&srv.lock);
-	srv_log(a->stable == UNSTABLE ? 'W' : 'S');
-	if (nwlog < MAX_CALLS) {
-		wlog[nwlog].off = a->offset;
-		wlog[nwlog++].count = a->count;
+	if (proc == NFS3PROC_COMMIT) {
+		srv_log('c');
+	} else {
+		srv_log(a->stable == UNSTABLE ? 'W' : 'S');
+		if (nwlog < MAX_CALLS) {
+			wlog[nwlog].off = a->offset;
+			wlog[nwlog++].count = a->count;
+		}
 	}
 	assert_true(srv.nheld < MAX_CALLS);
 	/* Answered later, by the server thread or by the test: done must
 	 * not run under the caller's lock. */
 	h = &srv.held[srv.nheld++];
-	h->args = *a;
+	h->proc = proc;
+	if (proc == NFS3PROC_WRITE)
+		h->args = *a;
 	h->res = res;
 	h->done = done;
 	h->ctx = ctx;
@@ -204,19 +231,7 @@ int nfs_call(struct nfs_client *c, enum nfs3_proc proc,
 	assert_int_equal(proc, NFS3PROC_COMMIT);
 	pthread_mutex_lock(&srv.lock);
 	srv_log('C');
-	if (srv.restart_every_commit > 0) {
-		srv.restart_every_commit--;
-		srv_restart();
-	}
-	memset(r, 0, sizeof(*r));
-	r->status = NFS3_OK;
-	r->file_wcc.before.present = srv.send_pre;
-	r->file_wcc.before.attr = wcc_of(&srv.attr);
-	r->file_wcc.after.present = true;
-	r->file_wcc.after.attr = srv.attr;
-	memcpy(srv.stable, srv.data, sizeof(srv.stable));
-	srv.uncommitted = 0;
-	memcpy(r->verf, srv.verf, sizeof(r->verf));
+	srv_commit(r);
 	pthread_mutex_unlock(&srv.lock);
 	return 0;
 }
@@ -232,7 +247,10 @@ static void deliver_locked(unsigned k)
 	memmove(&srv.held[k], &srv.held[k + 1],
 		(srv.nheld - k - 1) * sizeof(srv.held[0]));
 	srv.nheld--;
-	srv_apply(&h.args, h.res);
+	if (h.proc == NFS3PROC_COMMIT)
+		srv_commit(h.res);
+	else
+		srv_apply(&h.args, h.res);
 	pthread_mutex_unlock(&srv.lock);
 	h.done(h.ctx, 0, h.res, NULL);
 	pthread_mutex_lock(&srv.lock);
@@ -463,8 +481,8 @@ static void *writer_main(void *p)
 }
 
 /* The held bytes are bounded: a writer past the bound waits for the
- * replies and COMMITs what was acknowledged before its WRITE goes out,
- * so the server never holds more unstable bytes than the bound. */
+ * replies and for a COMMIT of what was acknowledged before its WRITE goes
+ * out, so the server never holds more unstable bytes than the bound. */
 static void test_held_bytes_cap(void **state)
 {
 	const size_t cap = 512u << 10, piece = 256u << 10;
@@ -479,16 +497,55 @@ static void test_held_bytes_cap(void **state)
 	/* The third cannot go out while two are unanswered... */
 	srv_wait_held(2);
 	assert_string_equal("WW", srv.log);
-	/* ...and once they are answered, it commits them first. */
+	/* ...once one is answered, the waiting writer commits it ahead,
+	 * while the other is still on the wire... */
 	srv_release(1);
+	srv_wait_held(2);
+	assert_string_equal("WWc", srv.log);
 	srv_release(0);
-	srv_wait_held(1);
+	/* ...and goes out once that COMMIT has freed room, the first one
+	 * committed ahead in turn (still past half the bound). */
+	assert_int_equal(srv.held[0].proc, NFS3PROC_COMMIT);
+	srv_release(0);
 	assert_int_equal(0, pthread_join(t, NULL));
 	assert_int_equal(0, w.ret);
-	assert_string_equal("WWCW", srv.log);
+	assert_string_equal("WWccW", srv.log);
 	assert_true(srv.uncommitted_max <= cap);
 	flush_ok(wb);
 	assert_memory_equal(srv.stable, pattern, 3 * piece);
+	wback_free(wb);
+}
+
+/* Past half the bound, what the server acknowledged is committed ahead
+ * while the writer goes on: its writes return with the COMMIT still
+ * unanswered, and the COMMIT frees only what it covered. */
+static void test_commit_ahead(void **state)
+{
+	const size_t cap = 1u << 20, piece = 256u << 10;
+	struct wback *wb = new_wb(cap);
+
+	(void)state;
+	srv_set_hold(true);
+	write_range(wb, 0, 2 * piece, piece);   /* half the bound */
+	srv_wait_held(2);
+	srv_pump();
+	assert_string_equal("WW", srv.log);
+	/* Past half: a COMMIT of the two goes ahead of the third WRITE,
+	 * and neither that write nor the next waits for it. */
+	write_range(wb, 2 * piece, 2 * piece, piece);
+	assert_string_equal("WWcWW", srv.log);
+	srv_wait_held(3);
+	/* Answered after the WRITEs sent behind it: it covers what the
+	 * server had then, but frees only the two it was sent for. */
+	assert_int_equal(srv.held[0].proc, NFS3PROC_COMMIT);
+	srv_release(2);
+	srv_release(1);
+	srv_release(0);
+	assert_true(wback_busy(wb)); /* the third and fourth are kept */
+	flush_ok(wb);
+	assert_string_equal("WWcWWC", srv.log);
+	assert_memory_equal(srv.stable, pattern, 4 * piece);
+	assert_false(wback_busy(wb));
 	wback_free(wb);
 }
 
@@ -739,6 +796,7 @@ int main(void)
 		cmocka_unit_test_setup(test_verifier_change_resends, setup),
 		cmocka_unit_test_setup(test_verifier_change_gives_up, setup),
 		cmocka_unit_test_setup(test_held_bytes_cap, setup),
+		cmocka_unit_test_setup(test_commit_ahead, setup),
 		cmocka_unit_test_setup(test_wcc_chain_ours, setup),
 		cmocka_unit_test_setup(test_wcc_chain_foreign, setup),
 		cmocka_unit_test_setup(test_wcc_no_pre, setup),
