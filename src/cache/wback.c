@@ -371,17 +371,20 @@ static void commit_ahead(struct wback *wb, size_t adding)
 
 /*
  * Put a chunk on the wire and on the kept list: past half the bound on
- * held bytes, commit ahead what the server acknowledged; past the bound,
- * wait for that COMMIT or for replies, or commit and wait.  The lock is
- * held.  On error the chunk is freed.  With wait (a caller about to wait
- * for every WRITE), a chunk that would be alone in flight is sent
- * synchronously (send_chunk_wait()).
+ * held bytes, a writer commits ahead what the server acknowledged; past
+ * the bound, it waits for that COMMIT or for replies, or commits and
+ * waits.  The lock is held.  On error the chunk is freed.  With wait (a
+ * caller about to wait for every WRITE), a chunk that would be alone in
+ * flight is sent synchronously (send_chunk_wait()).
  */
 static int queue_chunk(struct wback *wb, struct chunk *c, bool wait)
 {
 	int ret;
 
-	commit_ahead(wb, c->args.count);
+	/* A caller that waits is about to commit everything (or to read):
+	 * a COMMIT ahead of its own would be one round trip more. */
+	if (!wait)
+		commit_ahead(wb, c->args.count);
 	while (wb->held + c->args.count > wb->max_held && wb->head) {
 		if (wb->inflight == 0 && !wb->committing) {
 			ret = commit_locked(wb);
