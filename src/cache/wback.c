@@ -21,6 +21,8 @@
 /* wcc pairs remembered per batch; more writes than this between two
  * flushes simply count as "not provably ours". */
 #define MAX_PAIRS 4096
+/* Replies that changed nothing (COMMITs) remembered per batch. */
+#define MAX_CHECKS 256
 
 struct chunk {
 	struct chunk *next;
@@ -72,6 +74,11 @@ struct wback {
 
 	struct wcc_pair *pairs;
 	unsigned npairs;
+	/* The state each reply that changed nothing saw (a COMMIT: before
+	 * and after alike): not a step of the chain, but a point it must
+	 * pass through, wherever among the WRITEs' replies it landed. */
+	struct wcc_attr *checks;
+	unsigned nchecks;
 	bool chain_unknown;         /* a reply without wcc, or too many */
 	/* Replies with post-op but no pre-op attributes: how many, the
 	 * newest post-op attributes among them, and where our writes since
@@ -120,6 +127,7 @@ void wback_free(struct wback *wb)
 	free(wb->gather);
 	drop_chunks(wb);
 	free(wb->pairs);
+	free(wb->checks);
 	pthread_cond_destroy(&wb->cond);
 	pthread_mutex_destroy(&wb->lock);
 	free(wb);
@@ -140,6 +148,16 @@ static void keep_pair(struct wback *wb, const struct wcc_data *w)
 		if (!wb->nopre || attr_newer(&w->after.attr, &wb->nopre_after))
 			wb->nopre_after = w->after.attr;
 		wb->nopre++;
+		return;
+	}
+	if (w->before.present && w->after.present &&
+	    wcc_attr_is(&w->before.attr, &w->after.attr)) {
+		if (!wb->checks)
+			wb->checks = calloc(MAX_CHECKS, sizeof(*wb->checks));
+		if (!wb->checks || wb->nchecks >= MAX_CHECKS)
+			wb->chain_unknown = true;
+		else
+			wb->checks[wb->nchecks++] = w->before.attr;
 		return;
 	}
 	if (!w->before.present || !w->after.present ||
@@ -795,16 +813,32 @@ int wback_push(struct wback *wb)
 	return ret;
 }
 
+/* Take off the first n checkpoints those the chain passes at cur; how
+ * many are left. */
+static unsigned pass_checks(struct wcc_attr *checks, unsigned n,
+			    const struct fattr3 *cur)
+{
+	for (unsigned k = 0; k < n;) {
+		if (wcc_attr_is(&checks[k], cur))
+			checks[k] = checks[--n];
+		else
+			k++;
+	}
+	return n;
+}
+
 enum wback_chain wback_chain(struct wback *wb, const struct fattr3 *before,
 			     struct fattr3 *after)
 {
 	enum wback_chain ret = WBACK_FOREIGN;
 	struct fattr3 cur = *before;
-	unsigned left;
+	unsigned left, unchecked;
 
 	pthread_mutex_lock(&wb->lock);
+	unchecked = pass_checks(wb->checks, wb->nchecks, &cur);
 	if (wb->npairs == 0 && wb->nopre == 0 && !wb->chain_unknown) {
-		ret = WBACK_NONE;
+		if (!unchecked)
+			ret = WBACK_NONE;
 		goto out;
 	}
 	if (wb->chain_unknown)
@@ -825,7 +859,8 @@ enum wback_chain wback_chain(struct wback *wb, const struct fattr3 *before,
 		goto out;
 	}
 	/* Replies may arrive in any order: follow the chain by matching
-	 * each step's pre-op attributes to where the last one left off. */
+	 * each step's pre-op attributes to where the last one left off,
+	 * and see it pass every state a COMMIT saw. */
 	for (left = wb->npairs; left; left--) {
 		unsigned i;
 
@@ -836,11 +871,15 @@ enum wback_chain wback_chain(struct wback *wb, const struct fattr3 *before,
 			goto out;
 		cur = wb->pairs[i].w.after.attr;
 		wb->pairs[i] = wb->pairs[left - 1];
+		unchecked = pass_checks(wb->checks, unchecked, &cur);
 	}
+	if (unchecked)
+		goto out;
 	*after = cur;
 	ret = WBACK_OURS;
 out:
 	wb->npairs = 0;
+	wb->nchecks = 0;
 	wb->nopre = 0;
 	wb->batch_end = 0;
 	wb->chain_unknown = false;

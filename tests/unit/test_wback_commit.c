@@ -579,6 +579,31 @@ static void test_wcc_chain_ours(void **state)
 
 /* Another client's change between two of our WRITEs breaks the chain;
  * so do cached attributes that were not the server's before ours. */
+/* COMMITs in the middle of the writes (sent ahead, or at the bound)
+ * change nothing: the state they saw lies on the chain, wherever their
+ * replies land among the WRITEs'. */
+static void test_wcc_chain_commits_between(void **state)
+{
+	const size_t piece = 256u << 10;
+	struct wback *wb = new_wb(1u << 20);
+	struct fattr3 before, after;
+
+	(void)state;
+	srv.send_pre = true;
+	before = srv.attr;
+	/* The server thread answers each call as it comes: COMMITs ahead
+	 * and at the bound fall between the WRITEs. */
+	write_range(wb, 0, 4 * piece, 256u << 10);
+	write_range(wb, 4 * piece, 4 * piece, 256u << 10);
+	flush_ok(wb);
+	assert_non_null(strchr(srv.log, 'c'));
+	memset(&after, 0, sizeof(after));
+	assert_int_equal(WBACK_OURS, wback_chain(wb, &before, &after));
+	assert_int_equal(srv.attr.size, after.size);
+	assert_true(nfstime_eq(&srv.attr.ctime, &after.ctime));
+	wback_free(wb);
+}
+
 static void test_wcc_chain_foreign(void **state)
 {
 	struct wback *wb = new_wb(64u << 20);
@@ -601,6 +626,17 @@ static void test_wcc_chain_foreign(void **state)
 	write_range(wb, 256u << 10, 128u << 10, 128u << 10);
 	flush_ok(wb);
 	assert_int_equal(WBACK_FOREIGN, wback_chain(wb, &stale, &after));
+
+	/* A change that only the COMMIT saw, after our last WRITE: the
+	 * state it reports is not on our chain. */
+	before = srv.attr;
+	write_range(wb, 384u << 10, 128u << 10, 128u << 10);
+	wback_wait(wb);
+	pthread_mutex_lock(&srv.lock);
+	srv_touch(); /* someone else */
+	pthread_mutex_unlock(&srv.lock);
+	flush_ok(wb);
+	assert_int_equal(WBACK_FOREIGN, wback_chain(wb, &before, &after));
 	wback_free(wb);
 }
 
@@ -798,6 +834,7 @@ int main(void)
 		cmocka_unit_test_setup(test_held_bytes_cap, setup),
 		cmocka_unit_test_setup(test_commit_ahead, setup),
 		cmocka_unit_test_setup(test_wcc_chain_ours, setup),
+		cmocka_unit_test_setup(test_wcc_chain_commits_between, setup),
 		cmocka_unit_test_setup(test_wcc_chain_foreign, setup),
 		cmocka_unit_test_setup(test_wcc_no_pre, setup),
 		cmocka_unit_test_setup(test_write_error_reported, setup),
