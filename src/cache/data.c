@@ -59,6 +59,9 @@ struct block {
 
 struct dfile {
 	GHashTable *blocks; /* uint64_t index → struct block */
+	/* The sequence our writes are in: where the last one ended, and how
+	 * many bytes it has had since a write landed elsewhere. */
+	uint64_t wseq_end, wseq_len;
 };
 
 struct dcache {
@@ -415,13 +418,15 @@ static void block_put(struct block *b, uint32_t s, uint32_t e,
 
 enum put_kind {
 	PUT_WRITE,   /* our own bytes */
+	PUT_STREAM,  /* ours, past DCACHE_STREAM_KEEP of a sequence */
 	PUT_AHEAD,   /* read ahead of a reader */
 	PUT_REFRESH, /* what a reader asked for (dcache_refresh) */
 };
 
 /* Puts [off, off+len); for PUT_REFRESH, a piece smaller than a block
  * goes only where its block exists, unless it runs from the block's start
- * to the end of the file (eof).  Returns the bytes left out. */
+ * to the end of the file (eof); for PUT_STREAM, any piece goes only where
+ * its block exists.  Returns the bytes left out. */
 static size_t put_range(struct dcache *dc, struct dfile *df, uint64_t off,
 			const uint8_t *data, size_t len, enum put_kind kind,
 			bool eof)
@@ -429,6 +434,12 @@ static size_t put_range(struct dcache *dc, struct dfile *df, uint64_t off,
 	size_t skipped = 0;
 
 	pthread_mutex_lock(&dc->lock);
+	if (kind == PUT_WRITE) {
+		df->wseq_len = off == df->wseq_end ? df->wseq_len + len : len;
+		df->wseq_end = off + len;
+		if (df->wseq_len > DCACHE_STREAM_KEEP)
+			kind = PUT_STREAM;
+	}
 	while (len) {
 		uint64_t index = off / DCACHE_BLOCK;
 		uint32_t s = (uint32_t)(off % DCACHE_BLOCK);
@@ -437,17 +448,21 @@ static size_t put_range(struct dcache *dc, struct dfile *df, uint64_t off,
 
 		if (n > len)
 			n = (uint32_t)len;
-		if (kind == PUT_REFRESH && n < DCACHE_BLOCK &&
-		    !(eof && s == 0 && n == len) &&
+		if (((kind == PUT_REFRESH && n < DCACHE_BLOCK &&
+		      !(eof && s == 0 && n == len)) || kind == PUT_STREAM) &&
 		    !g_hash_table_contains(df->blocks, &index))
 			b = NULL;
-		else if (!(b = block_get(dc, df, index, n, kind == PUT_AHEAD)))
+		else if (!(b = block_get(dc, df, index, n, kind == PUT_AHEAD)) &&
+			 kind != PUT_WRITE)
 			break;
+		/* Our bytes without memory for a new block: the blocks the
+		 * file has further on must still take them, or keep older
+		 * bytes than the server's. */
 		if (!b) {
 			skipped += n;
 		} else {
 			/* Our own bytes are no reader's to let go. */
-			if (kind == PUT_WRITE)
+			if (kind == PUT_WRITE || kind == PUT_STREAM)
 				b->ahead = false;
 			block_put(b, s, s + n, data);
 		}
@@ -455,6 +470,8 @@ static size_t put_range(struct dcache *dc, struct dfile *df, uint64_t off,
 		data += n;
 		len -= n;
 	}
+	if (kind == PUT_STREAM && skipped)
+		STAT_ADD(data_stream_uncached, skipped);
 	evict(dc);
 	pthread_mutex_unlock(&dc->lock);
 	return skipped;

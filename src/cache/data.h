@@ -42,7 +42,18 @@ struct dfile *dfile_new(struct dcache *dc);
 /* Drops the file's blocks. */
 void dfile_free(struct dcache *dc, struct dfile *df);
 
-/* Bytes we wrote (or are writing) at off: now the file's contents. */
+/*
+ * Bytes we wrote (or are writing) at off: now the file's contents.  A
+ * file written in one sequence (each write where the last one ended) has
+ * only its first DCACHE_STREAM_KEEP bytes of it cached: past them its
+ * writes update the blocks it has and make no new ones (counted as
+ * data_stream_uncached).  The kernel's page cache holds what was just
+ * written, as it holds what a sequential reader had; a second copy
+ * would grow the cache into fresh pages, which the kernel must fault in
+ * and zero, for bytes few read from the daemon again, and push every
+ * other file's blocks out.
+ */
+#define DCACHE_STREAM_KEEP (16u << 20)
 void dcache_write(struct dcache *dc, struct dfile *df, uint64_t off,
 		  const void *data, size_t len);
 /* Bytes a READ returned; eof means the file ends at off + len. */

@@ -6,7 +6,10 @@
 #  - a writer that has sent 48 MiB, its file still open and nothing
 #    flushed, has had COMMITs go out (at the bound, 64 MiB, none would
 #    have yet), and the trace shows them as sent ahead;
-#  - the file arrives whole, on the server and through a second mount.
+#  - the file arrives whole, on the server and through a second mount;
+#  - past its first 16 MiB the daemon kept none of it (the kernel's page
+#    cache holds it), and read back through the same mount once the
+#    kernel has dropped its pages it is whole.
 . "$(dirname "$0")/lib.sh"
 ensure_server
 need_nfsfuse
@@ -64,6 +67,18 @@ PY
 	kill "$tpid" 2>/dev/null || true
 	assert_file_eq "$SRC" "$S/f$vers" "vers=$vers: the file on the server"
 	assert_file_eq "$SRC" "$B/$T/f$vers" "vers=$vers: the file through a second mount"
+	# Past its first 16 MiB, a file written in sequence is not cached
+	# by the daemon (the kernel holds those pages): read again once the
+	# kernel has let them go, it comes from the server, whole.
+	u=$(counter "$M" data_stream_uncached)
+	((u >= 32 << 20)) || fail "vers=$vers: only $u bytes of the 48 MiB sequence left uncached"
+	if [[ $(id -u) -eq 0 ]]; then
+		sync
+		echo 1 >/proc/sys/vm/drop_caches
+	fi
+	r0=$(calls "$M" READ)
+	assert_file_eq "$SRC" "$M/$T/f$vers" "vers=$vers: the file read back through its writer's mount"
+	note "vers=$vers: $u bytes not cached; reading it back took $(($(calls "$M" READ) - r0)) READs"
 	umount_nfsfuse "$M"
 	umount_nfsfuse "$B"
 done

@@ -262,6 +262,43 @@ static void test_empty_slabs_kept_to_cap(void **state)
 	dcache_free(dc);
 }
 
+/* A file written in one sequence keeps its first DCACHE_STREAM_KEEP
+ * bytes; past them its writes update the blocks it has (none keeps older
+ * bytes) and make no new ones.  A write elsewhere starts a new sequence. */
+static void test_write_stream_keeps_its_start(void **state)
+{
+	const uint64_t keep = DCACHE_STREAM_KEEP, blk = DCACHE_BLOCK;
+	const uint64_t end = keep + 4 * blk, had = keep + 2 * blk;
+	struct dcache *dc = dcache_new(64u << 20);
+	struct dfile *df = dfile_new(dc);
+	uint64_t u0 = cache_stats.data_stream_uncached;
+	static uint8_t buf[DCACHE_BLOCK];
+
+	(void)state;
+	/* A block written out of sequence first: it holds other bytes. */
+	memset(buf, 0xee, blk);
+	dcache_write(dc, df, had, buf, blk);
+	assert_true(dcache_has(dc, df, had, blk));
+	/* Then the whole file, in sequence, 4 KiB at a time. */
+	for (uint64_t off = 0; off < end; off += 4096) {
+		fill(buf, off, 4096);
+		dcache_write(dc, df, off, buf, 4096);
+	}
+	assert_true(dcache_has(dc, df, 0, keep));
+	assert_false(dcache_has(dc, df, keep, blk));
+	assert_false(dcache_has(dc, df, keep + 3 * blk, blk));
+	/* The block the file had took the new bytes. */
+	assert_int_equal(dcache_read(dc, df, had, blk, end, buf), blk);
+	check(buf, had, blk);
+	assert_int_equal(cache_stats.data_stream_uncached - u0, 3 * blk);
+	/* Elsewhere: a new sequence, cached. */
+	fill(buf, keep + blk, 4096);
+	dcache_write(dc, df, keep + blk, buf, 4096);
+	assert_true(dcache_has(dc, df, keep + blk, 4096));
+	dfile_free(dc, df);
+	dcache_free(dc);
+}
+
 /* The send callback of test_stream_drops_behind: copies what it is given. */
 struct sink {
 	uint8_t *buf;
@@ -342,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_small_files_hold_little),
 		cmocka_unit_test(test_empty_slabs_kept_to_cap),
 		cmocka_unit_test(test_stream_drops_behind),
+		cmocka_unit_test(test_write_stream_keeps_its_start),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
