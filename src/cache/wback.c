@@ -119,7 +119,8 @@ void wback_free(struct wback *wb)
 {
 	if (!wb)
 		return;
-	/* A COMMIT sent ahead answers into *wb. */
+	/* A COMMIT sent ahead answers into *wb (after a flush, none is on
+	 * the wire). */
 	pthread_mutex_lock(&wb->lock);
 	while (wb->inflight || wb->committing)
 		pthread_cond_wait(&wb->cond, &wb->lock);
@@ -777,6 +778,8 @@ static int commit_rounds(struct wback *wb)
  * error since the last flush, or 0. */
 static int send_all(struct wback *wb, const char *why)
 {
+	int ret;
+
 	/* A file written in one run of at most wsize: one FILE_SYNC WRITE
 	 * and no COMMIT saves the round trip at close. */
 	if (wb->gather)
@@ -784,8 +787,15 @@ static int send_all(struct wback *wb, const char *why)
 			    true, why);
 	wait_idle(wb);
 	if (wb->err)
-		return wb->err;
-	return wb->head ? commit_locked(wb) : 0;
+		ret = wb->err;
+	else
+		ret = wb->head ? commit_locked(wb) : 0;
+	/* A COMMIT sent ahead answers into *wb: none is on the wire once a
+	 * flush has returned, so that the file may go (inode_free() runs
+	 * under the table lock, where nothing may wait for the server). */
+	while (wb->committing)
+		pthread_cond_wait(&wb->cond, &wb->lock);
+	return ret;
 }
 
 int wback_flush(struct wback *wb)

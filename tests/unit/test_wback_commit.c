@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -549,6 +550,61 @@ static void test_commit_ahead(void **state)
 	wback_free(wb);
 }
 
+struct flusher {
+	struct wback *wb;
+	int ret;
+	bool done;                  /* [srv.lock] */
+};
+
+static void *flusher_main(void *p)
+{
+	struct flusher *f = p;
+	int ret = wback_flush(f->wb);
+
+	pthread_mutex_lock(&srv.lock);
+	f->ret = ret;
+	f->done = true;
+	pthread_mutex_unlock(&srv.lock);
+	return NULL;
+}
+
+/* A flush that fails still leaves no COMMIT sent ahead on the wire when
+ * it returns: the file may be freed right after (inode_free(), under the
+ * table lock). */
+static void test_flush_waits_for_commit_ahead(void **state)
+{
+	const size_t cap = 1u << 20, piece = 256u << 10;
+	struct wback *wb = new_wb(cap);
+	struct flusher f = { wb, 0, false };
+	pthread_t t;
+	bool done;
+
+	(void)state;
+	srv_set_hold(true);
+	write_range(wb, 0, 2 * piece, piece);
+	srv_wait_held(2);
+	srv_pump();
+	write_range(wb, 2 * piece, piece, piece); /* past half: 'c' */
+	assert_string_equal("WWcW", srv.log);
+	assert_int_equal(srv.held[0].proc, NFS3PROC_COMMIT);
+	/* The third WRITE fails; the COMMIT stays unanswered. */
+	pthread_mutex_lock(&srv.lock);
+	srv.fail_status = NFS3ERR_NOSPC;
+	pthread_mutex_unlock(&srv.lock);
+	srv_release(1);
+	assert_int_equal(0, pthread_create(&t, NULL, flusher_main, &f));
+	usleep(100 * 1000);
+	pthread_mutex_lock(&srv.lock);
+	done = f.done;
+	pthread_mutex_unlock(&srv.lock);
+	assert_false(done);
+	srv_release(0);
+	assert_int_equal(0, pthread_join(t, NULL));
+	assert_int_equal(-ENOSPC, f.ret);
+	srv.fail_status = NFS3_OK;
+	wback_free(wb);
+}
+
 /* With pre-op attributes, replies that chain from the cached attributes
  * prove the change ours alone, whatever order they came back in. */
 static void test_wcc_chain_ours(void **state)
@@ -833,6 +889,7 @@ int main(void)
 		cmocka_unit_test_setup(test_verifier_change_gives_up, setup),
 		cmocka_unit_test_setup(test_held_bytes_cap, setup),
 		cmocka_unit_test_setup(test_commit_ahead, setup),
+		cmocka_unit_test_setup(test_flush_waits_for_commit_ahead, setup),
 		cmocka_unit_test_setup(test_wcc_chain_ours, setup),
 		cmocka_unit_test_setup(test_wcc_chain_commits_between, setup),
 		cmocka_unit_test_setup(test_wcc_chain_foreign, setup),
