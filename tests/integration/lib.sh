@@ -425,7 +425,7 @@ as_user() {
 # FILE (pcapng) until capture_stop.  The capture begins with a few rpcbind
 # DUMP calls (port 111) used to detect that it is live.
 capture_start() {
-	local file=$1 filter=${2:-port 2049 or port 20048 or port 111} i
+	local file=$1 filter=${2:-port 2049 or port 20048 or port 111} i t0=$SECONDS
 	need_root
 	need_cmd dumpcap
 	[[ -z ${_CAPTURE_PID:-} ]] || fail "capture_start: a capture is already running"
@@ -439,7 +439,9 @@ capture_start() {
 	register_pid "$_CAPTURE_PID"
 	# dumpcap says "Capturing on" a few hundred ms before the kernel really
 	# hands it packets, so poke rpcbind until a packet has been counted.
-	for ((i = 0; i < 100; i++)); do
+	# On a loaded machine dumpcap itself has taken over 10 s to start:
+	# wait up to 60 s.
+	for ((i = 0; SECONDS - t0 < 60; i++)); do
 		kill -0 "$_CAPTURE_PID" 2>/dev/null || break
 		if grep -q '^Capturing on' "$_CAPTURE_ERR" 2>/dev/null; then
 			if [[ $filter != *111* ]]; then
@@ -458,7 +460,7 @@ capture_start() {
 		sleep 0.1
 	done
 	cat "$_CAPTURE_ERR" >&2
-	fail "packet capture did not start"
+	fail "packet capture did not start within $((SECONDS - t0)) s"
 }
 
 # Frames whose warnings are TCP's own: a segment the capture missed under
