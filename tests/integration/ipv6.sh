@@ -69,7 +69,9 @@ setup)
 		echo "FAIL: cannot start a test server on ::1" >&2
 		rc=1
 	fi
-	bash "$HERE/../../contrib/test-server.sh" stop >/dev/null 2>&1 || true
+	# rpcbind and statd too: this namespace is gone with the test, and
+	# they would stay in it, held by nothing.
+	bash "$HERE/../../contrib/test-server.sh" stop --all >/dev/null 2>&1 || true
 	exit "$rc"
 	;;
 body) ;;
