@@ -823,8 +823,8 @@ int wback_push(struct wback *wb)
 	return ret;
 }
 
-/* Take off the first n checkpoints those the chain passes at cur; how
- * many are left. */
+/* Of the first n checkpoints, take off those the chain passes at cur;
+ * how many are left. */
 static unsigned pass_checks(struct wcc_attr *checks, unsigned n,
 			    const struct fattr3 *cur)
 {
