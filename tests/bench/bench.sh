@@ -53,6 +53,9 @@
 #   --server HOST         default 127.0.0.1
 #   --export PATH         default: the first export `showmount -e HOST` lists
 #   --local-dir DIR       parent of the local-disk directory (default /var/tmp)
+#   --server-pid PID      the NFS server's process, when it runs on this
+#                         machine (default: the one ganesha.nfsd running,
+#                         when the export is a local directory)
 #   --mount-opts OPTS     extra nfsfuse -o options, for every mount of both
 #                         builds (default none; the script adds statedir=
 #                         of its own unless OPTS has statedir= or nolock)
@@ -111,6 +114,15 @@
 #          the workload; nfs-cp/nfs-ls/nfs_randread: the tool's own CPU
 #          (it is the client); local: "-".  CPU us/RPC = that / RPCs.
 #   RPCs   delta of `nfsfusectl MNT stats --json` per procedure.
+#   machine CPU  for the four untars and the nconnect readers, the report
+#          splits the core-seconds the machine spent busy (/proc/stat)
+#          between the daemon, the server (when it runs here: a local
+#          export served by one ganesha.nfsd, or --server-pid) and all
+#          else (the workload's processes, the kernel's threads), and
+#          gives the bound those cores set: four untars at one untar's
+#          CPU cannot finish in under 4 x its busy core-seconds / cores;
+#          readers at nconnect=1's CPU per byte cannot go faster than
+#          cores x its wall time / its busy core-seconds.
 #   NFSv4.1  rows "nfsfuse v4.1": the same build on a vers=4.1 mount of the
 #          same export, on a mount point and daemon of its own (the NFSv3
 #          mount stays as it is without them), for the write, cold read,
@@ -160,6 +172,7 @@ FLOOR=$REPO_ROOT/build/tests/bench/fuse_floor
 SERVER=127.0.0.1
 EXPORT=
 LOCAL_PARENT=/var/tmp
+SERVER_PID=
 MOUNT_OPTS=
 UNTAR_SRC=/usr/include
 UNTAR_GIVEN=0
@@ -206,6 +219,7 @@ while [[ $# -gt 0 ]]; do
 	--server) need_arg "$@"; SERVER=$2; shift 2 ;;
 	--export) need_arg "$@"; EXPORT=$2; shift 2 ;;
 	--local-dir) need_arg "$@"; LOCAL_PARENT=$2; shift 2 ;;
+	--server-pid) need_arg "$@"; need_uint "$1" "$2"; SERVER_PID=$2; shift 2 ;;
 	--mount-opts) need_arg "$@"; MOUNT_OPTS=$2; shift 2 ;;
 	--untar-src) need_arg "$@"; UNTAR_SRC=$2; UNTAR_GIVEN=1; shift 2 ;;
 	--timeout) need_arg "$@"; need_uint "$1" "$2"; TMO=$2; shift 2 ;;
@@ -503,6 +517,7 @@ measure() {
 	shift 2
 	local args=(--timeout "$TMO")
 	((on_mount)) && args+=(--pid "$DPID" --ctl "$CUR_CTL" --mnt "$MNT")
+	[[ -n $SERVER_PID ]] && args+=(--server-pid "$SERVER_PID")
 	unset -v "${!M_@}"
 	# Not in $(...): the helper must be bash's direct child so that a
 	# Ctrl-C that kills it also runs our INT trap.
@@ -758,6 +773,12 @@ do_mount || die2 "cannot mount $SERVER:$EXPORT with $NFSFUSE: $LAST_ERR"
 mkdir -- "$MNT/$RDIR" || die2 "cannot create $RDIR on the export"
 REMOTE_MADE=1
 [[ -d $EXPORT/$RDIR ]] && LOCAL_EXPORT_OK=1
+# The server's CPU can be counted when it runs here: the export is a
+# directory of this machine and one nfs-ganesha serves it.
+if [[ -z $SERVER_PID ]] && ((LOCAL_EXPORT_OK)); then
+	p=$(pgrep -x ganesha.nfsd 2>/dev/null)
+	[[ $p =~ ^[0-9]+$ ]] && SERVER_PID=$p
+fi
 R=$MNT/$RDIR          # the remote work directory, through nfsfuse
 RURL=$URL_BASE/$RDIR  # the same, for libnfs
 WSIZE=$(mount_flag wsize)
@@ -1141,7 +1162,7 @@ for w in U F X; do
 		row_measured "$wl" nfsfuse "$(fmt_s "$M_WALL") s"
 		declare "${w}_NFSFUSE=$M_WALL"
 		vs_keep "$w" 3 "$wl"
-		[[ $w == U ]] && U_TOTAL=$M_RPC_TOTAL U_DCPU=$M_DCPU
+		[[ $w == U ]] && U_TOTAL=$M_RPC_TOTAL U_DCPU=$M_DCPU U_BUSY=$M_BUSY U_SCPU=$M_SCPU
 	else row_failed "$wl" nfsfuse; fi
 	if ((V4)); then
 		if median_of "${w}V"; then
@@ -1179,7 +1200,7 @@ if cold_mount && mkdir -- "$R/p1" "$R/p2" "$R/p3" "$R/p4" &&
 		tar -C "$d" --no-same-owner -xf "$2" & pids+=($!); done
 		rc=0; for p in "${pids[@]}"; do wait "$p" || rc=1; done; exit $rc' bash "$R" "$SHM/untar.tar"; then
 	row_measured "$U4" nfsfuse "$(fmt_s "$M_WALL") s"
-	U4_NFSFUSE=$M_WALL
+	U4_NFSFUSE=$M_WALL U4_DCPU=$M_DCPU U4_BUSY=$M_BUSY U4_SCPU=$M_SCPU CORES=$M_CORES
 else row_failed "$U4" nfsfuse; fi
 for d in p1 p2 p3 p4; do remote_rm "$d"; done
 
@@ -1340,7 +1361,8 @@ if ((HAVE_NCONNECT)); then
 			LAST_ERR="could not write the four files"; row_failed "$NC" "nfsfuse nconnect=$n"
 		elif median_of "NC$n"; then
 			row_measured "$NC" "nfsfuse nconnect=$n" "$(fmt_mbs "$((SIZE_MIB / 2 * 1048576 * 4))" "$M_WALL")"
-			declare "NC${n}_WALL=$M_WALL"
+			declare "NC${n}_WALL=$M_WALL" "NC${n}_BUSY=$M_BUSY" "NC${n}_DCPU=$M_DCPU" "NC${n}_SCPU=$M_SCPU"
+			CORES=$M_CORES
 		else row_failed "$NC" "nfsfuse nconnect=$n"; fi
 	done
 	for f in 1 2 3 4; do remote_rm "nc$f"; done
@@ -1478,6 +1500,17 @@ if ((SCALE)); then
 else
 	target "ls -l $SCALE_FILES / ls -l $LS_FILES, cold <= 11" - "not run (--scale)"
 fi
+# cpu_split WHAT WALL BUSY DAEMON SERVER: where the machine's CPU went in
+# one run (core-seconds), printed under a target; "-" where not counted.
+cpu_split() {
+	awk -v what="$1" -v w="$2" -v b="$3" -v d="$4" -v s="$5" -v c="${CORES:-0}" 'BEGIN {
+		o = b; t = ""
+		if (d != "-") { t = t sprintf(", daemon %.2f", d); o -= d }
+		if (s != "-") { t = t sprintf(", server %.2f", s); o -= s }
+		if (t != "") t = t sprintf(", all else %.2f", o)
+		printf "    (CPU, %s: %.2f core-s busy in %.3f s, %.2f of %d cores%s)\n", what, b, w, (w > 0 ? b / w : 0), c, t
+	}'
+}
 # IOPS: more is better, so the ratio is nfsfuse/libnfs.
 target_ratio "random 4KiB reads: nfsfuse/libnfs IOPS >= 1.5" "${RN_NFSFUSE:-}" "${RN_LIBNFS:-}" ge 1.5
 if [[ -n ${RN_FLOOR:-} && -n ${RN_LIBNFS:-} ]]; then
@@ -1502,8 +1535,29 @@ fi
 target_ratio "cold read: nfsfuse/nfs-cp >= 1.5 (median of $READ_REPEAT)" "${R_NFSCP:-}" "${R_NFSFUSE:-}" ge 1.5
 target_ratio "write + fsync: nfsfuse/nfs-cp >= 1.0" "${W_NFSCP:-}" "${W_NFSFUSE:-}" ge 1.0
 target_ratio "4 untars at once / one untar <= 2" "${U4_NFSFUSE:-}" "${U_NFSFUSE:-}" le 2
+if [[ -n ${U4_BUSY:-} && -n ${U_BUSY:-} && -n ${U_NFSFUSE:-} ]]; then
+	cpu_split "one untar" "$U_NFSFUSE" "$U_BUSY" "$U_DCPU" "$U_SCPU"
+	cpu_split "four at once" "$U4_NFSFUSE" "$U4_BUSY" "$U4_DCPU" "$U4_SCPU"
+	# Four untars need at least four times one untar's CPU: on CORES
+	# cores, never less than 4 * busy / CORES seconds.
+	awk -v b="$U_BUSY" -v w="$U_NFSFUSE" -v c="$CORES" -v d="$U_DCPU" -v b4="$U4_BUSY" 'BEGIN {
+		lb = 4 * b / c / w
+		printf "    (four untars at one untar'"'"'s CPU need at least 4 x %.2f / %d = %.2f s, %.2f x one untar: %s)\n", b, c, 4 * b / c, lb, (lb > 2 ? "over 2, the cores are the limit at this CPU per untar" : "within 2")
+		if (d != "-") printf "    (the same without the daemon'"'"'s CPU: %.2f x; run at once, each untar cost %.2f x the CPU it costs alone)\n", 4 * (b - d) / c / w, b4 / 4 / b
+	}'
+fi
 if ((HAVE_NCONNECT)); then
 	target_ratio "4 readers: nconnect=4 / nconnect=1 >= 1.3" "${NC1_WALL:-}" "${NC4_WALL:-}" ge 1.3
+	if [[ -n ${NC1_BUSY:-} && -n ${NC4_BUSY:-} ]]; then
+		cpu_split "nconnect=1" "$NC1_WALL" "$NC1_BUSY" "$NC1_DCPU" "$NC1_SCPU"
+		cpu_split "nconnect=4" "$NC4_WALL" "$NC4_BUSY" "$NC4_DCPU" "$NC4_SCPU"
+		# The same bytes at nconnect=1's CPU per byte, every core busy.
+		awk -v b="$NC1_BUSY" -v w="$NC1_WALL" -v c="$CORES" 'BEGIN {
+			if (b <= 0) exit
+			m = c * w / b
+			printf "    (at nconnect=1'"'"'s CPU per byte, %d busy cores allow at most %.2f x its speed: %s)\n", c, m, (m < 1.3 ? "under 1.3, the cores are the limit" : "1.3 is within reach")
+		}'
+	fi
 else
 	target "4 readers: nconnect=4 / nconnect=1 >= 1.3" - "not run (no nconnect option)"
 fi

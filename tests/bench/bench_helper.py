@@ -2,7 +2,7 @@
 """Measuring helper for tests/bench/bench.sh (not meant to be run by hand).
 
   bench_helper.py measure [--pid PID --ctl NFSFUSECTL --mnt MNT]
-                          [--timeout S] [--count-lines]
+                          [--server-pid PID] [--timeout S] [--count-lines]
                           (--create DIR N SIZE | -- CMD ARGS...)
 
 Runs one workload and prints shell assignments for bench.sh to eval:
@@ -22,6 +22,12 @@ Runs one workload and prints shell assignments for bench.sh to eval:
             after, and its peak (VmHWM) after, in bytes (with --pid)
   M_INODES0, M_INODES1, M_DCACHE1  the daemon's "inodes" before and after
             and "data_cache_bytes" after, from its stats (with --pid)
+  M_BUSY    CPU seconds the whole machine spent busy (all cores: user,
+            nice, system, irq, softirq, steal of /proc/stat), and M_CORES
+            the cores it counts: what was left idle is M_CORES * M_WALL -
+            M_BUSY
+  M_SCPU    user+system CPU seconds of the NFS server's process
+            (--server-pid, a server on this machine); "-" without it
 
 The daemon's CPU is read after the "before" stats snapshot and before the
 "after" one, so the control-socket traffic of nfsfusectl is not counted.
@@ -95,6 +101,33 @@ def proc_mem(pid):
     return mem.get("VmRSS", 0), mem.get("VmHWM", 0)
 
 
+def server_cpu(pid):
+    """The server's CPU seconds, or None: no server named, or it is gone
+    (the workload's own failure says why)."""
+    if pid is None:
+        return None
+    try:
+        return proc_cpu(pid)
+    except (OSError, ValueError):
+        return None
+
+
+def machine_busy():
+    """Busy CPU seconds of all cores since boot, and the number of cores,
+    from /proc/stat (iowait counts as idle: no core was working)."""
+    busy, cores = 0, 0
+    with open("/proc/stat") as f:
+        for line in f:
+            if line.startswith("cpu "):
+                v = [int(x) for x in line.split()[1:]]
+                # user nice system idle iowait irq softirq steal ...
+                busy = v[0] + v[1] + v[2] + v[5] + v[6] + \
+                    (v[7] if len(v) > 7 else 0)
+            elif line.startswith("cpu"):
+                cores += 1
+    return busy / CLK_TCK, cores
+
+
 def children_cpu():
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
@@ -118,7 +151,7 @@ def create_files(d, n, size):
 
 
 def measure(argv):
-    pid = ctl = mnt = None
+    pid = ctl = mnt = spid = None
     timeout = None
     count_lines = False
     stdout_file = None
@@ -129,6 +162,8 @@ def measure(argv):
         a = argv[i]
         if a == "--pid":
             pid = int(argv[i + 1]); i += 2
+        elif a == "--server-pid":
+            spid = int(argv[i + 1]); i += 2
         elif a == "--ctl":
             ctl = argv[i + 1]; i += 2
         elif a == "--mnt":
@@ -153,6 +188,8 @@ def measure(argv):
     before, extra0 = ctl_stats(ctl, mnt) if pid is not None else (None, None)
     rss0 = proc_mem(pid)[0] if pid is not None else None
     dcpu0 = proc_cpu(pid) if pid is not None else None
+    scpu0 = server_cpu(spid)
+    busy0, cores = machine_busy()
     lines = None
     if create:
         c0 = self_cpu()
@@ -188,10 +225,15 @@ def measure(argv):
             with open(stdout_file, "wb") as f:
                 f.write(p.stdout)
     dcpu1 = proc_cpu(pid) if pid is not None else None
+    busy1 = machine_busy()[0]
+    scpu1 = server_cpu(spid)
     rss1, hwm1 = proc_mem(pid) if pid is not None else (None, None)
     after, extra1 = ctl_stats(ctl, mnt) if pid is not None else (None, None)
 
-    out = {"M_WALL": f"{wall:.6f}", "M_CCPU": f"{ccpu:.3f}"}
+    out = {"M_WALL": f"{wall:.6f}", "M_CCPU": f"{ccpu:.3f}",
+           "M_BUSY": f"{busy1 - busy0:.3f}", "M_CORES": str(cores),
+           "M_SCPU": "-" if scpu0 is None or scpu1 is None
+           else f"{scpu1 - scpu0:.3f}"}
     if pid is not None:
         out["M_DCPU"] = f"{dcpu1 - dcpu0:.3f}"
         delta, out["M_RPCS"] = deltas(before, after)
