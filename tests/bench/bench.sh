@@ -5,7 +5,8 @@
 # NFSv4.1 against nfsfuse over NFSv3, on the same server and export.
 #
 # A script, not a timed test: it never fails on a time.  It prints one table
-# (workload | tool | result | wall s | daemon CPU s | CPU us/RPC | RPCs) and
+# (workload | tool | result | wall s | daemon CPU s | CPU us/RPC | server
+# CPU s | RPCs) and
 # a "targets" section with the performance targets, each a ratio measured
 # in this run (or an RPC count), marked "met" or "NOT met".  Exit status: 0
 # when every workload ran (targets met or not), 1 when some workload could
@@ -640,13 +641,16 @@ le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
 
 # row WORKLOAD TOOL RESULT CPU RPCS : a table row with the last M_* values.
 row() {
-	local wall us=-
+	local wall us=- srv
 	wall=$(fmt_s "$M_WALL")
 	((${M_N:-1} > 1)) && wall="$wall (n=$M_N, $(fmt_s "$M_MIN")..$(fmt_s "$M_MAX"))"
 	if [[ $4 != - && ${M_RPC_TOTAL:--} =~ ^[0-9]+$ && $M_RPC_TOTAL -gt 0 && $M_DCPU != - ]]; then
 		us=$(awk -v c="$M_DCPU" -v n="$M_RPC_TOTAL" 'BEGIN { printf "%.0f", c * 1e6 / n }')
 	fi
-	ROWS+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"$wall"$'\t'"$4"$'\t'"$us"$'\t'"$5")
+	# The local disk's rows have no server behind them.
+	srv=$(fmt_cpu "${M_SCPU:--}")
+	[[ $2 == local ]] && srv=-
+	ROWS+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"$wall"$'\t'"$4"$'\t'"$us"$'\t'"$srv"$'\t'"$5")
 }
 # An NFSv4 mount's RPCs are COMPOUNDs: the operations in them follow.
 row_measured() { # workload tool result [daemon-cpu]
@@ -656,16 +660,16 @@ row_measured() { # workload tool result [daemon-cpu]
 # row_failed WORKLOAD TOOL : the workload did not run; the reason is the
 # last recorded error (LAST_ERR), or "set-up failed".
 row_failed() {
-	ROWS+=("$1"$'\t'"$2"$'\t'"FAILED"$'\t'"-"$'\t'"-"$'\t'"-"$'\t'"-")
+	ROWS+=("$1"$'\t'"$2"$'\t'"FAILED"$'\t'"-"$'\t'"-"$'\t'"-"$'\t'"-"$'\t'"-")
 	FAILED+=("$1 / $2: ${LAST_ERR:-set-up failed}")
 	LAST_ERR=
 }
 # row_missing WORKLOAD TOOL WHY : could not run here, for a reason that is
 # not a failure of nfsfuse (a tool not installed).
 row_missing() {
-	ROWS+=("$1"$'\t'"$2"$'\t'"-"$'\t'"-"$'\t'"-"$'\t'"-"$'\t'"$3")
+	ROWS+=("$1"$'\t'"$2"$'\t'"-"$'\t'"-"$'\t'"-"$'\t'"-"$'\t'"-"$'\t'"$3")
 }
-row_info() { ROWS+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"-"$'\t'"-"$'\t'"-"$'\t'"${4:--}"); }
+row_info() { ROWS+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"-"$'\t'"-"$'\t'"-"$'\t'"-"$'\t'"${4:--}"); }
 row_none() { row_missing "$1" "$2" "no libnfs equivalent"; }
 
 # Remove a tree of the work directory, on the export directly when it is
@@ -773,6 +777,9 @@ do_mount || die2 "cannot mount $SERVER:$EXPORT with $NFSFUSE: $LAST_ERR"
 mkdir -- "$MNT/$RDIR" || die2 "cannot create $RDIR on the export"
 REMOTE_MADE=1
 [[ -d $EXPORT/$RDIR ]] && LOCAL_EXPORT_OK=1
+# The local rows read the disk the server reads (the cold read's bound).
+SAME_DISK=0
+((LOCAL_EXPORT_OK)) && [[ $(stat -c %d -- "$LOCAL") == "$(stat -c %d -- "$EXPORT")" ]] && SAME_DISK=1
 # The server's CPU can be counted when it runs here: the export is a
 # directory of this machine and one nfs-ganesha serves it.
 if [[ -z $SERVER_PID ]] && ((LOCAL_EXPORT_OK)); then
@@ -916,6 +923,7 @@ for t in "${tools[@]}"; do
 		[[ $k == N ]] && R_NFSFUSE=$M_WALL && vs_keep read 3 "$RD"
 		[[ $k == V ]] && vs_keep read 4 "$RD"
 		[[ $k == C ]] && R_NFSCP=$M_WALL
+		[[ $k == L ]] && R_LOCAL=$M_WALL
 	else row_failed "$RD" "$tool"; fi
 	if median_of "RR$k"; then
 		cpu=$(fmt_cpu "$M_DCPU")
@@ -1017,7 +1025,7 @@ else
 	done
 	if median_of LSN; then
 		row_measured "$L" "nfsfuse (cold)" "$(fmt_s "$M_WALL") s"
-		LS_COLD=$M_WALL
+		LS_COLD=$M_WALL LS_DCPU=$M_DCPU LS_SCPU=$M_SCPU
 		ls_mem_keep "$LS_FILES" "$L"
 		vs_keep ls 3 "$L, cold"
 	else row_failed "$L" "nfsfuse (cold)"; fi
@@ -1066,7 +1074,7 @@ if ((SCALE)); then
 		if run_rep LS2N cold_mount "$LS2 nfsfuse" 1 --count-lines -- ls -l "$R/ls2" && median_of LS2N; then
 			((M_LINES == SCALE_FILES + 1)) || FAILED+=("$LS2 nfsfuse: listed $((M_LINES - 1)) files, expected $SCALE_FILES")
 			row_measured "$LS2" "nfsfuse (cold)" "$(fmt_s "$M_WALL") s"
-			LS2_COLD=$M_WALL
+			LS2_COLD=$M_WALL LS2_DCPU=$M_DCPU LS2_SCPU=$M_SCPU
 			ls_mem_keep "$SCALE_FILES" "$LS2"
 		else row_failed "$LS2" "nfsfuse (cold)"; fi
 	fi
@@ -1160,7 +1168,7 @@ for w in U F X; do
 	case $w in U) wl=$U ;; F) wl=$F ;; X) wl=$X ;; esac
 	if median_of "${w}N"; then
 		row_measured "$wl" nfsfuse "$(fmt_s "$M_WALL") s"
-		declare "${w}_NFSFUSE=$M_WALL"
+		declare "${w}_NFSFUSE=$M_WALL" "${w}_N_DCPU=$M_DCPU" "${w}_N_SCPU=$M_SCPU" "${w}_N_RPC=$M_RPC_TOTAL"
 		vs_keep "$w" 3 "$wl"
 		[[ $w == U ]] && U_TOTAL=$M_RPC_TOTAL U_DCPU=$M_DCPU U_BUSY=$M_BUSY U_SCPU=$M_SCPU
 	else row_failed "$wl" nfsfuse; fi
@@ -1178,7 +1186,7 @@ for w in U F X; do
 	if ((HAVE_BASELINE)); then
 		if median_of "${w}B"; then
 			row_measured "$wl" "previous build" "$(fmt_s "$M_WALL") s"
-			declare "${w}_PREV=$M_WALL"
+			declare "${w}_PREV=$M_WALL" "${w}_P_DCPU=$M_DCPU" "${w}_P_SCPU=$M_SCPU" "${w}_P_RPC=$M_RPC_TOTAL"
 		else row_failed "$wl" "previous build"; fi
 	else
 		row_missing "$wl" "previous build" "not run: $BASELINE_WHY"
@@ -1250,6 +1258,7 @@ for ((i = 1; i <= REPEAT && RAND_OK; i++)); do
 	if ((HAVE_RANDREAD)) && run_rep RNL cold_other "$RND nfs_randread" 0 --stdout "$SHM/rr.out" -- \
 		"$RANDREAD" -t "$RAND_JOBS" -s "$RAND_TIME" -b 4096 "$RURL/rand"; then
 		RNL_IOPS+=("$(awk '$1 == "iops" { print $2 }' "$SHM/rr.out")")
+		M_READS=$(awk '$1 == "reads" { print $2 }' "$SHM/rr.out")
 		RNL_SNAP+=("$(m_save)")
 	fi
 done
@@ -1280,7 +1289,7 @@ elif ((${#RNF_IOPS[@]})); then
 	unset -v "${!M_@}"
 	eval "${RNF_SNAP[k]}"
 	M_N=1
-	RN_NFSFUSE=${RNF_IOPS[k]}
+	RN_NFSFUSE=${RNF_IOPS[k]} RN_N_SCPU=$M_SCPU RN_N_READ=${RNF_READ[k]}
 	rpi=$(awk -v r="${RNF_READ[k]}" -v n="${RNF_IOS[k]}" 'BEGIN { if (n > 0) printf "%.2f", r / n; else print "-" }')
 	row_measured "$RND" "nfsfuse (fio)" "${RN_NFSFUSE} IOPS$(iops_range RNF), ${rpi} READ/IO"
 	RN_RTPI=$(awk -v r="${M_RPC_TOTAL:-0}" -v n="${RNF_IOS[k]}" 'BEGIN { if (n > 0) printf "%.2f", r / n }')
@@ -1330,7 +1339,7 @@ elif ((${#RNL_IOPS[@]})); then
 	unset -v "${!M_@}"
 	eval "${RNL_SNAP[k]}"
 	M_N=1
-	RN_LIBNFS=${RNL_IOPS[k]}
+	RN_LIBNFS=${RNL_IOPS[k]} RN_L_SCPU=$M_SCPU RN_L_READ=${M_READS:-}
 	row_measured "$RND" "libnfs (nfs_randread)" "${RN_LIBNFS} IOPS$(iops_range RNL)" "$(fmt_cpu "$M_CCPU")"
 else
 	median_of RNL || true
@@ -1470,7 +1479,7 @@ else
 fi
 echo
 {
-	printf 'workload\ttool\tresult\twall s\tdaemon CPU s\tCPU us/RPC\tRPCs\n'
+	printf 'workload\ttool\tresult\twall s\tdaemon CPU s\tCPU us/RPC\tserver CPU s\tRPCs\n'
 	printf '%s\n' "${ROWS[@]}"
 } | column -t -s $'\t' -o ' | '
 
@@ -1487,19 +1496,17 @@ target_ratio() {
 	fi
 }
 
-echo
-echo "targets (ratios of this run)"
-target_ratio "untar: nfsfuse/local <= 12" "${U_NFSFUSE:-}" "${U_LOCAL:-}" le 12
-target_ratio "untar: nfsfuse/previous build <= 0.6" "${U_NFSFUSE:-}" "${U_PREV:-}" le 0.6
-target_ratio "rm -rf: nfsfuse/previous build <= 0.5" "${X_NFSFUSE:-}" "${X_PREV:-}" le 0.5
-target_ratio "find -ls cold: nfsfuse/previous build <= 0.7" "${F_NFSFUSE:-}" "${F_PREV:-}" le 0.7
-target_ratio "ls -l $LS_FILES cold: nfsfuse/nfs-ls <= 5" "${LS_COLD:-}" "${LS_NFSLS:-}" le 5
-target_ratio "ls -l $LS_FILES warm: nfsfuse/local <= 2" "${LS_WARM:-}" "${LS_LOCAL:-}" le 2
-if ((SCALE)); then
-	target_ratio "ls -l $SCALE_FILES / ls -l $LS_FILES, cold <= 11" "${LS2_COLD:-}" "${LS_COLD:-}" le 11
-else
-	target "ls -l $SCALE_FILES / ls -l $LS_FILES, cold <= 11" - "not run (--scale)"
-fi
+# cpu_vs W: the CPU and RPCs of workload W's nfsfuse row against the
+# previous build's, printed under its target.
+cpu_vs() {
+	local nd=${1}_N_DCPU ns=${1}_N_SCPU nr=${1}_N_RPC pd=${1}_P_DCPU ps=${1}_P_SCPU pr=${1}_P_RPC
+	[[ -n ${!nd:-} && -n ${!pd:-} ]] || return 0
+	awk -v nd="${!nd}" -v ns="${!ns:--}" -v nr="${!nr:--}" -v pd="${!pd}" -v ps="${!ps:--}" -v pr="${!pr:--}" 'BEGIN {
+		t = sprintf("daemon %s against %s", nd, pd)
+		if (ns != "-" && ps != "-") t = t sprintf("; server %s against %s", ns, ps)
+		printf "    (CPU s, this build against the previous one: %s; RPCs %s against %s)\n", t, nr, pr
+	}'
+}
 # cpu_split WHAT WALL BUSY DAEMON SERVER: where the machine's CPU went in
 # one run (core-seconds), printed under a target; "-" where not counted.
 cpu_split() {
@@ -1511,11 +1518,43 @@ cpu_split() {
 		printf "    (CPU, %s: %.2f core-s busy in %.3f s, %.2f of %d cores%s)\n", what, b, w, (w > 0 ? b / w : 0), c, t
 	}'
 }
+
+echo
+echo "targets (ratios of this run)"
+target_ratio "untar: nfsfuse/local <= 12" "${U_NFSFUSE:-}" "${U_LOCAL:-}" le 12
+target_ratio "untar: nfsfuse/previous build <= 0.6" "${U_NFSFUSE:-}" "${U_PREV:-}" le 0.6
+cpu_vs U
+target_ratio "rm -rf: nfsfuse/previous build <= 0.5" "${X_NFSFUSE:-}" "${X_PREV:-}" le 0.5
+cpu_vs X
+target_ratio "find -ls cold: nfsfuse/previous build <= 0.7" "${F_NFSFUSE:-}" "${F_PREV:-}" le 0.7
+cpu_vs F
+target_ratio "ls -l $LS_FILES cold: nfsfuse/nfs-ls <= 5" "${LS_COLD:-}" "${LS_NFSLS:-}" le 5
+target_ratio "ls -l $LS_FILES warm: nfsfuse/local <= 2" "${LS_WARM:-}" "${LS_LOCAL:-}" le 2
+if ((SCALE)); then
+	target_ratio "ls -l $SCALE_FILES / ls -l $LS_FILES, cold <= 11" "${LS2_COLD:-}" "${LS_COLD:-}" le 11
+	if [[ -n ${LS2_SCPU:-} && -n ${LS_SCPU:-} && $LS2_SCPU != - && $LS_SCPU != - ]]; then
+		awk -v s2="$LS2_SCPU" -v s1="$LS_SCPU" -v d2="$LS2_DCPU" -v d1="$LS_DCPU" 'BEGIN {
+			printf "    (CPU s: server %.2f against %.2f, %s x; daemon %.2f against %.2f, %s x)\n", s2, s1, (s1 > 0 ? sprintf("%.1f", s2 / s1) : "-"), d2, d1, (d1 > 0 ? sprintf("%.1f", d2 / d1) : "-")
+		}'
+	fi
+else
+	target "ls -l $SCALE_FILES / ls -l $LS_FILES, cold <= 11" - "not run (--scale)"
+fi
 # IOPS: more is better, so the ratio is nfsfuse/libnfs.
 target_ratio "random 4KiB reads: nfsfuse/libnfs IOPS >= 1.5" "${RN_NFSFUSE:-}" "${RN_LIBNFS:-}" ge 1.5
 if [[ -n ${RN_FLOOR:-} && -n ${RN_LIBNFS:-} ]]; then
 	printf '    (FUSE floor: %s IOPS through a file system doing no work, %s x libnfs)\n' \
 		"$RN_FLOOR" "$(ratio "$RN_FLOOR" "$RN_LIBNFS")"
+fi
+# The server's CPU per READ bounds the IOPS any client gets from it.
+if [[ -n ${RN_L_SCPU:-} && $RN_L_SCPU != - && -n ${RN_L_READ:-} && -n ${RN_N_SCPU:-} ]]; then
+	awk -v sn="$RN_N_SCPU" -v rn="${RN_N_READ:-0}" -v sl="$RN_L_SCPU" -v rl="$RN_L_READ" -v iops="$RN_LIBNFS" -v c="${CORES:-$(nproc)}" 'BEGIN {
+		if (rl <= 0) exit
+		ul = sl * 1e6 / rl
+		un = rn > 0 ? sprintf("%.0f us", sn * 1e6 / rn) : "-"
+		need = 1.5 * iops * ul / 1e6
+		printf "    (server CPU per READ: %s behind nfsfuse, %.0f us behind libnfs; 1.5 x libnfs'"'"'s IOPS keeps %.2f of the %d cores busy with the server alone)\n", un, ul, need, c
+	}'
 fi
 target_ratio "write ${SMALLW_MIB}MiB: time bs=4k / bs=1M <= 2" "${SW4_WALL:-}" "${SW1_WALL:-}" le 2
 if [[ -n ${FL4_WALL:-} && -n ${SW1_WALL:-} && -n ${SW4_WALL:-} ]]; then
@@ -1533,6 +1572,12 @@ else
 fi
 # Same bytes: the throughput ratio is the inverse ratio of the times.
 target_ratio "cold read: nfsfuse/nfs-cp >= 1.5 (median of $READ_REPEAT)" "${R_NFSCP:-}" "${R_NFSFUSE:-}" ge 1.5
+# The server reads the file cold from this machine's disk, as the local row.
+if [[ -n ${R_LOCAL:-} && -n ${R_NFSCP:-} && -n ${R_NFSFUSE:-} && $DROP_STATE == yes ]] && ((SAME_DISK)); then
+	awk -v l="$R_LOCAL" -v c="$R_NFSCP" -v n="$R_NFSFUSE" -v b="$SIZE_B" 'BEGIN {
+		printf "    (the disk itself, cold: %.0f MB/s, %.2f x nfs-cp, %s; nfsfuse reads at %.0f %% of it)\n", b / l / 1e6, c / l, (c / l < 1.5 ? "under 1.5, the disk is the limit" : "over 1.5"), l / n * 100
+	}'
+fi
 target_ratio "write + fsync: nfsfuse/nfs-cp >= 1.0" "${W_NFSCP:-}" "${W_NFSFUSE:-}" ge 1.0
 target_ratio "4 untars at once / one untar <= 2" "${U4_NFSFUSE:-}" "${U_NFSFUSE:-}" le 2
 if [[ -n ${U4_BUSY:-} && -n ${U_BUSY:-} && -n ${U_NFSFUSE:-} ]]; then
