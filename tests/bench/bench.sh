@@ -1170,7 +1170,8 @@ for w in U F X; do
 		row_measured "$wl" nfsfuse "$(fmt_s "$M_WALL") s"
 		declare "${w}_NFSFUSE=$M_WALL" "${w}_N_DCPU=$M_DCPU" "${w}_N_SCPU=$M_SCPU" "${w}_N_RPC=$M_RPC_TOTAL"
 		vs_keep "$w" 3 "$wl"
-		[[ $w == U ]] && U_TOTAL=$M_RPC_TOTAL U_DCPU=$M_DCPU U_BUSY=$M_BUSY U_SCPU=$M_SCPU
+		[[ $w == U ]] && U_TOTAL=$M_RPC_TOTAL U_DCPU=$M_DCPU U_BUSY=$M_BUSY U_SCPU=$M_SCPU \
+			U_WRITE=${M_RPC_WRITE:-0} U_RTT_WRITE=${M_RTT_WRITE:-0} U_RTT=${M_RTT_TOTAL:-}
 	else row_failed "$wl" nfsfuse; fi
 	if ((V4)); then
 		if median_of "${w}V"; then
@@ -1522,6 +1523,16 @@ cpu_split() {
 echo
 echo "targets (ratios of this run)"
 target_ratio "untar: nfsfuse/local <= 12" "${U_NFSFUSE:-}" "${U_LOCAL:-}" le 12
+# Each file's data goes as a FILE_SYNC WRITE at close: the server writes it
+# to its disk before it answers.  How much of the untar was that wait?
+if [[ -n ${U_RTT:-} && -n ${U_LOCAL:-} && ${U_WRITE:-0} -gt 0 && ${U_TOTAL:-0} -gt $U_WRITE ]]; then
+	awk -v w="$U_NFSFUSE" -v l="$U_LOCAL" -v rt="$U_RTT" -v rw="$U_RTT_WRITE" -v nw="$U_WRITE" -v n="$U_TOTAL" 'BEGIN {
+		mo = (rt - rw) / (n - nw)
+		printf "    (replies took %.2f s of the %.2f s: %d WRITEs %.2f s, %.3f ms each; the other %d RPCs %.2f s, %.3f ms each)\n", rt / 1e6, w, nw, rw / 1e6, rw / nw / 1e3, n - nw, (rt - rw) / 1e6, mo / 1e3
+		e = w - (rw - nw * mo) / 1e6
+		printf "    (with WRITEs that cost what the other RPCs cost: %.2f s, %.2f x local)\n", e, e / l
+	}'
+fi
 target_ratio "untar: nfsfuse/previous build <= 0.6" "${U_NFSFUSE:-}" "${U_PREV:-}" le 0.6
 cpu_vs U
 target_ratio "rm -rf: nfsfuse/previous build <= 0.5" "${X_NFSFUSE:-}" "${X_PREV:-}" le 0.5

@@ -13,6 +13,8 @@ Runs one workload and prints shell assignments for bench.sh to eval:
             /proc/PID/stat before and after; "-" without --pid
   M_RPCS    RPC deltas by procedure, largest first ("READ 1024 GETATTR 1")
   M_RPC_<PROC>  the delta of each procedure; M_RPC_TOTAL their sum
+  M_RTT_<PROC>  microseconds from call to reply summed over those calls
+            (the stats' rtt_us_total), M_RTT_TOTAL over all procedures
             (on an NFSv4 mount the procedure is COMPOUND: round trips)
   M_OPS     on an NFSv4 mount: the operations inside those COMPOUNDs by
             name, largest first ("SEQUENCE 64 PUTFH 64 READ 64"), from
@@ -78,6 +80,8 @@ def ctl_stats(ctl, mnt):
     extra = {k: v for k, v in js.items() if isinstance(v, int)}
     extra["nfs4ops"] = {name: int(v.get("calls", 0))
                         for name, v in js.get("nfs4ops", {}).items()}
+    extra["rtt"] = {name: int(v.get("rtt_us_total", 0))
+                    for name, v in js["rpc"].items()}
     return rpc, extra
 
 
@@ -240,6 +244,11 @@ def measure(argv):
         out["M_RPC_TOTAL"] = str(sum(delta.values()))
         for k, v in delta.items():
             out[f"M_RPC_{k}"] = str(v)
+        # Time spent waiting for replies, by procedure (microseconds).
+        rtt, _ = deltas(extra0["rtt"], extra1["rtt"])
+        for k, v in rtt.items():
+            out[f"M_RTT_{k}"] = str(v)
+        out["M_RTT_TOTAL"] = str(sum(rtt.values()))
         # Only an NFSv4 mount counts operations; on others they stay 0.
         ops, ops_text = deltas(extra0["nfs4ops"], extra1["nfs4ops"])
         if any(ops.values()):
