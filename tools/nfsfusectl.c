@@ -126,20 +126,22 @@ static int bad_usage(const char *msg)
 }
 
 /* The fileid of path, which must be on the mount.  A relative path that
- * does not exist from here is tried from the mount point. */
+ * does not exist from here is tried from the mount point.  A symlink
+ * names itself, as with ls -l: the daemon keeps its attributes, and the
+ * kernel its target, apart from those of the file it points to. */
 static int fileid_of(const char *path, const struct stat *mnt_st,
 		     uint64_t *fileid)
 {
 	struct stat st;
 	char alt[PATH_MAX];
 
-	if (stat(path, &st) < 0) {
+	if (lstat(path, &st) < 0) {
 		int err = errno;
 
 		if (path[0] == '/' || err != ENOENT ||
 		    (size_t)snprintf(alt, sizeof(alt), "%s/%s", client_mnt, path) >=
 			    sizeof(alt) ||
-		    stat(alt, &st) < 0)
+		    lstat(alt, &st) < 0)
 			return client_fail("%s: %s", path, strerror(err));
 	}
 	if (st.st_dev != mnt_st->st_dev)

@@ -168,6 +168,12 @@ assert_contains "$out" "data:" "cache describes the data"
 "$NFSFUSECTL" "$A" set acregmin=1 acregmax=2 || fail "set"
 assert_eq 1 "$("$NFSFUSECTL" "$A" stats --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["acregmin"])')" "set acregmin"
 expect_fail_with "unknown" "$NFSFUSECTL" "$A" set bogus=1
+# A symlink names itself, not the file it points to.
+ln -s log "$S/loglink"
+out=$("$NFSFUSECTL" "$A" cache "$A/$T/loglink")
+assert_contains "$out" "fileid $(stat -c %i "$S/loglink")" "cache names the symlink, not its target"
+"$NFSFUSECTL" "$A" drop "$A/$T/loglink" || fail "drop of a symlink"
+assert_eq log "$(readlink "$A/$T/loglink")" "the symlink read after its drop"
 d0=$(counter "$A" purge_drop)
 "$NFSFUSECTL" "$A" drop "$A/$T/log" || fail "drop PATH"
 "$NFSFUSECTL" "$A" drop || fail "drop"
