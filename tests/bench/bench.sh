@@ -1210,6 +1210,7 @@ if cold_mount && mkdir -- "$R/p1" "$R/p2" "$R/p3" "$R/p4" &&
 		rc=0; for p in "${pids[@]}"; do wait "$p" || rc=1; done; exit $rc' bash "$R" "$SHM/untar.tar"; then
 	row_measured "$U4" nfsfuse "$(fmt_s "$M_WALL") s"
 	U4_NFSFUSE=$M_WALL U4_DCPU=$M_DCPU U4_BUSY=$M_BUSY U4_SCPU=$M_SCPU CORES=$M_CORES
+	U4_RTT=${M_RTT_TOTAL:-} U4_WRITE=${M_RPC_WRITE:-0} U4_RTT_WRITE=${M_RTT_WRITE:-0}
 else row_failed "$U4" nfsfuse; fi
 for d in p1 p2 p3 p4; do remote_rm "$d"; done
 
@@ -1601,6 +1602,13 @@ if [[ -n ${U4_BUSY:-} && -n ${U_BUSY:-} && -n ${U_NFSFUSE:-} ]]; then
 		printf "    (four untars at one untar'"'"'s CPU need at least 4 x %.2f / %d = %.2f s, %.2f x one untar: %s)\n", b, c, 4 * b / c, lb, (lb > 2 ? "over 2, the cores are the limit at this CPU per untar" : "within 2")
 		if (d != "-") printf "    (the same without the daemon'"'"'s CPU: %.2f x; run at once, each untar cost %.2f x the CPU it costs alone)\n", 4 * (b - d) / c / w, b4 / 4 / b
 	}'
+	# Each untar is a chain of calls: what it waited for replies alone,
+	# against twice one untar's whole time.
+	if [[ -n ${U4_RTT:-} && -n ${U_RTT:-} && ${U4_WRITE:-0} -gt 0 && ${U_WRITE:-0} -gt 0 ]]; then
+		awk -v r4="$U4_RTT" -v r1="$U_RTT" -v w="$U_NFSFUSE" -v w4="$U4_RTT_WRITE" -v n4="$U4_WRITE" -v w1="$U_RTT_WRITE" -v n1="$U_WRITE" 'BEGIN {
+			printf "    (each of the four waited %.2f s for replies, %.2f x one untar'"'"'s whole time, against %.2f s alone; a WRITE took %.3f ms against %.3f ms alone)\n", r4 / 4e6, r4 / 4e6 / w, r1 / 1e6, w4 / n4 / 1e3, w1 / n1 / 1e3
+		}'
+	fi
 fi
 if ((HAVE_NCONNECT)); then
 	target_ratio "4 readers: nconnect=4 / nconnect=1 >= 1.3" "${NC1_WALL:-}" "${NC4_WALL:-}" ge 1.3
