@@ -115,16 +115,16 @@ int xdr_dec_string(struct xdr_dec *d, uint32_t max, const char **s,
 }
 
 /*
- * Large encode buffers are kept for the next message.  A WRITE's data is
- * copied into its call; in fresh memory each time, the kernel faults in
- * and zeroes that megabyte page by page (87 % of the daemon's page faults
- * in a large write).  A few buffers are kept, so the memory this holds
+ * Large buffers are kept for the next message.  A WRITE's data is copied
+ * into its call, a READ's reply is received into one; in fresh memory
+ * each time, the kernel faults in and zeroes that megabyte page by page
+ * (87 % of the daemon's page faults in a large write).  A few buffers are kept, so the memory this holds
  * stays within POOL_BUFS * POOL_MAX.  Past POOL_MIN a buffer grows to
  * what is asked plus POOL_SLACK (and by a quarter at least) rather than
  * doubling: a 1 MiB WRITE and the operations after it fit in one buffer
  * of about 1 MiB.
  */
-#define POOL_MIN	(128u << 10)
+#define POOL_MIN	XDR_POOL_MIN
 #define POOL_MAX	(2u << 20)
 #define POOL_SLACK	(64u << 10)
 #define POOL_BUFS	8
@@ -136,8 +136,7 @@ static struct {
 	size_t cap[POOL_BUFS];
 } pool = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* A kept buffer of at least need bytes (its size in *cap), or NULL. */
-static uint8_t *pool_take(size_t need, size_t *cap)
+uint8_t *xdr_pool_take(size_t need, size_t *cap)
 {
 	uint8_t *b = NULL;
 
@@ -156,10 +155,9 @@ static uint8_t *pool_take(size_t need, size_t *cap)
 	return b;
 }
 
-/* Keep b for the next message, or free it. */
-static void pool_give(uint8_t *b, size_t cap)
+void xdr_pool_give(uint8_t *b, size_t cap)
 {
-	if (cap >= POOL_MIN && cap <= POOL_MAX + POOL_SLACK) {
+	if (b && cap >= POOL_MIN && cap <= POOL_MAX + POOL_SLACK) {
 		pthread_mutex_lock(&pool.lock);
 		if (pool.n < POOL_BUFS) {
 			pool.buf[pool.n] = b;
@@ -187,7 +185,7 @@ int xdr_enc_init(struct xdr_enc *e, size_t hint, size_t headroom)
 
 void xdr_enc_release(struct xdr_enc *e)
 {
-	pool_give(e->buf, e->cap);
+	xdr_pool_give(e->buf, e->cap);
 	e->buf = NULL;
 	e->len = e->cap = 0;
 }
@@ -214,7 +212,7 @@ static uint8_t *enc_grow(struct xdr_enc *e, size_t n)
 		if (cap - e->len < n)
 			cap = e->len + n + POOL_SLACK > cap + cap / 4 ?
 			      e->len + n + POOL_SLACK : cap + cap / 4;
-		if (cap >= POOL_MIN && (nb = pool_take(e->len + n, &cap))) {
+		if (cap >= POOL_MIN && (nb = xdr_pool_take(e->len + n, &cap))) {
 			if (e->len)
 				memcpy(nb, e->buf, e->len);
 			free(e->buf);

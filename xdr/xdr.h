@@ -91,6 +91,16 @@ struct xdr_enc {
 	int err;       /* 0, or the first negative errno */
 };
 
+/*
+ * Large message buffers (from malloc) kept for the next message, encoded
+ * or received (see xdr.c).  xdr_pool_take: a kept buffer of at least need
+ * bytes, its size in *cap, or NULL.  xdr_pool_give: keep b, of cap bytes
+ * at least, or free it (NULL is ignored).
+ */
+#define XDR_POOL_MIN (128u << 10)
+uint8_t *xdr_pool_take(size_t need, size_t *cap);
+void xdr_pool_give(uint8_t *b, size_t cap);
+
 /* headroom: bytes reserved at the front (e.g. for a record mark). */
 int xdr_enc_init(struct xdr_enc *e, size_t hint, size_t headroom);
 void xdr_enc_release(struct xdr_enc *e);

@@ -33,6 +33,13 @@ static int reserve(struct rpc_record_reader *r, size_t n)
 
 	if (r->cap - r->len >= n)
 		return 0;
+	/* A large record (a READ's reply) in memory a record had before:
+	 * rpc_reply_release gives it back. */
+	if (!r->buf && n >= XDR_POOL_MIN &&
+	    (nb = xdr_pool_take(n, &r->cap))) {
+		r->buf = nb;
+		return 0;
+	}
 	nb = realloc(r->buf, r->len + n);
 	if (!nb)
 		return -ENOMEM;

@@ -35,7 +35,7 @@ void rpc_reply_release(struct rpc_reply *r)
 {
 	if (!r)
 		return;
-	free(r->buf);
+	xdr_pool_give(r->buf, r->len);
 	r->buf = NULL;
 	r->len = 0;
 }
