@@ -34,6 +34,7 @@
 	X(readahead_wasted)                                                 \
 	X(data_dropped_behind)  /* read-ahead blocks the reader had whole */\
 	X(data_stream_uncached) /* bytes of a long written sequence: none kept */\
+	X(data_fill_in_place)   /* read-ahead bytes kept in the reply */    \
 	X(purge_cto)            /* open found the file changed */           \
 	X(purge_timeout)        /* revalidation after timeout: changed */   \
 	X(purge_wcc)            /* wcc showed another client's change */    \

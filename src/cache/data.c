@@ -9,6 +9,7 @@
 #include <sys/uio.h>
 
 #include "../base/stats.h"
+#include "../rpc/rpc.h"
 
 /*
  * Block memory comes in slabs of SLAB_BYTES, aligned so that the kernel
@@ -33,6 +34,12 @@
  * 64 KiB for each, whatever its size.  Later blocks of a file are taken
  * from the filled slabs however they begin: a file written in 4 KiB
  * pieces would otherwise take a page fault per write.
+ *
+ * Read-ahead needs no block memory of its own where a READ reply holds
+ * whole blocks: those blocks point into the reply's buffer, which stays
+ * until the last of them goes (dcache_fill_from).  Copying a stream's
+ * bytes from reply to block was as costly as either copy the kernel
+ * makes (socket to reply, block to page cache).
  */
 #define SLAB_BYTES (2u << 20)
 #define SLAB_BLOCKS (SLAB_BYTES / DCACHE_BLOCK)
@@ -53,9 +60,37 @@ struct block {
 	uint32_t vs, ve;   /* valid bytes [vs, ve) within the block */
 	bool ahead;        /* made by read-ahead, not by a write of ours */
 	GList lru;         /* link in dc->lru; data of the link is the block */
-	struct slab *slab;
-	uint8_t *data;     /* DCACHE_BLOCK bytes in slab */
+	struct slab *slab; /* where data lies, or NULL: */
+	struct dbuf *db;   /* in a READ reply's buffer (dcache_fill_from) */
+	uint8_t *data;     /* DCACHE_BLOCK bytes */
 };
+
+struct dbuf {
+	struct rpc_reply reply;
+	unsigned refs;     /* atomic: the blocks hold them under dc->lock,
+			    * the caller of dcache_fill_from without it */
+};
+
+struct dbuf *dbuf_new(struct rpc_reply *reply)
+{
+	struct dbuf *db = malloc(sizeof(*db));
+
+	if (!db)
+		return NULL;
+	db->reply = *reply;
+	reply->buf = NULL;
+	reply->len = 0;
+	db->refs = 1;
+	return db;
+}
+
+void dbuf_put(struct dbuf *db)
+{
+	if (db && __atomic_sub_fetch(&db->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+		rpc_reply_release(&db->reply);
+		free(db);
+	}
+}
 
 struct dfile {
 	GHashTable *blocks; /* uint64_t index → struct block */
@@ -184,6 +219,10 @@ static void data_free(struct dcache *dc, struct block *b)
 {
 	struct slab *sl = b->slab;
 
+	if (b->db) {
+		dbuf_put(b->db);
+		return;
+	}
 	if (--sl->used == 0) {
 		if (dc->empty_slab[sl->lazy] && slab_bytes(dc) > dc->cap) {
 			slab_free(dc, sl);
@@ -370,6 +409,21 @@ static void touch(struct dcache *dc, struct block *b)
 	g_queue_push_head_link(&dc->lru, &b->lru);
 }
 
+/* b, its data set, becomes the file's empty block at index. */
+static void block_add(struct dcache *dc, struct dfile *df, struct block *b,
+		      uint64_t index, bool ahead)
+{
+	b->file = df;
+	b->index = index;
+	b->vs = b->ve = 0;
+	b->ahead = ahead;
+	b->lru.data = b;
+	b->lru.prev = b->lru.next = NULL;
+	g_hash_table_insert(df->blocks, &b->index, b);
+	g_queue_push_head_link(&dc->lru, &b->lru);
+	dc->bytes += DCACHE_BLOCK;
+}
+
 /* The block at index, created empty if absent (for a first piece of
  * `first` bytes, by read-ahead or not); NULL without memory. */
 static struct block *block_get(struct dcache *dc, struct dfile *df,
@@ -388,15 +442,28 @@ static struct block *block_get(struct dcache *dc, struct dfile *df,
 		free(b);
 		return NULL;
 	}
-	b->file = df;
-	b->index = index;
-	b->vs = b->ve = 0;
-	b->ahead = ahead;
-	b->lru.data = b;
-	b->lru.prev = b->lru.next = NULL;
-	g_hash_table_insert(df->blocks, &b->index, b);
-	g_queue_push_head_link(&dc->lru, &b->lru);
-	dc->bytes += DCACHE_BLOCK;
+	b->db = NULL;
+	block_add(dc, df, b, index, ahead);
+	return b;
+}
+
+/* A new block whose DCACHE_BLOCK bytes of read-ahead lie at data, in
+ * db's buffer; NULL without memory. */
+static struct block *block_adopt(struct dcache *dc, struct dfile *df,
+				 uint64_t index, uint8_t *data,
+				 struct dbuf *db)
+{
+	struct block *b = malloc(sizeof(*b));
+
+	if (!b)
+		return NULL;
+	__atomic_add_fetch(&db->refs, 1, __ATOMIC_RELAXED);
+	b->slab = NULL;
+	b->db = db;
+	b->data = data;
+	block_add(dc, df, b, index, true);
+	b->vs = 0;
+	b->ve = DCACHE_BLOCK;
 	return b;
 }
 
@@ -426,20 +493,13 @@ enum put_kind {
 /* Puts [off, off+len); for PUT_REFRESH, a piece smaller than a block
  * goes only where its block exists, unless it runs from the block's start
  * to the end of the file (eof); for PUT_STREAM, any piece goes only where
- * its block exists.  Returns the bytes left out. */
-static size_t put_range(struct dcache *dc, struct dfile *df, uint64_t off,
-			const uint8_t *data, size_t len, enum put_kind kind,
-			bool eof)
+ * its block exists.  Returns the bytes left out.  dc->lock held. */
+static size_t put_locked(struct dcache *dc, struct dfile *df, uint64_t off,
+			 const uint8_t *data, size_t len, enum put_kind kind,
+			 bool eof)
 {
 	size_t skipped = 0;
 
-	pthread_mutex_lock(&dc->lock);
-	if (kind == PUT_WRITE) {
-		df->wseq_len = off == df->wseq_end ? df->wseq_len + len : len;
-		df->wseq_end = off + len;
-		if (df->wseq_len > DCACHE_STREAM_KEEP)
-			kind = PUT_STREAM;
-	}
 	while (len) {
 		uint64_t index = off / DCACHE_BLOCK;
 		uint32_t s = (uint32_t)(off % DCACHE_BLOCK);
@@ -470,11 +530,55 @@ static size_t put_range(struct dcache *dc, struct dfile *df, uint64_t off,
 		data += n;
 		len -= n;
 	}
+	return skipped;
+}
+
+static size_t put_range(struct dcache *dc, struct dfile *df, uint64_t off,
+			const uint8_t *data, size_t len, enum put_kind kind,
+			bool eof)
+{
+	size_t skipped;
+
+	pthread_mutex_lock(&dc->lock);
+	if (kind == PUT_WRITE) {
+		df->wseq_len = off == df->wseq_end ? df->wseq_len + len : len;
+		df->wseq_end = off + len;
+		if (df->wseq_len > DCACHE_STREAM_KEEP)
+			kind = PUT_STREAM;
+	}
+	skipped = put_locked(dc, df, off, data, len, kind, eof);
 	if (kind == PUT_STREAM && skipped)
 		STAT_ADD(data_stream_uncached, skipped);
 	evict(dc);
 	pthread_mutex_unlock(&dc->lock);
 	return skipped;
+}
+
+void dcache_fill_from(struct dcache *dc, struct dfile *df, uint64_t off,
+		      uint8_t *data, size_t len, struct dbuf *db)
+{
+	pthread_mutex_lock(&dc->lock);
+	while (len) {
+		uint64_t index = off / DCACHE_BLOCK;
+		uint32_t s = (uint32_t)(off % DCACHE_BLOCK);
+		uint32_t n = DCACHE_BLOCK - s;
+
+		if (n > len)
+			n = (uint32_t)len;
+		/* A piece of a block, or a block the file has (our writes
+		 * may be in it), is copied as dcache_fill does. */
+		if (n < DCACHE_BLOCK || g_hash_table_contains(df->blocks, &index))
+			put_locked(dc, df, off, data, n, PUT_AHEAD, false);
+		else if (block_adopt(dc, df, index, data, db))
+			STAT_ADD(data_fill_in_place, n);
+		else
+			break;
+		off += n;
+		data += n;
+		len -= n;
+	}
+	evict(dc);
+	pthread_mutex_unlock(&dc->lock);
 }
 
 void dcache_write(struct dcache *dc, struct dfile *df, uint64_t off,

@@ -60,6 +60,29 @@ void dcache_write(struct dcache *dc, struct dfile *df, uint64_t off,
 void dcache_fill(struct dcache *dc, struct dfile *df, uint64_t off,
 		 const void *data, size_t len);
 /*
+ * A READ reply, whose bytes read-ahead blocks may hold where they lie
+ * instead of in a copy (dcache_fill_from).  dbuf_new takes the reply's
+ * buffer over (reply is left empty), or returns NULL without memory and
+ * leaves it.  The buffer is released (rpc_reply_release) with the last
+ * reference: the caller's, given back with dbuf_put, and one per block
+ * that uses it.
+ */
+struct dbuf;
+struct rpc_reply;
+struct dbuf *dbuf_new(struct rpc_reply *reply);
+void dbuf_put(struct dbuf *db);
+/*
+ * dcache_fill for bytes that lie in db's buffer: each whole block of
+ * them that the file has no block for yet is cached in place, the rest
+ * is copied.  A streaming reader's read-ahead is so copied twice less
+ * (socket to reply, reply to block, block to kernel): the daemon's
+ * single largest cost in a cold sequential read.  The buffer stays as
+ * long as any of its blocks; a reader in sequence drops them as it goes
+ * (dcache_send), and eviction counts each as a block like any other.
+ */
+void dcache_fill_from(struct dcache *dc, struct dfile *df, uint64_t off,
+		      uint8_t *data, size_t len, struct dbuf *db);
+/*
  * Bytes a READ returned to a reader (not read ahead): they update the
  * blocks the file already has and make new blocks only where they cover
  * one whole, or from its start to the end of the file (eof: the file ends

@@ -597,6 +597,22 @@ struct ra_req {
 	struct nfs3_read_res res;
 };
 
+/* The reply buffer that data (len bytes) lies in, taken from reply for
+ * the data cache to keep the bytes in place; NULL when they are not in
+ * it (a transport that decoded elsewhere), fill no block, or no memory. */
+static struct dbuf *reply_dbuf(struct rpc_reply *reply, const uint8_t *data,
+			       size_t len, uint8_t **where)
+{
+	uintptr_t at = (uintptr_t)data;
+	uintptr_t buf = (uintptr_t)(reply ? reply->buf : NULL);
+
+	if (!buf || len < DCACHE_BLOCK || at < buf ||
+	    at - buf > reply->len || len > reply->len - (at - buf))
+		return NULL;
+	*where = reply->buf + (at - buf);
+	return dbuf_new(reply);
+}
+
 /* Runs on the RPC transport thread: takes short locks only. */
 static void ra_done(void *ctx, int err, void *res, struct rpc_reply *reply)
 {
@@ -610,8 +626,18 @@ static void ra_done(void *ctx, int err, void *res, struct rpc_reply *reply)
 	    r->res.data_len <= r->args.count && ino->df &&
 	    r->gen == ino->data_gen &&
 	    (!ino->wb || wback_seq(ino->wb) == r->seq)) {
-		dcache_fill(r->fs->dc, ino->df, r->args.offset, r->res.data,
-			    r->res.data_len);
+		uint8_t *data;
+		struct dbuf *db = reply_dbuf(reply, r->res.data,
+					     r->res.data_len, &data);
+
+		if (db) {
+			dcache_fill_from(r->fs->dc, ino->df, r->args.offset,
+					 data, r->res.data_len, db);
+			dbuf_put(db);
+		} else {
+			dcache_fill(r->fs->dc, ino->df, r->args.offset,
+				    r->res.data, r->res.data_len);
+		}
 		used = true;
 	}
 	if (!used)
