@@ -447,6 +447,23 @@ static struct block *block_get(struct dcache *dc, struct dfile *df,
 	return b;
 }
 
+/* b, kept for good now (our write is in it), leaves the reply it lies
+ * in for memory of its own: one such block would otherwise hold the
+ * whole reply, up to rsize, for DCACHE_BLOCK counted against the cap.
+ * Without memory it stays where it is. */
+static void block_own(struct dcache *dc, struct block *b)
+{
+	struct block mine;
+
+	if (!b->db || !data_alloc(dc, &mine, false))
+		return;
+	memcpy(mine.data + b->vs, b->data + b->vs, b->ve - b->vs);
+	dbuf_put(b->db);
+	b->db = NULL;
+	b->slab = mine.slab;
+	b->data = mine.data;
+}
+
 /* A new block whose DCACHE_BLOCK bytes of read-ahead lie at data, in
  * db's buffer; NULL without memory. */
 static struct block *block_adopt(struct dcache *dc, struct dfile *df,
@@ -522,8 +539,10 @@ static size_t put_locked(struct dcache *dc, struct dfile *df, uint64_t off,
 			skipped += n;
 		} else {
 			/* Our own bytes are no reader's to let go. */
-			if (kind == PUT_WRITE || kind == PUT_STREAM)
+			if (kind == PUT_WRITE || kind == PUT_STREAM) {
 				b->ahead = false;
+				block_own(dc, b);
+			}
 			block_put(b, s, s + n, data);
 		}
 		off += n;

@@ -78,7 +78,9 @@ void dbuf_put(struct dbuf *db);
  * (socket to reply, reply to block, block to kernel): the daemon's
  * single largest cost in a cold sequential read.  The buffer stays as
  * long as any of its blocks; a reader in sequence drops them as it goes
- * (dcache_send), and eviction counts each as a block like any other.
+ * (dcache_send), and eviction counts each as a block like any other.  A
+ * block our write lands in is kept for good, so it moves to memory of
+ * its own then: one block must not hold a whole reply for long.
  */
 void dcache_fill_from(struct dcache *dc, struct dfile *df, uint64_t off,
 		      uint8_t *data, size_t len, struct dbuf *db);

@@ -370,8 +370,9 @@ static void test_stream_drops_behind(void **state)
 }
 
 /* Read-ahead kept where the reply put it: whole blocks in place, pieces
- * and blocks the file already has copied; the buffer lives as long as a
- * block of it (ASan and valgrind see a leak or a use after free). */
+ * and blocks the file already has copied, a block our write lands in
+ * moved out; the buffer lives as long as a block of it (ASan and
+ * valgrind see a leak or a use after free). */
 static void test_fill_in_place(void **state)
 {
 	struct dcache *dc = dcache_new(64u << 20);
@@ -414,11 +415,16 @@ static void test_fill_in_place(void **state)
 	assert_int_equal(out[3 * DCACHE_BLOCK - off + 5], pattern(3 * DCACHE_BLOCK + 5));
 	data[DCACHE_BLOCK - off] ^= 0xff;
 
-	/* The caller lets go: the block still holds the buffer.  Our own
-	 * write lands in it like in any block. */
-	dbuf_put(db);
+	/* Our write keeps block 1 for good: it takes memory of its own
+	 * rather than hold the whole reply, which no longer shows through
+	 * and which the caller's reference alone now holds. */
 	fill(mine, DCACHE_BLOCK + 1000, sizeof(mine));
 	dcache_write(dc, df, DCACHE_BLOCK + 1000, mine, sizeof(mine));
+	data[DCACHE_BLOCK - off + 5] ^= 0xff;
+	assert_int_equal(dcache_read(dc, df, DCACHE_BLOCK, DCACHE_BLOCK, eof,
+				     out), DCACHE_BLOCK);
+	check(out, DCACHE_BLOCK, DCACHE_BLOCK);
+	dbuf_put(db);
 	assert_int_equal(dcache_read(dc, df, DCACHE_BLOCK, DCACHE_BLOCK, eof,
 				     out), DCACHE_BLOCK);
 	check(out, DCACHE_BLOCK, DCACHE_BLOCK);
