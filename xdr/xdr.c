@@ -118,11 +118,11 @@ int xdr_dec_string(struct xdr_dec *d, uint32_t max, const char **s,
  * Large buffers are kept for the next message.  A WRITE's data is copied
  * into its call, a READ's reply is received into one; in fresh memory
  * each time, the kernel faults in and zeroes that megabyte page by page
- * (87 % of the daemon's page faults in a large write).  A few buffers are kept, so the memory this holds
- * stays within POOL_BUFS * POOL_MAX.  Past POOL_MIN a buffer grows to
- * what is asked plus POOL_SLACK (and by a quarter at least) rather than
- * doubling: a 1 MiB WRITE and the operations after it fit in one buffer
- * of about 1 MiB.
+ * (87 % of the daemon's page faults in a large write).  A few buffers
+ * are kept, so the memory this holds stays within POOL_BUFS * POOL_MAX.
+ * Past POOL_MIN a buffer grows to what is asked plus POOL_SLACK (and by
+ * a quarter at least) rather than doubling: a 1 MiB WRITE and the
+ * operations after it fit in one buffer of about 1 MiB.
  */
 #define POOL_MIN	XDR_POOL_MIN
 #define POOL_MAX	(2u << 20)
