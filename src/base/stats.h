@@ -51,6 +51,8 @@
 	X(verifier_changes)     /* server restarted: data written again */  \
 	X(evictions)            /* clean blocks dropped for the size cap */ \
 	X(dir_hits)             /* READDIR(PLUS) served from a buffer */    \
+	X(dir_ahead_issued)     /* next part of a listing asked for early */\
+	X(dir_ahead_used)       /* ... and the lister read on into it */    \
 	X(dir_entries_kept)     /* entry the kernel held unchanged: kept */ \
 	X(silly_renames)        /* open file unlinked: moved to .nfsXXXX */ \
 	X(silly_removes)        /* .nfsXXXX name removed at last close */   \

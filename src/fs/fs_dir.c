@@ -4,6 +4,13 @@
  * resumes the listing after it.  A directory handle keeps the last reply
  * and a cursor into it, so that a kernel buffer smaller than the reply is
  * filled from what we already have instead of asking the server again.
+ *
+ * A lister that reads on past its first kernel buffer gets the next part
+ * of the listing asked for at once (struct dir_ahead): the kernel takes a
+ * reply in a few dozen entries a request, and the server's round trip for
+ * the next part then overlaps the lister's work on this one instead of
+ * adding to it.  The calls are the ones the listing needs anyway; one
+ * abandoned listing costs at most one call more.
  */
 #include "fs.h"
 
@@ -16,8 +23,33 @@
 #include "../base/log.h"
 #include "../base/stats.h"
 
+/*
+ * The next part of a listing, asked for before the lister needs it.  The
+ * handle and the call each hold a reference: a directory closed with the
+ * call in flight leaves the call its memory (args and res) until it ends.
+ */
+struct dir_ahead {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned refs;
+	bool done;
+	bool plus;
+	int err;               /* the call's; valid when done */
+	uint64_t cookie;       /* the part resumes after this cookie */
+	union {
+		struct nfs3_readdir_args r;
+		struct nfs3_readdirplus_args p;
+	} args;
+	union {
+		struct nfs3_readdir_res r;
+		struct nfs3_readdirplus_res p;
+	} res;
+	struct rpc_reply reply;  /* owned when done and err == 0 */
+};
+
 struct dir_handle {
 	pthread_mutex_t lock;
+	struct dir_ahead *ahead; /* NULL: none asked for */
 	uint8_t cookieverf[NFS3_COOKIEVERFSIZE];
 	bool plus;               /* the buffered reply is READDIRPLUS */
 	bool have;               /* reply/it hold a reply */
@@ -39,6 +71,47 @@ static void dh_drop(struct dir_handle *dh)
 	if (dh->have)
 		rpc_reply_release(&dh->reply);
 	dh->have = false;
+}
+
+static void ahead_put(struct dir_ahead *a)
+{
+	bool last;
+
+	pthread_mutex_lock(&a->lock);
+	last = --a->refs == 0;
+	pthread_mutex_unlock(&a->lock);
+	if (!last)
+		return;
+	if (a->done && a->err == 0)
+		rpc_reply_release(&a->reply);
+	pthread_cond_destroy(&a->cond);
+	pthread_mutex_destroy(&a->lock);
+	free(a);
+}
+
+/* On the transport thread: keep the reply for the lister. */
+static void ahead_done(void *ctx, int err, void *res, struct rpc_reply *reply)
+{
+	struct dir_ahead *a = ctx;
+
+	(void)res;
+	pthread_mutex_lock(&a->lock);
+	a->err = err;
+	if (err == 0)
+		a->reply = *reply;
+	else
+		rpc_reply_release(reply);
+	a->done = true;
+	pthread_cond_broadcast(&a->cond);
+	pthread_mutex_unlock(&a->lock);
+	ahead_put(a);
+}
+
+static void dh_drop_ahead(struct dir_handle *dh)
+{
+	if (dh->ahead)
+		ahead_put(dh->ahead);
+	dh->ahead = NULL;
 }
 
 void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
@@ -68,6 +141,7 @@ void fs_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 
 	(void)ino;
 	dh_drop(dh);
+	dh_drop_ahead(dh);
 	pthread_mutex_destroy(&dh->lock);
 	free(dh);
 	fuse_reply_err(req, 0);
@@ -144,20 +218,69 @@ static bool entry_held_same(struct fs *fs, const struct nfs_fh3 *fh,
 	return same;
 }
 
+static void plus_res(struct nfs3_readdir_res *r,
+		     const struct nfs3_readdirplus_res *rp)
+{
+	/* The same reply as READDIR's; only the entries differ, and
+	 * dh_next() reads them by dh->plus. */
+	r->status = rp->status;
+	r->dir_attributes = rp->dir_attributes;
+	memcpy(r->cookieverf, rp->cookieverf, sizeof(r->cookieverf));
+	r->entries = rp->entries;
+	r->nentries = rp->nentries;
+	r->eof = rp->eof;
+}
+
+/*
+ * The part asked for ahead, if it is the one that resumes after cookie:
+ * waits for it, and gives its results in *r and its reply in *reply.
+ * Another part, a failed call or an error status is dropped: the caller
+ * asks again, and reports what that call gives.
+ */
+static bool ahead_take(struct dir_handle *dh, uint64_t cookie, bool plus,
+		       struct nfs3_readdir_res *r, struct rpc_reply *reply)
+{
+	struct dir_ahead *a = dh->ahead;
+	bool ok = false;
+
+	if (!a)
+		return false;
+	dh->ahead = NULL;
+	if (a->cookie == cookie && a->plus == plus) {
+		pthread_mutex_lock(&a->lock);
+		while (!a->done)
+			pthread_cond_wait(&a->cond, &a->lock);
+		if (a->err == 0) {
+			if (plus)
+				plus_res(r, &a->res.p);
+			else
+				*r = a->res.r;
+			ok = r->status == NFS3_OK;
+		}
+		if (ok) {
+			*reply = a->reply;
+			a->reply = (struct rpc_reply){ NULL, 0 };
+		}
+		pthread_mutex_unlock(&a->lock);
+	}
+	ahead_put(a);
+	return ok;
+}
+
 /* Fetch the part of the directory that starts after `cookie`. */
 static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 		    uint64_t cookie, bool plus)
 {
 	struct fs *fs = fs_of(req);
 	struct nfs3_readdir_res r;
-	int ret;
+	int ret = 0;
 
 	dh_drop(dh);
 	if (cookie == 0)
 		memset(dh->cookieverf, 0, sizeof(dh->cookieverf));
-	if (plus) {
-		/* The same reply as READDIR's; only the entries differ,
-		 * and dh_next() reads them by dh->plus. */
+	if (ahead_take(dh, cookie, plus, &r, &dh->reply)) {
+		STAT_INC(dir_ahead_used);
+	} else if (plus) {
 		struct nfs3_readdirplus_args a = {
 			.dir = dir->fh, .cookie = cookie,
 			.dircount = fs->nfs->dsize, .maxcount = fs->nfs->dsize,
@@ -166,14 +289,8 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 
 		memcpy(a.cookieverf, dh->cookieverf, sizeof(a.cookieverf));
 		ret = fs_call(req, NFS3PROC_READDIRPLUS, &a, &rp, &dh->reply);
-		if (ret == 0) {
-			r.status = rp.status;
-			r.dir_attributes = rp.dir_attributes;
-			memcpy(r.cookieverf, rp.cookieverf,
-			       sizeof(r.cookieverf));
-			r.entries = rp.entries;
-			r.eof = rp.eof;
-		}
+		if (ret == 0)
+			plus_res(&r, &rp);
 	} else {
 		struct nfs3_readdir_args a = {
 			.dir = dir->fh, .cookie = cookie,
@@ -198,6 +315,80 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 	dh->plus = plus;
 	dh->pos = cookie;
 	return 0;
+}
+
+/* The cookie after which the part that follows the buffered reply
+ * starts: its last entry's.  False when that is not known. */
+static bool dh_last_cookie(const struct dir_handle *dh, uint64_t *cookie)
+{
+	struct xdr_dec it = dh->it;
+	int ret;
+
+	*cookie = dh->pos;
+	for (;;) {
+		if (dh->plus) {
+			struct nfs3_entryplus e;
+
+			ret = nfs3_readdirplus_next(&it, &e);
+			if (ret == 1)
+				*cookie = e.cookie;
+		} else {
+			struct nfs3_entry e;
+
+			ret = nfs3_readdir_next(&it, &e);
+			if (ret == 1)
+				*cookie = e.cookie;
+		}
+		if (ret != 1)
+			return ret == 0 && *cookie != 0;
+	}
+}
+
+/* Ask for the part of the listing after the buffered reply, unless that
+ * reply ends it or the part is asked for already. */
+static void dh_ask_ahead(fuse_req_t req, struct inode *dir,
+			 struct dir_handle *dh)
+{
+	struct fs *fs = fs_of(req);
+	struct rpc_cred cred;
+	struct dir_ahead *a;
+	uint64_t last;
+
+	if (!dh->have || dh->eof || dh->ahead || !dh_last_cookie(dh, &last))
+		return;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return;
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->cond, NULL);
+	a->refs = 2;
+	a->plus = dh->plus;
+	a->cookie = last;
+	if (a->plus) {
+		a->args.p = (struct nfs3_readdirplus_args){
+			.dir = dir->fh, .cookie = last,
+			.dircount = fs->nfs->dsize, .maxcount = fs->nfs->dsize,
+		};
+		memcpy(a->args.p.cookieverf, dh->cookieverf,
+		       sizeof(a->args.p.cookieverf));
+	} else {
+		a->args.r = (struct nfs3_readdir_args){
+			.dir = dir->fh, .cookie = last,
+			.count = fs->nfs->dsize,
+		};
+		memcpy(a->args.r.cookieverf, dh->cookieverf,
+		       sizeof(a->args.r.cookieverf));
+	}
+	fs_req_cred(req, &cred);
+	if (nfs_call_async(fs->nfs, a->plus ? NFS3PROC_READDIRPLUS :
+			   NFS3PROC_READDIR, &cred, &a->args, &a->res,
+			   ahead_done, a) != 0) {
+		a->refs = 1;
+		ahead_put(a);
+		return;
+	}
+	STAT_INC(dir_ahead_issued);
+	dh->ahead = a;
 }
 
 static bool is_dot(const char *name, uint32_t len)
@@ -281,6 +472,16 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 		err = -dh_fetch(req, dir, dh, cookie, plus);
 		if (err)
 			goto out;
+		/* A listing resumed elsewhere than at its start is read on. */
+		if (cookie != 0)
+			dh_ask_ahead(req, dir, dh);
+	} else {
+		/* Not for a first buffer: most directories fit one reply,
+		 * and a lister that stops after one buffer (a test for
+		 * emptiness, a glob's first match) would pay for a part it
+		 * never reads. */
+		STAT_INC(dir_hits);
+		dh_ask_ahead(req, dir, dh);
 	}
 	for (;;) {
 		struct xdr_dec saved = dh->it;
@@ -296,6 +497,7 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 			err = -dh_fetch(req, dir, dh, dh->pos, plus);
 			if (err)
 				break;
+			dh_ask_ahead(req, dir, dh);
 			continue;
 		}
 		if (d.name[0] == '.' && norphans < 8 &&
