@@ -8,12 +8,13 @@
  * wire.
  *
  * pthread_cond_timedwait() measures against the condition's clock: wait on
- * a condition made with pthread_condattr_setclock(CLOCK_MONOTONIC) and a
- * deadline from clock_mono_deadline().
+ * a condition made by clock_cond_init() and a deadline from
+ * clock_mono_deadline().
  */
 #ifndef NFSFUSE_BASE_CLOCK_H
 #define NFSFUSE_BASE_CLOCK_H
 
+#include <pthread.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -56,6 +57,17 @@ static inline struct timespec clock_mono_deadline(int64_t ns)
 
 	return (struct timespec){ .tv_sec = at / CLOCK_NS_PER_SEC,
 				  .tv_nsec = at % CLOCK_NS_PER_SEC };
+}
+
+/* A condition variable whose timed waits count on CLOCK_MONOTONIC. */
+static inline void clock_cond_init(pthread_cond_t *cond)
+{
+	pthread_condattr_t ca;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(cond, &ca);
+	pthread_condattr_destroy(&ca);
 }
 
 #endif

@@ -50,7 +50,7 @@ static struct inode *inode_new(const struct nfs_fh3 *fh, uint64_t id)
 	ino->fh = *fh;
 	pthread_mutex_init(&ino->settle, NULL);
 	pthread_mutex_init(&ino->lock, NULL);
-	pthread_cond_init(&ino->ra_cond, NULL);
+	clock_cond_init(&ino->ra_cond);
 	return ino;
 }
 

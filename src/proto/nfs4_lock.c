@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "../../xdr/nfs4.h"
+#include "../base/clock.h"
 #include "../base/log.h"
 #include "../base/trace.h"
 #include "nfs4_lock_int.h"
@@ -920,7 +921,6 @@ void nfs4_lock_reopened(struct nfs4_locks *L, uint64_t ino)
 int nfs4_locks_start(struct nfs_client *c, struct nfs4_locks **out)
 {
 	struct nfs4_locks *L;
-	pthread_condattr_t ca;
 
 	*out = NULL;
 	if (!c->v4)
@@ -931,10 +931,7 @@ int nfs4_locks_start(struct nfs_client *c, struct nfs4_locks **out)
 	L->c = c;
 	pthread_mutex_init(&L->mu, NULL);
 	/* The poll waits are timed on the monotonic clock. */
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&L->cv, &ca);
-	pthread_condattr_destroy(&ca);
+	clock_cond_init(&L->cv);
 	pthread_cond_init(&L->reclaimed, NULL);
 	nfs4_lktable_init(&L->t);
 	/* Found by the reclaim hook of the session from now on. */

@@ -1081,7 +1081,6 @@ int nfs4_session_start(struct nfs4_session *s, struct rpc_clnt *rpc,
 		       uint32_t minor, const struct rpc_cred *cred,
 		       const char *owner, char *err, size_t errlen)
 {
-	pthread_condattr_t ca;
 	struct simple_ctx x;
 	uint32_t st = NFS4_OK;
 	int ret;
@@ -1095,12 +1094,9 @@ int nfs4_session_start(struct nfs4_session *s, struct rpc_clnt *rpc,
 	 * server then knows a restarted client from a recovering one. */
 	new_verifier(s->verifier);
 	pthread_mutex_init(&s->lock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&s->renew_wake, &ca);
-	pthread_cond_init(&s->slot_free, &ca);
-	pthread_cond_init(&s->recovered, &ca);
-	pthread_condattr_destroy(&ca);
+	clock_cond_init(&s->renew_wake);
+	clock_cond_init(&s->slot_free);
+	clock_cond_init(&s->recovered);
 	nfs4_slots_init(&s->slots, 1);
 	rpc_clnt_set_callback(rpc, nfs4_cb_dispatch, s);
 	rpc_clnt_set_reconnect(rpc, nfs4_cb_reconnected, s);

@@ -550,14 +550,8 @@ static int submit(struct rpc_clnt *c, uint32_t proc,
 	}
 	xdr_put_u32(e->msg.buf,
 		    RPC_RECORD_LAST | (uint32_t)(e->msg.len - 4));
-	if (!done) {
-		pthread_condattr_t ca;
-
-		pthread_condattr_init(&ca);
-		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-		pthread_cond_init(&e->cond, &ca);
-		pthread_condattr_destroy(&ca);
-	}
+	if (!done)
+		clock_cond_init(&e->cond);
 
 	pthread_mutex_lock(&c->lock);
 	if (c->shutdown) {
