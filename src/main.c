@@ -403,6 +403,11 @@ int main(int argc, char **argv)
 		nfs4_session_teardown_begin(s.nfs.v4, NFS4_TEARDOWN_S);
 	lockmgr_stop(fs.locks);
 	nfs4_locks_stop(fs.v4locks);
+	/* Before the caches go: calls still in flight (sent ahead, to a
+	 * server that stopped answering) end with the connections, and their
+	 * completions touch the inodes and blocks they were sent for.  The
+	 * call at the end then has nothing left to do. */
+	session_close(&s);
 out_quota:
 	fs_quota_free(fs.quota);
 out_inodes:

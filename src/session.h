@@ -54,6 +54,8 @@ bool session_unreachable(int err);
  * On failure: -1, with one line of explanation in err. */
 int session_open(struct session *s, const struct nfsfuse_opts *o, char *err,
 		 size_t errlen);
+/* Ends the connections (calls in flight complete with -ESHUTDOWN) and
+ * the mount; again, it does nothing. */
 void session_close(struct session *s);
 
 #endif

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fs_wait.h"
 #include "../base/clock.h"
 #include "../base/log.h"
 #include "../base/stats.h"
@@ -233,38 +234,46 @@ static void plus_res(struct nfs3_readdir_res *r,
 
 /*
  * The part asked for ahead, if it is the one that resumes after cookie:
- * waits for it, and gives its results in *r and its reply in *reply.
- * Another part, a failed call or an error status is dropped: the caller
- * asks again, and reports what that call gives.
+ * waits for it as req's wait (fs_wait.h), and gives its results in *r
+ * and its reply in *reply.  Returns 1 then; 0 when there is none to
+ * take (another part, a failed call or an error status is dropped: the
+ * caller asks again, and reports what that call gives); -EINTR when
+ * the wait was ended.
  */
-static bool ahead_take(struct dir_handle *dh, uint64_t cookie, bool plus,
-		       struct nfs3_readdir_res *r, struct rpc_reply *reply)
+static int ahead_take(fuse_req_t req, struct dir_handle *dh, uint64_t cookie,
+		      bool plus, struct nfs3_readdir_res *r,
+		      struct rpc_reply *reply)
 {
 	struct dir_ahead *a = dh->ahead;
-	bool ok = false;
+	struct fs_wait w;
+	int ret = 0;
 
 	if (!a)
-		return false;
+		return 0;
 	dh->ahead = NULL;
-	if (a->cookie == cookie && a->plus == plus) {
-		pthread_mutex_lock(&a->lock);
-		while (!a->done)
-			pthread_cond_wait(&a->cond, &a->lock);
-		if (a->err == 0) {
-			if (plus)
-				plus_res(r, &a->res.p);
-			else
-				*r = a->res.r;
-			ok = r->status == NFS3_OK;
-		}
-		if (ok) {
+	if (a->cookie != cookie || a->plus != plus) {
+		ahead_put(a);
+		return 0;
+	}
+	fs_wait_begin(&w, req);
+	pthread_mutex_lock(&a->lock);
+	while (!a->done && ret == 0)
+		ret = fs_wait_cond(&w, &a->cond, &a->lock);
+	if (ret == 0 && a->err == 0) {
+		if (plus)
+			plus_res(r, &a->res.p);
+		else
+			*r = a->res.r;
+		if (r->status == NFS3_OK) {
 			*reply = a->reply;
 			a->reply = (struct rpc_reply){ NULL, 0 };
+			ret = 1;
 		}
-		pthread_mutex_unlock(&a->lock);
 	}
+	pthread_mutex_unlock(&a->lock);
+	fs_wait_end(&w);
 	ahead_put(a);
-	return ok;
+	return ret;
 }
 
 /* Fetch the part of the directory that starts after `cookie`. */
@@ -278,8 +287,12 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 	dh_drop(dh);
 	if (cookie == 0)
 		memset(dh->cookieverf, 0, sizeof(dh->cookieverf));
-	if (ahead_take(dh, cookie, plus, &r, &dh->reply)) {
+	ret = ahead_take(req, dh, cookie, plus, &r, &dh->reply);
+	if (ret < 0)
+		return ret;
+	if (ret == 1) {
 		STAT_INC(dir_ahead_used);
+		ret = 0;
 	} else if (plus) {
 		struct nfs3_readdirplus_args a = {
 			.dir = dir->fh, .cookie = cookie,
@@ -360,7 +373,7 @@ static void dh_ask_ahead(fuse_req_t req, struct inode *dir,
 	if (!a)
 		return;
 	pthread_mutex_init(&a->lock, NULL);
-	pthread_cond_init(&a->cond, NULL);
+	clock_cond_init(&a->cond);
 	a->refs = 2;
 	a->plus = dh->plus;
 	a->cookie = last;

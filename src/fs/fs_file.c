@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "bdi.h"
+#include "fs_wait.h"
 #include "../cache/data.h"
 #include "../cache/wback.h"
 #include "../lock/lock.h"
@@ -170,16 +171,25 @@ static void nopen_inc(struct inode *ino)
 }
 
 /* Returns true when this was the last open handle of ino.  Read-ahead
- * replies name the inode: none may outlive the last one. */
+ * replies name the inode: none may outlive the last one.  An unmount
+ * ends the wait (a server that stopped answering would keep the daemon
+ * for ever): the kernel then forgets no inode any more, and the
+ * teardown ends the READs before it frees the inodes (main.c). */
 static bool nopen_dec(struct inode *ino)
 {
+	struct fs_wait w;
 	bool last;
 
 	pthread_mutex_lock(&ino->lock);
 	ino->nopen--;
 	last = ino->nopen == 0;
-	while (ino->ra_inflight)
-		pthread_cond_wait(&ino->ra_cond, &ino->lock);
+	if (ino->ra_inflight) {
+		fs_wait_begin(&w, NULL);
+		while (ino->ra_inflight &&
+		       fs_wait_cond(&w, &ino->ra_cond, &ino->lock) == 0)
+			;
+		fs_wait_end(&w);
+	}
 	pthread_mutex_unlock(&ino->lock);
 	__atomic_sub_fetch(&files_open, 1, __ATOMIC_RELAXED);
 	return last;
@@ -737,17 +747,21 @@ static bool ra_issue(const struct rpc_cred *cred, struct fs *fs,
 }
 
 /* Is [off, off+size) being read ahead right now?  Then wait for the next
- * read-ahead reply rather than asking the server a second time. */
-static bool ra_wait(struct inode *ino, uint64_t off, size_t size)
+ * read-ahead reply rather than asking the server a second time (as req's
+ * wait: an interrupt or an unmount ends it, and false sends the READ,
+ * which the same then ends at once). */
+static bool ra_wait(fuse_req_t req, struct inode *ino, uint64_t off,
+		    size_t size)
 {
+	struct fs_wait w;
 	bool waited = false;
 
+	fs_wait_begin(&w, req);
 	pthread_mutex_lock(&ino->lock);
-	if (ino->ra_inflight && off + size <= ino->ra.end) {
-		pthread_cond_wait(&ino->ra_cond, &ino->lock);
-		waited = true;
-	}
+	if (ino->ra_inflight && off + size <= ino->ra.end)
+		waited = fs_wait_cond(&w, &ino->ra_cond, &ino->lock) == 0;
 	pthread_mutex_unlock(&ino->lock);
+	fs_wait_end(&w);
 	return waited;
 }
 
@@ -900,7 +914,7 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 				STAT_INC(readahead_used);
 			return;
 		}
-		if (!ra_wait(i, (uint64_t)off, size))
+		if (!ra_wait(req, i, (uint64_t)off, size))
 			break;
 	}
 	STAT_INC(data_misses);

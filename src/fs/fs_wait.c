@@ -2,8 +2,14 @@
 /* Waits of kernel requests for the server (fs_wait.h). */
 #include "fs_wait.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
+
+#include "../base/clock.h"
+
+/* How often a wait on a condition variable looks at its stop flag. */
+#define COND_SLICE_NS (100 * 1000 * 1000ll)
 
 /* One mount per daemon: one list.  Taken for a moment twice per call,
  * never across anything else. */
@@ -50,6 +56,18 @@ void fs_wait_end(struct fs_wait *w)
 	if (w->next)
 		w->next->prev = w->prev;
 	pthread_mutex_unlock(&lock);
+}
+
+int fs_wait_cond(struct fs_wait *w, pthread_cond_t *cond,
+		 pthread_mutex_t *mu)
+{
+	struct timespec t;
+
+	if (w->stop)
+		return -EINTR;
+	t = clock_mono_deadline(COND_SLICE_NS);
+	pthread_cond_timedwait(cond, mu, &t);
+	return w->stop ? -EINTR : 0;
 }
 
 void fs_waits_abort(void)

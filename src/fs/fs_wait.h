@@ -14,6 +14,7 @@
 #define NFSFUSE_FS_WAIT_H
 
 #include <fuse_lowlevel.h>
+#include <pthread.h>
 #include <stdbool.h>
 
 struct fs_wait {
@@ -24,6 +25,16 @@ struct fs_wait {
 
 void fs_wait_begin(struct fs_wait *w, fuse_req_t req);
 void fs_wait_end(struct fs_wait *w);
+/*
+ * pthread_cond_wait() on cond (mu held) as w's wait: returns 0 when
+ * woken (spuriously too: the caller tests its condition in a loop), or
+ * -EINTR once w is to stop.  A stop does not signal cond, so the wait
+ * looks at w in slices of a fraction of a second.  cond must have been
+ * made by clock_cond_init() (base/clock.h).
+ */
+int fs_wait_cond(struct fs_wait *w, pthread_cond_t *cond,
+		 pthread_mutex_t *mu);
+
 /* The kernel connection is gone: every wait ends, now and from now on. */
 void fs_waits_abort(void);
 /* Has fs_waits_abort() run? */

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Waits for calls sent ahead end with the mount.  A lister waiting for
+# the part of a directory asked for ahead, and a reader waiting for a
+# READ sent ahead, wait for a call the daemon made on its own, not for a
+# call of theirs; on a hard mount whose server stopped answering, that
+# call is never answered.  Through a proxy that is then stopped (SIGSTOP:
+# the connection stays, nothing answers), the lister or reader is killed
+# and the mount unmounted: the daemon must exit (umount_nfsfuse waits for
+# it, and shows where its threads wait if it does not).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/faults_lib.sh"
+ensure_server
+need_nfsfuse
+need_proxy
+[[ -x ${NFSFUSECTL:-} ]] || skip "nfsfusectl is not built"
+need_cmd perl
+need_cmd python3
+
+T=$(make_testdir dead_waits)
+S=$EXPORT_DIR/$T
+mkdir "$S/big"
+python3 -c 'import os,sys
+for i in range(3000): open(os.path.join(sys.argv[1], "entry-%05d" % i), "w").close()' "$S/big"
+head -c $((64 << 20)) /dev/zero >"$S/file"
+
+# stuck_case NAME CMD...: mount through a proxy, run CMD (which signals
+# readiness by creating $NFSFUSE_TMP/go.NAME, then blocks on the mount),
+# stop the proxy, let CMD go on into a wait, kill it, unmount.
+stuck_case() {
+	local name=$1 mnt pid cpid
+	shift
+	start_proxy "dead-$name"
+	mnt=$(new_mountpoint)
+	mount_nfsfuse "$mnt" -f -o "vers=3,mountport=$MOUNT_PORT,nolock,port=$PROXY_PORT"
+	pid=$(daemon_pid "$mnt")
+	rm -f "$NFSFUSE_TMP/go.$name" "$NFSFUSE_TMP/stop.$name"
+	"$@" "$mnt/$T" "$NFSFUSE_TMP/go.$name" "$NFSFUSE_TMP/stop.$name" &
+	cpid=$!
+	wait_until 20 test -e "$NFSFUSE_TMP/go.$name" || fail "$name: the workload did not start"
+	kill -STOP "$PROXY_PID"
+	: >"$NFSFUSE_TMP/stop.$name"
+	# Let it reach the wait for the call that will not be answered.
+	sleep 1
+	kill -KILL "$cpid" 2>/dev/null || true
+	# Killed, it still waits for the daemon's answer to the request it
+	# had made (the kernel waits for a request the daemon has).
+	wait_until 20 _pid_gone "$cpid" ||
+		fail "$name: killed, the workload still waits for the daemon"
+	wait "$cpid" 2>/dev/null || true
+	umount_nfsfuse "$mnt"
+	_pid_gone "$pid" || fail "$name: the daemon outlived the unmount"
+	kill -CONT "$PROXY_PID" 2>/dev/null || true
+	stop_proxy
+}
+
+# A lister: reads the first entries (one part), says go, waits for the
+# proxy to stop, then reads on (its next buffer asks the next part ahead,
+# and reading past this part waits for it).
+lister() {
+	exec perl -e 'my ($dir, $go, $stop) = @ARGV;
+		opendir(my $d, "$dir/big") or die "$!\n";
+		defined(readdir($d)) or die "empty\n";
+		open(my $f, ">", $go) or die "$!\n"; close($f);
+		sleep 0.1 until -e $stop;
+		1 while defined(readdir($d));' "$@"
+}
+
+# A reader: reads the first MiB in order (read-ahead opens its window),
+# says go, waits for the proxy to stop, then reads on.
+reader() {
+	exec python3 -c 'import os,sys,time
+d, go, stop = sys.argv[1:]
+fd = os.open(os.path.join(d, "file"), os.O_RDONLY)
+for _ in range(8): os.read(fd, 128 << 10)
+open(go, "w").close()
+while not os.path.exists(stop): time.sleep(0.1)
+while os.read(fd, 128 << 10): pass' "$@"
+}
+
+stuck_case lister lister
+stuck_case reader reader
+rm -rf "$S"
+echo "PASS: dead_waits"
