@@ -25,6 +25,38 @@
 #include "../base/stats.h"
 
 /*
+ * What we knew of a directory when a part of its listing was asked for:
+ * its cached ctime (known: it had attributes).  A change made through
+ * this mount since (by the lister itself or another process) moves it;
+ * a part that may predate the change would give the kernel back names
+ * removed since, so it is asked for again, as the Linux client drops
+ * the listing it keeps when the directory changes.
+ */
+struct dir_stamp {
+	bool known;
+	int64_t ctime;
+};
+
+static struct dir_stamp dir_stamp_of(struct inode *dir)
+{
+	struct dir_stamp st = { false, 0 };
+	struct fattr3 a;
+
+	if (inode_get_attr(dir, &a)) {
+		st.known = true;
+		st.ctime = nfstime_ns(&a.ctime);
+	}
+	return st;
+}
+
+static bool dir_stamp_holds(struct inode *dir, struct dir_stamp then)
+{
+	struct dir_stamp now = dir_stamp_of(dir);
+
+	return now.known == then.known && now.ctime == then.ctime;
+}
+
+/*
  * The next part of a listing, asked for before the lister needs it.  The
  * handle and the call each hold a reference: a directory closed with the
  * call in flight leaves the call its memory (args and res) until it ends.
@@ -37,6 +69,7 @@ struct dir_ahead {
 	bool plus;
 	int err;               /* the call's; valid when done */
 	uint64_t cookie;       /* the part resumes after this cookie */
+	struct dir_stamp sent; /* the directory when the call went */
 	union {
 		struct nfs3_readdir_args r;
 		struct nfs3_readdirplus_args p;
@@ -58,6 +91,7 @@ struct dir_handle {
 	bool same;               /* ... of a directory unchanged since the
 				  * last listing (dir_unchanged) */
 	uint64_t pos;            /* cookie at which `it` stands */
+	struct dir_stamp got;    /* the directory when the reply came */
 	struct rpc_reply reply;
 	struct xdr_dec it;
 };
@@ -236,13 +270,13 @@ static void plus_res(struct nfs3_readdir_res *r,
  * The part asked for ahead, if it is the one that resumes after cookie:
  * waits for it as req's wait (fs_wait.h), and gives its results in *r
  * and its reply in *reply.  Returns 1 then; 0 when there is none to
- * take (another part, a failed call or an error status is dropped: the
- * caller asks again, and reports what that call gives); -EINTR when
- * the wait was ended.
+ * take (another part, one the directory changed after, a failed call or
+ * an error status is dropped: the caller asks again, and reports what
+ * that call gives); -EINTR when the wait was ended.
  */
-static int ahead_take(fuse_req_t req, struct dir_handle *dh, uint64_t cookie,
-		      bool plus, struct nfs3_readdir_res *r,
-		      struct rpc_reply *reply)
+static int ahead_take(fuse_req_t req, struct inode *dir,
+		      struct dir_handle *dh, uint64_t cookie, bool plus,
+		      struct nfs3_readdir_res *r, struct rpc_reply *reply)
 {
 	struct dir_ahead *a = dh->ahead;
 	struct fs_wait w;
@@ -259,7 +293,8 @@ static int ahead_take(fuse_req_t req, struct dir_handle *dh, uint64_t cookie,
 	pthread_mutex_lock(&a->lock);
 	while (!a->done && ret == 0)
 		ret = fs_wait_cond(&w, &a->cond, &a->lock);
-	if (ret == 0 && a->err == 0) {
+	/* Its attributes, too, would replace newer ones. */
+	if (ret == 0 && a->err == 0 && dir_stamp_holds(dir, a->sent)) {
 		if (plus)
 			plus_res(r, &a->res.p);
 		else
@@ -287,7 +322,7 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 	dh_drop(dh);
 	if (cookie == 0)
 		memset(dh->cookieverf, 0, sizeof(dh->cookieverf));
-	ret = ahead_take(req, dh, cookie, plus, &r, &dh->reply);
+	ret = ahead_take(req, dir, dh, cookie, plus, &r, &dh->reply);
 	if (ret < 0)
 		return ret;
 	if (ret == 1) {
@@ -327,6 +362,7 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 	dh->have = true;
 	dh->plus = plus;
 	dh->pos = cookie;
+	dh->got = dir_stamp_of(dir);
 	return 0;
 }
 
@@ -377,6 +413,7 @@ static void dh_ask_ahead(fuse_req_t req, struct inode *dir,
 	a->refs = 2;
 	a->plus = dh->plus;
 	a->cookie = last;
+	a->sent = dir_stamp_of(dir);
 	if (a->plus) {
 		a->args.p = (struct nfs3_readdirplus_args){
 			.dir = dir->fh, .cookie = last,
@@ -481,7 +518,8 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 		return;
 	}
 	pthread_mutex_lock(&dh->lock);
-	if (!dh->have || dh->pos != cookie || dh->plus != plus) {
+	if (!dh->have || dh->pos != cookie || dh->plus != plus ||
+	    !dir_stamp_holds(dir, dh->got)) {
 		err = -dh_fetch(req, dir, dh, cookie, plus);
 		if (err)
 			goto out;

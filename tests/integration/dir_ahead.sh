@@ -9,6 +9,8 @@
 #     they gave the first time;
 #   - names created and removed while the directory is listed: no name
 #     twice, every name that stayed seen;
+#   - names removed through the mount after the part that holds them was
+#     fetched or asked ahead do not come back into the kernel's entries;
 #   - the same over NFSv4.1 (READDIR in a COMPOUND).
 . "$(dirname "$0")/lib.sh"
 ensure_server
@@ -113,6 +115,35 @@ out=$(perl -e '
 	print "twice $twice missed $missed gone ", scalar(@gone), "\n";' "$M/big" "$S/big")
 note "listed while it changed: $out"
 assert_match "$out" "^twice 0 missed 0 gone [1-9]" "a listing of a changing directory"
+
+# --- names removed through the mount while their part is held ----------
+# The lister reads on into the second part (the third is then asked for
+# ahead and answered); names of the second part it has not read yet and
+# of the third are removed through the mount; the lister reads on.  A
+# part that predates the removal must not give the kernel those names
+# again: afterwards each of them is gone (ENOENT), not a stale entry of
+# the kernel's.
+rm -f "$S/big"/late-*
+python3 -c 'import os,sys
+for i in range(int(sys.argv[2])):
+	p = os.path.join(sys.argv[1], "entry-%05d" % i)
+	if not os.path.exists(p): open(p, "w").close()' "$S/big" "$N"
+perl -e 'opendir(my $d, $ARGV[0]) or die "$!\n"; print "$_\n" for grep { !/^\.\.?$/ } readdir($d)' "$M/big" >"$NFSFUSE_TMP/order"
+sed -n '601,700p;1001,1100p' "$NFSFUSE_TMP/order" >"$NFSFUSE_TMP/victims"
+out=$(perl -e '
+	my ($dir, $list) = @ARGV;
+	opendir(my $d, $dir) or die "$!\n";
+	for (1 .. 500) { defined(readdir($d)) or die "short\n" }
+	select(undef, undef, undef, 0.5);
+	open(my $v, "<", $list) or die "$!\n";
+	my @victims = map { chomp; $_ } <$v>;
+	for (@victims) { unlink("$dir/$_") or die "unlink $_: $!\n" }
+	1 while defined(readdir($d));
+	closedir($d);
+	my $back = grep { -e "$dir/$_" } @victims;
+	print "back $back of ", scalar(@victims), "\n";' "$M/big" "$NFSFUSE_TMP/victims")
+note "names removed while their part was held: $out"
+assert_eq "back 0 of 200" "$out" "names removed through the mount while their part was held stay removed"
 umount_nfsfuse "$MNT"
 
 # --- NFSv4.1 ------------------------------------------------------------------
