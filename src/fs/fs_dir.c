@@ -56,6 +56,17 @@ static bool dir_stamp_holds(struct inode *dir, struct dir_stamp then)
 	return now.known == then.known && now.ctime == then.ctime;
 }
 
+/* A call for a part of a listing, READDIR or READDIRPLUS, as it goes out
+ * and as it comes back. */
+union dir_args {
+	struct nfs3_readdir_args r;
+	struct nfs3_readdirplus_args p;
+};
+union dir_res {
+	struct nfs3_readdir_res r;
+	struct nfs3_readdirplus_res p;
+};
+
 /*
  * The next part of a listing, asked for before the lister needs it.  The
  * handle and the call each hold a reference: a directory closed with the
@@ -70,14 +81,8 @@ struct dir_ahead {
 	int err;               /* the call's; valid when done */
 	uint64_t cookie;       /* the part resumes after this cookie */
 	struct dir_stamp sent; /* the directory when the call went */
-	union {
-		struct nfs3_readdir_args r;
-		struct nfs3_readdirplus_args p;
-	} args;
-	union {
-		struct nfs3_readdir_res r;
-		struct nfs3_readdirplus_res p;
-	} res;
+	union dir_args args;
+	union dir_res res;
 	struct rpc_reply reply;  /* owned when done and err == 0 */
 };
 
@@ -253,17 +258,43 @@ static bool entry_held_same(struct fs *fs, const struct nfs_fh3 *fh,
 	return same;
 }
 
-static void plus_res(struct nfs3_readdir_res *r,
-		     const struct nfs3_readdirplus_res *rp)
+/* The arguments of the call that lists dir after cookie; its procedure. */
+static enum nfs3_proc dir_args_make(struct fs *fs, struct inode *dir,
+				    const struct dir_handle *dh,
+				    uint64_t cookie, bool plus,
+				    union dir_args *a)
 {
-	/* The same reply as READDIR's; only the entries differ, and
-	 * dh_next() reads them by dh->plus. */
-	r->status = rp->status;
-	r->dir_attributes = rp->dir_attributes;
-	memcpy(r->cookieverf, rp->cookieverf, sizeof(r->cookieverf));
-	r->entries = rp->entries;
-	r->nentries = rp->nentries;
-	r->eof = rp->eof;
+	if (plus) {
+		a->p = (struct nfs3_readdirplus_args){
+			.dir = dir->fh, .cookie = cookie,
+			.dircount = fs->nfs->dsize, .maxcount = fs->nfs->dsize,
+		};
+		memcpy(a->p.cookieverf, dh->cookieverf,
+		       sizeof(a->p.cookieverf));
+		return NFS3PROC_READDIRPLUS;
+	}
+	a->r = (struct nfs3_readdir_args){
+		.dir = dir->fh, .cookie = cookie, .count = fs->nfs->dsize,
+	};
+	memcpy(a->r.cookieverf, dh->cookieverf, sizeof(a->r.cookieverf));
+	return NFS3PROC_READDIR;
+}
+
+/* Either reply as READDIR's: only the entries differ, and dh_next()
+ * reads them by dh->plus. */
+static void dir_res_get(const union dir_res *res, bool plus,
+			struct nfs3_readdir_res *r)
+{
+	if (!plus) {
+		*r = res->r;
+		return;
+	}
+	r->status = res->p.status;
+	r->dir_attributes = res->p.dir_attributes;
+	memcpy(r->cookieverf, res->p.cookieverf, sizeof(r->cookieverf));
+	r->entries = res->p.entries;
+	r->nentries = res->p.nentries;
+	r->eof = res->p.eof;
 }
 
 /*
@@ -295,10 +326,7 @@ static int ahead_take(fuse_req_t req, struct inode *dir,
 		ret = fs_wait_cond(&w, &a->cond, &a->lock);
 	/* Its attributes, too, would replace newer ones. */
 	if (ret == 0 && a->err == 0 && dir_stamp_holds(dir, a->sent)) {
-		if (plus)
-			plus_res(r, &a->res.p);
-		else
-			*r = a->res.r;
+		dir_res_get(&a->res, plus, r);
 		if (r->status == NFS3_OK) {
 			*reply = a->reply;
 			a->reply = (struct rpc_reply){ NULL, 0 };
@@ -328,25 +356,15 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 	if (ret == 1) {
 		STAT_INC(dir_ahead_used);
 		ret = 0;
-	} else if (plus) {
-		struct nfs3_readdirplus_args a = {
-			.dir = dir->fh, .cookie = cookie,
-			.dircount = fs->nfs->dsize, .maxcount = fs->nfs->dsize,
-		};
-		struct nfs3_readdirplus_res rp;
-
-		memcpy(a.cookieverf, dh->cookieverf, sizeof(a.cookieverf));
-		ret = fs_call(req, NFS3PROC_READDIRPLUS, &a, &rp, &dh->reply);
-		if (ret == 0)
-			plus_res(&r, &rp);
 	} else {
-		struct nfs3_readdir_args a = {
-			.dir = dir->fh, .cookie = cookie,
-			.count = fs->nfs->dsize,
-		};
+		union dir_args args;
+		union dir_res res;
+		enum nfs3_proc proc = dir_args_make(fs, dir, dh, cookie, plus,
+						    &args);
 
-		memcpy(a.cookieverf, dh->cookieverf, sizeof(a.cookieverf));
-		ret = fs_call(req, NFS3PROC_READDIR, &a, &r, &dh->reply);
+		ret = fs_call(req, proc, &args, &res, &dh->reply);
+		if (ret == 0)
+			dir_res_get(&res, plus, &r);
 	}
 	if (ret)
 		return ret;
@@ -401,6 +419,7 @@ static void dh_ask_ahead(fuse_req_t req, struct inode *dir,
 	struct fs *fs = fs_of(req);
 	struct rpc_cred cred;
 	struct dir_ahead *a;
+	enum nfs3_proc proc;
 	uint64_t last;
 
 	if (!dh->have || dh->eof || dh->ahead || !dh_last_cookie(dh, &last))
@@ -414,24 +433,9 @@ static void dh_ask_ahead(fuse_req_t req, struct inode *dir,
 	a->plus = dh->plus;
 	a->cookie = last;
 	a->sent = dir_stamp_of(dir);
-	if (a->plus) {
-		a->args.p = (struct nfs3_readdirplus_args){
-			.dir = dir->fh, .cookie = last,
-			.dircount = fs->nfs->dsize, .maxcount = fs->nfs->dsize,
-		};
-		memcpy(a->args.p.cookieverf, dh->cookieverf,
-		       sizeof(a->args.p.cookieverf));
-	} else {
-		a->args.r = (struct nfs3_readdir_args){
-			.dir = dir->fh, .cookie = last,
-			.count = fs->nfs->dsize,
-		};
-		memcpy(a->args.r.cookieverf, dh->cookieverf,
-		       sizeof(a->args.r.cookieverf));
-	}
+	proc = dir_args_make(fs, dir, dh, last, a->plus, &a->args);
 	fs_req_cred(req, &cred);
-	if (nfs_call_async(fs->nfs, a->plus ? NFS3PROC_READDIRPLUS :
-			   NFS3PROC_READDIR, &cred, &a->args, &a->res,
+	if (nfs_call_async(fs->nfs, proc, &cred, &a->args, &a->res,
 			   ahead_done, a) != 0) {
 		a->refs = 1;
 		ahead_put(a);
