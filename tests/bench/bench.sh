@@ -1025,7 +1025,8 @@ else
 	done
 	if median_of LSN; then
 		row_measured "$L" "nfsfuse (cold)" "$(fmt_s "$M_WALL") s"
-		LS_COLD=$M_WALL LS_DCPU=$M_DCPU LS_SCPU=$M_SCPU
+		LS_COLD=$M_WALL LS_DCPU=$M_DCPU LS_SCPU=$M_SCPU LS_CCPU=$M_CCPU
+		LS_RTT=${M_RTT_READDIRPLUS:-}
 		ls_mem_keep "$LS_FILES" "$L"
 		vs_keep ls 3 "$L, cold"
 	else row_failed "$L" "nfsfuse (cold)"; fi
@@ -1080,7 +1081,8 @@ if ((SCALE)); then
 		done
 		if median_of LS2N; then
 			row_measured "$LS2" "nfsfuse (cold)" "$(fmt_s "$M_WALL") s"
-			LS2_COLD=$M_WALL LS2_DCPU=$M_DCPU LS2_SCPU=$M_SCPU
+			LS2_COLD=$M_WALL LS2_DCPU=$M_DCPU LS2_SCPU=$M_SCPU LS2_CCPU=$M_CCPU
+			LS2_RTT=${M_RTT_READDIRPLUS:-}
 			ls_mem_keep "$SCALE_FILES" "$LS2"
 		else row_failed "$LS2" "nfsfuse (cold)"; fi
 	fi
@@ -1553,6 +1555,13 @@ if ((SCALE)); then
 	if [[ -n ${LS2_SCPU:-} && -n ${LS_SCPU:-} && $LS2_SCPU != - && $LS_SCPU != - ]]; then
 		awk -v s2="$LS2_SCPU" -v s1="$LS_SCPU" -v d2="$LS2_DCPU" -v d1="$LS_DCPU" 'BEGIN {
 			printf "    (CPU s: server %.2f against %.2f, %s x; daemon %.2f against %.2f, %s x)\n", s2, s1, (s1 > 0 ? sprintf("%.1f", s2 / s1) : "-"), d2, d1, (d1 > 0 ? sprintf("%.1f", d2 / d1) : "-")
+		}'
+	fi
+	# What else grows: the lister's own CPU (ls sorts the names too),
+	# and the server's replies, the longest chain of the listing.
+	if [[ -n ${LS2_CCPU:-} && -n ${LS_CCPU:-} && -n ${LS2_RTT:-} && -n ${LS_RTT:-} ]]; then
+		awk -v c2="$LS2_CCPU" -v c1="$LS_CCPU" -v r2="$LS2_RTT" -v r1="$LS_RTT" 'BEGIN {
+			printf "    (ls itself: %.2f against %.2f CPU s, %s x; READDIRPLUS replies %.2f against %.2f s, %s x)\n", c2, c1, (c1 > 0 ? sprintf("%.1f", c2 / c1) : "-"), r2 / 1e6, r1 / 1e6, (r1 > 0 ? sprintf("%.1f", r2 / r1) : "-")
 		}'
 	fi
 else
