@@ -280,7 +280,7 @@ static enum nfs3_proc dir_args_make(struct fs *fs, struct inode *dir,
 	return NFS3PROC_READDIR;
 }
 
-/* Either reply as READDIR's: only the entries differ, and dh_next()
+/* Either reply as READDIR's: only the entries differ, and dent_next()
  * reads them by dh->plus. */
 static void dir_res_get(const union dir_res *res, bool plus,
 			struct nfs3_readdir_res *r)
@@ -384,31 +384,71 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 	return 0;
 }
 
+static bool is_dot(const char *name, uint32_t len)
+{
+	return (len == 1 && name[0] == '.') ||
+	       (len == 2 && name[0] == '.' && name[1] == '.');
+}
+
+/* One entry, as both readdir flavours see it. */
+struct dent {
+	char name[NFS3_MAXNAMLEN + 1];
+	uint64_t fileid;
+	uint64_t cookie;
+	struct post_op_attr attr;
+	struct post_op_fh3 fh;
+};
+
+/* The next entry at `it`, a cursor in a reply of either flavour: 1, or 0
+ * at its end. */
+static int dent_next(struct xdr_dec *it, bool plus, struct dent *d)
+{
+	const char *name;
+	uint32_t namelen;
+	int ret;
+
+	d->attr.present = false;
+	d->fh.present = false;
+	if (plus) {
+		struct nfs3_entryplus e;
+
+		ret = nfs3_readdirplus_next(it, &e);
+		if (ret != 1)
+			return ret;
+		name = e.name;
+		namelen = e.namelen;
+		d->fileid = e.fileid;
+		d->cookie = e.cookie;
+		d->attr = e.name_attributes;
+		d->fh = e.name_handle;
+	} else {
+		struct nfs3_entry e;
+
+		ret = nfs3_readdir_next(it, &e);
+		if (ret != 1)
+			return ret;
+		name = e.name;
+		namelen = e.namelen;
+		d->fileid = e.fileid;
+		d->cookie = e.cookie;
+	}
+	memcpy(d->name, name, namelen);
+	d->name[namelen] = '\0';
+	return 1;
+}
+
 /* The cookie after which the part that follows the buffered reply
  * starts: its last entry's.  False when that is not known. */
 static bool dh_last_cookie(const struct dir_handle *dh, uint64_t *cookie)
 {
 	struct xdr_dec it = dh->it;
+	struct dent d;
 	int ret;
 
 	*cookie = dh->pos;
-	for (;;) {
-		if (dh->plus) {
-			struct nfs3_entryplus e;
-
-			ret = nfs3_readdirplus_next(&it, &e);
-			if (ret == 1)
-				*cookie = e.cookie;
-		} else {
-			struct nfs3_entry e;
-
-			ret = nfs3_readdir_next(&it, &e);
-			if (ret == 1)
-				*cookie = e.cookie;
-		}
-		if (ret != 1)
-			return ret == 0 && *cookie != 0;
-	}
+	while ((ret = dent_next(&it, dh->plus, &d)) == 1)
+		*cookie = d.cookie;
+	return ret == 0 && *cookie != 0;
 }
 
 /* Ask for the part of the listing after the buffered reply, unless that
@@ -443,58 +483,6 @@ static void dh_ask_ahead(fuse_req_t req, struct inode *dir,
 	}
 	STAT_INC(dir_ahead_issued);
 	dh->ahead = a;
-}
-
-static bool is_dot(const char *name, uint32_t len)
-{
-	return (len == 1 && name[0] == '.') ||
-	       (len == 2 && name[0] == '.' && name[1] == '.');
-}
-
-/* One entry, as both readdir flavours see it. */
-struct dent {
-	char name[NFS3_MAXNAMLEN + 1];
-	uint64_t fileid;
-	uint64_t cookie;
-	struct post_op_attr attr;
-	struct post_op_fh3 fh;
-};
-
-/* The next entry of the buffered reply: 1, or 0 at its end. */
-static int dh_next(struct dir_handle *dh, struct dent *d)
-{
-	const char *name;
-	uint32_t namelen;
-	int ret;
-
-	d->attr.present = false;
-	d->fh.present = false;
-	if (dh->plus) {
-		struct nfs3_entryplus e;
-
-		ret = nfs3_readdirplus_next(&dh->it, &e);
-		if (ret != 1)
-			return ret;
-		name = e.name;
-		namelen = e.namelen;
-		d->fileid = e.fileid;
-		d->cookie = e.cookie;
-		d->attr = e.name_attributes;
-		d->fh = e.name_handle;
-	} else {
-		struct nfs3_entry e;
-
-		ret = nfs3_readdir_next(&dh->it, &e);
-		if (ret != 1)
-			return ret;
-		name = e.name;
-		namelen = e.namelen;
-		d->fileid = e.fileid;
-		d->cookie = e.cookie;
-	}
-	memcpy(d->name, name, namelen);
-	d->name[namelen] = '\0';
-	return 1;
 }
 
 static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
@@ -543,7 +531,7 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 		struct fuse_entry_param e;
 		struct dent d;
 		size_t sz;
-		int r = dh_next(dh, &d);
+		int r = dent_next(&dh->it, dh->plus, &d);
 
 		if (r == 0) {
 			if (dh->eof)
