@@ -756,12 +756,13 @@ static bool ra_wait(fuse_req_t req, struct inode *ino, uint64_t off,
 	struct fs_wait w;
 	bool waited = false;
 
-	fs_wait_begin(&w, req);
 	pthread_mutex_lock(&ino->lock);
-	if (ino->ra_inflight && off + size <= ino->ra.end)
+	if (ino->ra_inflight && off + size <= ino->ra.end) {
+		fs_wait_begin(&w, req);
 		waited = fs_wait_cond(&w, &ino->ra_cond, &ino->lock) == 0;
+		fs_wait_end(&w);
+	}
 	pthread_mutex_unlock(&ino->lock);
-	fs_wait_end(&w);
 	return waited;
 }
 
