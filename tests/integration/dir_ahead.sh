@@ -22,9 +22,17 @@ need_cmd perl
 T=$(make_testdir dir_ahead)
 S=$EXPORT_DIR/$T
 N=3000
+# fill_big: the server's big/ holds entry-00000 ... of N, and no more
+# (names removed by a case made again, names made by a case removed).
+fill_big() {
+	rm -f "$S/big"/late-*
+	python3 -c 'import os,sys
+for i in range(int(sys.argv[2])):
+	p = os.path.join(sys.argv[1], "entry-%05d" % i)
+	if not os.path.exists(p): open(p, "w").close()' "$S/big" "$N"
+}
 mkdir "$S/big"
-python3 -c 'import os,sys
-for i in range(int(sys.argv[2])): open(os.path.join(sys.argv[1], "entry-%05d" % i), "w").close()' "$S/big" "$N"
+fill_big
 ls -1 "$S/big" >"$NFSFUSE_TMP/want"
 
 # parts MNT: READDIRPLUS calls, or NFSv4 READDIR operations.
@@ -123,11 +131,7 @@ assert_match "$out" "^twice 0 missed 0 gone [1-9]" "a listing of a changing dire
 # part that predates the removal must not give the kernel those names
 # again: afterwards each of them is gone (ENOENT), not a stale entry of
 # the kernel's.
-rm -f "$S/big"/late-*
-python3 -c 'import os,sys
-for i in range(int(sys.argv[2])):
-	p = os.path.join(sys.argv[1], "entry-%05d" % i)
-	if not os.path.exists(p): open(p, "w").close()' "$S/big" "$N"
+fill_big
 perl -e 'opendir(my $d, $ARGV[0]) or die "$!\n"; print "$_\n" for grep { !/^\.\.?$/ } readdir($d)' "$M/big" >"$NFSFUSE_TMP/order"
 sed -n '601,700p;1001,1100p' "$NFSFUSE_TMP/order" >"$NFSFUSE_TMP/victims"
 out=$(perl -e '
@@ -147,11 +151,7 @@ assert_eq "back 0 of 200" "$out" "names removed through the mount while their pa
 umount_nfsfuse "$MNT"
 
 # --- NFSv4.1 ------------------------------------------------------------------
-rm -f "$S/big"/late-*
-python3 -c 'import os,sys
-for i in range(int(sys.argv[2])):
-	p = os.path.join(sys.argv[1], "entry-%05d" % i)
-	if not os.path.exists(p): open(p, "w").close()' "$S/big" "$N"
+fill_big
 MNT=$(new_mountpoint)
 mount_nfsfuse "$MNT" -o vers=4.1
 whole_listing "$MNT" "NFSv4.1"
