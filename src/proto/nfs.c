@@ -2,11 +2,17 @@
 #include "nfs.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/clock.h"
 #include "../base/log.h"
+
+/* How often a caller waiting in nfs_call_detach() for an asynchronous
+ * call looks at its interrupt flag. */
+#define NFS_DETACH_POLL_NS (100 * 1000 * 1000ll)
 
 struct rpc_clnt *nfs_conn(struct nfs_client *c)
 {
@@ -98,6 +104,120 @@ int nfs_call_async(struct nfs_client *c, enum nfs3_proc proc,
 	ret = rpc_clnt_call_async(nfs_conn(c), p->wire_proc, cred, p->enc, args,
 				  async_done, a);
 	if (ret)
+		free(a);
+	return ret;
+}
+
+/* nfs_call_detach() where the call cannot be made synchronous and then
+ * detached: an asynchronous call that the caller waits for. */
+struct detach_wait {
+	pthread_mutex_t mu;
+	pthread_cond_t cond;
+	unsigned refs;   /* the caller's and the call's */
+	bool done, detached;
+	int err;
+	nfs_done_fn fn;
+	void *ctx;
+};
+
+static void detach_wait_put_locked(struct detach_wait *w)
+{
+	bool last = --w->refs == 0;
+
+	pthread_mutex_unlock(&w->mu);
+	if (!last)
+		return;
+	pthread_cond_destroy(&w->cond);
+	pthread_mutex_destroy(&w->mu);
+	free(w);
+}
+
+static void detach_wait_done(void *ctx, int err, void *res,
+			     struct rpc_reply *reply)
+{
+	struct detach_wait *w = ctx;
+	nfs_done_fn fn = w->fn;
+	void *fn_ctx = w->ctx;
+	bool detached;
+
+	pthread_mutex_lock(&w->mu);
+	detached = w->detached;
+	w->done = true;
+	w->err = err;
+	pthread_cond_signal(&w->cond);
+	detach_wait_put_locked(w);
+	if (detached)
+		fn(fn_ctx, err, res, reply);
+	else
+		rpc_reply_release(reply);
+}
+
+static int call_detach_waiting(struct nfs_client *c, enum nfs3_proc proc,
+			       const struct rpc_cred *cred, const void *args,
+			       void *res, volatile int *interrupted,
+			       nfs_done_fn done, void *ctx)
+{
+	struct detach_wait *w = calloc(1, sizeof(*w));
+	int ret;
+
+	if (!w)
+		return -ENOMEM;
+	pthread_mutex_init(&w->mu, NULL);
+	clock_cond_init(&w->cond);
+	w->refs = 2;
+	w->fn = done;
+	w->ctx = ctx;
+	ret = nfs_call_async(c, proc, cred, args, res, detach_wait_done, w);
+	pthread_mutex_lock(&w->mu);
+	if (ret) {
+		w->refs = 1;
+	} else {
+		while (!w->done &&
+		       !__atomic_load_n(interrupted, __ATOMIC_RELAXED)) {
+			struct timespec t = clock_mono_deadline(
+				NFS_DETACH_POLL_NS);
+
+			pthread_cond_timedwait(&w->cond, &w->mu, &t);
+		}
+		if (w->done) {
+			ret = w->err;
+		} else {
+			w->detached = true;
+			ret = -EINPROGRESS;
+		}
+	}
+	detach_wait_put_locked(w);
+	return ret;
+}
+
+int nfs_call_detach(struct nfs_client *c, enum nfs3_proc proc,
+		    const struct rpc_cred *cred, const void *args, void *res,
+		    volatile int *interrupted, nfs_done_fn done, void *ctx)
+{
+	const struct nfs_proc *p;
+	struct async_call *a;
+	int ret;
+
+	if ((unsigned)proc >= NFS3PROC_COUNT || !interrupted || !done)
+		return -EINVAL;
+	p = &c->v->procs[proc];
+	if (proc != NFS3PROC_NULL && !p->dec)
+		return -ENOTSUP;
+	/* NFSv4.1's calls finish their session slot after the reply, and a
+	 * fixup needs the reply buffer: neither is left to a caller that
+	 * went away, so those wait for an asynchronous call instead of
+	 * reading their reply themselves. */
+	if (c->v->call || p->fixup)
+		return call_detach_waiting(c, proc, cred, args, res,
+					   interrupted, done, ctx);
+	a = malloc(sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	*a = (struct async_call){ p->dec, NULL, res, done, ctx };
+	ret = rpc_clnt_call_detach(nfs_conn(c), p->wire_proc, cred, p->enc,
+				   args, p->dec, res, interrupted, async_done,
+				   a);
+	if (ret != -EINPROGRESS)
 		free(a);
 	return ret;
 }

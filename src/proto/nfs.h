@@ -159,6 +159,20 @@ int nfs_call_async(struct nfs_client *c, enum nfs3_proc proc,
 		   const struct rpc_cred *cred, const void *args, void *res,
 		   nfs_done_fn done, void *ctx);
 
+/*
+ * nfs_call() for a call the caller may stop waiting for without
+ * abandoning it (reply NULL: results without pointers).  Returns as
+ * nfs_call() does, done not called; or, once *interrupted is set,
+ * -EINPROGRESS: the call goes on, and done(ctx, ...) runs at its end as
+ * for nfs_call_async() (res must stay valid until then, and so must args
+ * on NFSv4.1, which may send it again).  The write-back's WRITEs and
+ * COMMITs: a caller that was interrupted stops waiting, and the
+ * write-back still learns what became of them.
+ */
+int nfs_call_detach(struct nfs_client *c, enum nfs3_proc proc,
+		    const struct rpc_cred *cred, const void *args, void *res,
+		    volatile int *interrupted, nfs_done_fn done, void *ctx);
+
 /* The one table from nfsstat3 to errno; unknown statuses log once and give
  * -EIO.  NFS3ERR_JUKEBOX gives -EAGAIN: the caller should retry later. */
 int nfs_stat_errno(uint32_t status);

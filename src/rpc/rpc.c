@@ -724,10 +724,28 @@ int rpc_clnt_call_async(struct rpc_clnt *c, uint32_t proc,
 	return submit(c, proc, cred, enc, args, done, ctx, &e);
 }
 
-int rpc_clnt_call(struct rpc_clnt *c, uint32_t proc,
-		  const struct rpc_cred *cred, xdr_enc_fn enc, const void *args,
-		  xdr_dec_fn dec, void *res, struct rpc_reply *reply,
-		  volatile int *interrupted)
+/*
+ * An interrupted synchronous call goes on as an asynchronous one: done()
+ * will run at its end, as for rpc_clnt_call_async(), and the owner's
+ * reference passes to the client.  The lock is held.
+ */
+static void detach_locked(struct rpc_clnt *c, struct rpc_call_ent *e,
+			  rpc_done_fn done, void *ctx)
+{
+	e->done_fn = done;
+	e->done_ctx = ctx;
+	if (--c->users == 0 && c->shutdown)
+		pthread_cond_broadcast(&c->idle);
+	/* Its reply is now for the transport thread to read. */
+	if (c->direct_ok && c->recv_owner == RPC_RECV_NONE &&
+	    c->watch_fd == c->fd && !(c->watch_ev & EPOLLIN))
+		rpc_watch_locked(c, c->fd, c->watch_ev | EPOLLIN);
+}
+
+static int call(struct rpc_clnt *c, uint32_t proc, const struct rpc_cred *cred,
+		xdr_enc_fn enc, const void *args, xdr_dec_fn dec, void *res,
+		struct rpc_reply *reply, volatile int *interrupted,
+		rpc_done_fn detach_done, void *detach_ctx)
 {
 	struct rpc_call_ent *e;
 	struct rpc_reply r;
@@ -762,6 +780,13 @@ int rpc_clnt_call(struct rpc_clnt *c, uint32_t proc,
 			pthread_cond_wait(&e->cond, &c->lock);
 			e->waiting = false;
 			continue;
+		}
+		if (__atomic_load_n(interrupted, __ATOMIC_RELAXED) &&
+		    detach_done) {
+			detach_locked(c, e, detach_done, detach_ctx);
+			pthread_mutex_unlock(&c->lock);
+			wake(c);
+			return -EINPROGRESS;
 		}
 		if (__atomic_load_n(interrupted, __ATOMIC_RELAXED)) {
 			/* Abandon the call.  If it is being written, the
@@ -818,6 +843,27 @@ int rpc_clnt_call(struct rpc_clnt *c, uint32_t proc,
 		pthread_cond_broadcast(&c->idle);
 	pthread_mutex_unlock(&c->lock);
 	return err;
+}
+
+int rpc_clnt_call(struct rpc_clnt *c, uint32_t proc,
+		  const struct rpc_cred *cred, xdr_enc_fn enc, const void *args,
+		  xdr_dec_fn dec, void *res, struct rpc_reply *reply,
+		  volatile int *interrupted)
+{
+	return call(c, proc, cred, enc, args, dec, res, reply, interrupted,
+		    NULL, NULL);
+}
+
+int rpc_clnt_call_detach(struct rpc_clnt *c, uint32_t proc,
+			 const struct rpc_cred *cred, xdr_enc_fn enc,
+			 const void *args, xdr_dec_fn dec, void *res,
+			 volatile int *interrupted, rpc_done_fn done,
+			 void *ctx)
+{
+	if (!done || !interrupted)
+		return -EINVAL;
+	return call(c, proc, cred, enc, args, dec, res, NULL, interrupted,
+		    done, ctx);
 }
 
 static uint32_t random_xid(void)

@@ -141,6 +141,21 @@ int rpc_clnt_call_async(struct rpc_clnt *c, uint32_t proc,
 			const void *args, rpc_done_fn done, void *ctx);
 
 /*
+ * A synchronous call whose caller may stop waiting without abandoning it:
+ * as rpc_clnt_call() (reply NULL), but once *interrupted is set the call
+ * goes on as if made by rpc_clnt_call_async(ctx, done) and this returns
+ * -EINPROGRESS; done() then runs exactly once, with the results not yet
+ * decoded, and res is not touched.  For a call whose effect the caller
+ * must go on following (a WRITE that later ones may not overtake): an
+ * abandoned one could still be carried out at any time.
+ */
+int rpc_clnt_call_detach(struct rpc_clnt *c, uint32_t proc,
+			 const struct rpc_cred *cred, xdr_enc_fn enc,
+			 const void *args, xdr_dec_fn dec, void *res,
+			 volatile int *interrupted, rpc_done_fn done,
+			 void *ctx);
+
+/*
  * Calls from the server on the client's own connection (the NFSv4.1
  * backchannel, RFC 8881 §2.10.3.1): a record whose message type is CALL
  * goes to fn instead of the XID table.  fn runs on the transport thread

@@ -982,6 +982,60 @@ static void test_interrupted(void **state)
 	assert_int_equal(s.nseen, 1);
 }
 
+/* One call, answered 400 ms late; then whatever follows is read. */
+static void scen_answer_late(struct srv *s)
+{
+	uint32_t xid, arg;
+	int port, fd = srv_accept(s, &port);
+
+	if (fd < 0) {
+		s->fail = 1;
+		return;
+	}
+	if (srv_read_call(s, fd, port, &xid, &arg)) {
+		s->fail = 1;
+		goto out;
+	}
+	usleep(400 * 1000);
+	srv_reply(fd, xid, arg + 10, 1);
+	while (srv_read_call(s, fd, port, &xid, &arg) == 0)
+		;
+out:
+	close(fd);
+}
+
+/* A detachable call whose caller is interrupted is not abandoned: the
+ * caller gets -EINPROGRESS, and the late reply goes to done(), decoded
+ * results and all, as for an asynchronous call. */
+static void test_interrupted_detach(void **state)
+{
+	struct srv s;
+	struct rpc_clnt *c;
+	struct done_box b = { .lock = PTHREAD_MUTEX_INITIALIZER,
+			      .cond = PTHREAD_COND_INITIALIZER };
+	volatile int intr = 0;
+	uint32_t arg = 7, res = 0;
+	pthread_t th;
+
+	(void)state;
+	srv_start(&s, scen_answer_late);
+	c = client(&s, 600, 2, false); /* hard */
+	pthread_create(&th, NULL, set_flag_later, (void *)&intr);
+	assert_int_equal(rpc_clnt_call_detach(c, 5, &test_cred, enc_u32, &arg,
+					      dec_u32, &res, &intr, done_cb,
+					      &b), -EINPROGRESS);
+	pthread_join(th, NULL);
+	assert_int_equal(res, 0); /* untouched: done() gets the results */
+	done_wait(&b, 1);
+	assert_int_equal(b.err[0], 0);
+	assert_int_equal(b.res[0], arg + 10);
+	assert_int_equal(rpc_clnt_dropped_replies(c), 0);
+	rpc_clnt_destroy(c);
+	srv_join(&s);
+	assert_int_equal(s.nseen, 1);
+	assert_int_equal(b.n, 1);
+}
+
 /* Hard mount: the first three transmissions go unanswered. */
 static void scen_answer_fourth(struct srv *s)
 {
@@ -1653,6 +1707,7 @@ int main(void)
 		cmocka_unit_test(test_reconnect_same_port),
 		cmocka_unit_test(test_soft_timeout),
 		cmocka_unit_test(test_interrupted),
+		cmocka_unit_test(test_interrupted_detach),
 		cmocka_unit_test(test_hard_retry),
 		cmocka_unit_test(test_oversize_record),
 		cmocka_unit_test(test_rpc_error),
