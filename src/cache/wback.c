@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/clock.h"
 #include "../base/log.h"
 #include "../base/stats.h"
 #include "../base/trace.h"
@@ -23,6 +24,8 @@
 #define MAX_PAIRS 4096
 /* Replies that changed nothing (COMMITs) remembered per batch. */
 #define MAX_CHECKS 256
+/* How often a wait that may be stopped looks at its stop flag. */
+#define STOP_POLL_NS (100 * 1000 * 1000ll)
 
 struct chunk {
 	struct chunk *next;
@@ -86,6 +89,9 @@ struct wback {
 	unsigned nopre;
 	struct fattr3 nopre_after;
 	uint64_t batch_end;
+	/* Its owner let go (wback_free) while calls were in flight: the
+	 * last of them to end frees it. */
+	bool orphan;
 };
 
 struct wback *wback_new(struct nfs_client *nfs, const struct nfs_fh3 *fh,
@@ -96,7 +102,7 @@ struct wback *wback_new(struct nfs_client *nfs, const struct nfs_fh3 *fh,
 	if (!wb)
 		return NULL;
 	pthread_mutex_init(&wb->lock, NULL);
-	pthread_cond_init(&wb->cond, NULL);
+	clock_cond_init(&wb->cond);
 	wb->nfs = nfs;
 	wb->fh = *fh;
 	wb->max_held = max_held;
@@ -115,16 +121,8 @@ static void drop_chunks(struct wback *wb)
 	wb->head = wb->tail = NULL;
 }
 
-void wback_free(struct wback *wb)
+static void destroy(struct wback *wb)
 {
-	if (!wb)
-		return;
-	/* A COMMIT sent ahead answers into *wb (after a flush, none is on
-	 * the wire). */
-	pthread_mutex_lock(&wb->lock);
-	while (wb->inflight || wb->committing)
-		pthread_cond_wait(&wb->cond, &wb->lock);
-	pthread_mutex_unlock(&wb->lock);
 	free(wb->gather);
 	drop_chunks(wb);
 	free(wb->pairs);
@@ -132,6 +130,54 @@ void wback_free(struct wback *wb)
 	pthread_cond_destroy(&wb->cond);
 	pthread_mutex_destroy(&wb->lock);
 	free(wb);
+}
+
+void wback_free(struct wback *wb)
+{
+	bool idle;
+
+	if (!wb)
+		return;
+	/* A WRITE or COMMIT whose waiter was interrupted answers into *wb,
+	 * however late: the last to end frees it.  Never a wait here:
+	 * inode_free() runs under the inode table's lock. */
+	pthread_mutex_lock(&wb->lock);
+	wb->orphan = true;
+	idle = !wb->inflight && !wb->committing;
+	pthread_mutex_unlock(&wb->lock);
+	if (idle)
+		destroy(wb);
+}
+
+/* The end of a reply callback: unlocks, and frees an orphan once nothing
+ * of it is in flight. */
+static void done_unlock(struct wback *wb)
+{
+	bool gone = wb->orphan && !wb->inflight && !wb->committing;
+
+	pthread_mutex_unlock(&wb->lock);
+	if (gone)
+		destroy(wb);
+}
+
+/*
+ * Wait for a change of *wb (a reply, a commit ended); the lock is held.
+ * 0 when woken (spuriously too: the caller looks again), -EINTR once
+ * *stop is set.  stop NULL: no end but the change.
+ */
+static int wait_change(struct wback *wb, volatile int *stop)
+{
+	struct timespec t;
+
+	if (!stop) {
+		pthread_cond_wait(&wb->cond, &wb->lock);
+		return 0;
+	}
+	if (__atomic_load_n(stop, __ATOMIC_RELAXED))
+		return -EINTR;
+	t = clock_mono_deadline(STOP_POLL_NS);
+	pthread_cond_timedwait(&wb->cond, &wb->lock, &t);
+	return __atomic_load_n(stop, __ATOMIC_RELAXED) ? -EINTR : 0;
 }
 
 /* Is a later than b?  ctime moves with every change; size breaks a tie
@@ -212,7 +258,7 @@ static void write_done(void *ctx, int err, void *res, struct rpc_reply *reply)
 	wb->inflight--;
 	wb->seq++;
 	pthread_cond_broadcast(&wb->cond);
-	pthread_mutex_unlock(&wb->lock);
+	done_unlock(wb);
 }
 
 /* A kept chunk goes on the wire: unanswered, in flight. */
@@ -238,7 +284,7 @@ static int send_chunk(struct wback *wb, struct chunk *c)
 	return ret;
 }
 
-static int commit_locked(struct wback *wb);
+static int commit_locked(struct wback *wb, volatile int *stop);
 
 static bool overlaps(const struct chunk *c, uint64_t off, uint64_t len)
 {
@@ -249,23 +295,25 @@ static bool overlaps(const struct chunk *c, uint64_t off, uint64_t len)
  * A server may run two WRITEs in flight at once in either order: if they
  * overlap, the older bytes could land last and stay.  So a WRITE waits
  * until no earlier unanswered one overlaps it (up to `until`, exclusive:
- * NULL for all).  The lock is held.
+ * NULL for all).  The lock is held; 0, or -EINTR (wait_change()).
  */
-static void wait_overlap(struct wback *wb, uint64_t off, uint64_t len,
-			 const struct chunk *until)
+static int wait_overlap(struct wback *wb, uint64_t off, uint64_t len,
+			const struct chunk *until, volatile int *stop)
 {
 	for (;;) {
 		const struct chunk *c;
+		int ret;
 
 		/* Nothing unanswered: no walk of a long list per write. */
 		if (!wb->inflight)
-			return;
+			return 0;
 		for (c = wb->head; c && c != until; c = c->next)
 			if (!c->acked && overlaps(c, off, len))
 				break;
 		if (!c || c == until)
-			return;
-		pthread_cond_wait(&wb->cond, &wb->lock);
+			return 0;
+		if ((ret = wait_change(wb, stop)))
+			return ret;
 	}
 }
 
@@ -282,19 +330,28 @@ static bool cred_same(const struct rpc_cred *a, const struct rpc_cred *b)
  * reads the reply itself (rpc.c's leader) instead of the transport
  * thread reading it and waking the caller: a context switch less per
  * flush of a small file.  The answer goes through write_done(), as an
- * asynchronous one would.
+ * asynchronous one would; and if the sender is stopped first (-EINTR),
+ * the WRITE goes on as an asynchronous one, not abandoned: it is still
+ * in flight for every later WRITE that must not overtake it.
  */
-static void send_chunk_wait(struct wback *wb, struct chunk *c)
+static int send_chunk_wait(struct wback *wb, struct chunk *c,
+			   volatile int *stop)
 {
 	int ret;
 
 	chunk_leaves(wb, c);
 	memset(&c->res, 0, sizeof(c->res));
 	pthread_mutex_unlock(&wb->lock);
-	ret = nfs_call(wb->nfs, NFS3PROC_WRITE, &c->cred, &c->args, &c->res,
-		       NULL, NULL);
-	write_done(c, ret, &c->res, NULL);
+	if (stop)
+		ret = nfs_call_detach(wb->nfs, NFS3PROC_WRITE, &c->cred,
+				      &c->args, &c->res, stop, write_done, c);
+	else
+		ret = nfs_call(wb->nfs, NFS3PROC_WRITE, &c->cred, &c->args,
+			       &c->res, NULL, NULL);
+	if (ret != -EINPROGRESS)
+		write_done(c, ret, &c->res, NULL);
 	pthread_mutex_lock(&wb->lock);
+	return ret == -EINPROGRESS ? -EINTR : 0;
 }
 
 /* Runs on the RPC transport thread: must not block.  A COMMIT sent
@@ -344,7 +401,7 @@ static void commit_done(void *ctx, int err, void *res, struct rpc_reply *reply)
 	TRACE("commit ahead: %zu bytes stable, %zu held", freed, wb->held);
 	wb->committing = false;
 	pthread_cond_broadcast(&wb->cond);
-	pthread_mutex_unlock(&wb->lock);
+	done_unlock(wb);
 }
 
 /*
@@ -389,38 +446,53 @@ static void commit_ahead(struct wback *wb, size_t adding)
 }
 
 /*
- * Put a chunk on the wire and on the kept list: past half the bound on
- * held bytes, a writer commits ahead what the server acknowledged; past
- * the bound, it waits for that COMMIT or for replies, or commits and
- * waits.  The lock is held.  On error the chunk is freed.  With wait (a
- * caller about to wait for every WRITE), a chunk that would be alone in
- * flight is sent synchronously (send_chunk_wait()).
+ * Make room for a WRITE of len bytes at off: past half the bound on held
+ * bytes, commit ahead what the server acknowledged; past the bound, wait
+ * for that COMMIT or for replies, or commit and wait; then wait until no
+ * unanswered WRITE overlaps it.  The lock is held, and dropped while
+ * waiting.  0: the WRITE may go now, before the lock is dropped again;
+ * -EINTR: stopped; or the error of a COMMIT (kept for the next flush).
  */
-static int queue_chunk(struct wback *wb, struct chunk *c, bool wait)
+static int make_room(struct wback *wb, uint64_t off, size_t len, bool wait,
+		     volatile int *stop)
 {
 	int ret;
 
 	/* A caller that waits is about to commit everything (or to read):
 	 * a COMMIT ahead of its own would be one round trip more. */
 	if (!wait)
-		commit_ahead(wb, c->args.count);
-	while (wb->held + c->args.count > wb->max_held && wb->head) {
+		commit_ahead(wb, len);
+	while (wb->held + len > wb->max_held && wb->head) {
 		if (wb->inflight == 0 && !wb->committing) {
-			ret = commit_locked(wb);
+			ret = commit_locked(wb, stop);
 			if (ret) {
-				if (!wb->err)
+				if (ret != -EINTR && !wb->err)
 					wb->err = ret;
-				free(c);
 				return ret;
 			}
 			if (wb->head)
 				break; /* could not free anything */
 		} else {
-			pthread_cond_wait(&wb->cond, &wb->lock);
-			commit_ahead(wb, c->args.count);
+			if ((ret = wait_change(wb, stop)))
+				return ret;
+			commit_ahead(wb, len);
 		}
 	}
-	wait_overlap(wb, c->args.offset, c->args.count, NULL);
+	return wait_overlap(wb, off, len, NULL, stop);
+}
+
+/*
+ * Put a chunk on the wire and on the kept list, once make_room() said it
+ * may go.  The lock is held.  On error the chunk is freed.  With wait (a
+ * caller about to wait for every WRITE), a chunk that would be alone in
+ * flight is sent synchronously (send_chunk_wait(): -EINTR when stopped,
+ * the chunk then in flight and kept).
+ */
+static int queue_chunk(struct wback *wb, struct chunk *c, bool wait,
+		       volatile int *stop)
+{
+	int ret;
+
 	wait = wait && !wb->inflight;
 	if (!wait) {
 		ret = send_chunk(wb, c);
@@ -438,22 +510,51 @@ static int queue_chunk(struct wback *wb, struct chunk *c, bool wait)
 	/* Kept before it goes: a WRITE of another thread meanwhile must
 	 * find it to wait for (wait_overlap()). */
 	if (wait)
-		send_chunk_wait(wb, c);
+		return send_chunk_wait(wb, c, stop);
 	return 0;
 }
 
-/* Send the gathered run as one WRITE; the lock is held.  An error is
- * also kept for the next flush: the writes it holds were answered
- * already. */
+/* push_gather()'s stable: FILE_SYNC if the run is all there is to send,
+ * else UNSTABLE. */
+#define STABLE_IF_ALONE UINT32_MAX
+
+/*
+ * Send the gathered run as one WRITE; the lock is held.  The run stays
+ * gathered (writes may still join it) while it waits for room, so a
+ * stopped wait (-EINTR) leaves it where it was, for the next flush.  An
+ * error is also kept for the next flush: the writes it holds were
+ * answered already.
+ */
 static int push_gather(struct wback *wb, uint32_t stable, bool wait,
-		       const char *why)
+		       const char *why, volatile int *stop)
 {
-	struct chunk *c = wb->gather;
+	struct chunk *c;
 	int ret;
 
-	if (!c)
-		return 0;
+	for (;;) {
+		uint64_t off;
+		uint32_t count;
+
+		if (!(c = wb->gather))
+			return 0;
+		off = c->args.offset;
+		count = c->args.count;
+		ret = make_room(wb, off, count, wait, stop);
+		if (ret == -EINTR)
+			return ret;
+		if (ret) {
+			free(wb->gather);
+			wb->gather = NULL;
+			return ret;
+		}
+		/* The same run as the room was made for, or look again. */
+		if (wb->gather == c && c->args.offset == off &&
+		    c->args.count == count)
+			break;
+	}
 	wb->gather = NULL;
+	if (stable == STABLE_IF_ALONE)
+		stable = wb->head || wb->inflight ? UNSTABLE : FILE_SYNC;
 	c->args.stable = stable;
 	if (c->args.count < wb->nfs->wsize) {
 		STAT_INC(gather_early);
@@ -461,8 +562,8 @@ static int push_gather(struct wback *wb, uint32_t stable, bool wait,
 		      "wsize: %s", c->args.count,
 		      (unsigned long long)c->args.offset, why);
 	}
-	ret = queue_chunk(wb, c, wait);
-	if (ret && !wb->err)
+	ret = queue_chunk(wb, c, wait, stop);
+	if (ret && ret != -EINTR && !wb->err)
 		wb->err = ret;
 	return ret;
 }
@@ -529,15 +630,17 @@ static bool gather_joins(const struct chunk *g, const struct rpc_cred *cred,
  * and comes from the same identity.  The run goes out when it reaches
  * wsize, and what did not fit starts the next, so the WRITEs stay whole
  * and aligned to the first.  A write that does not join sends the run
- * and starts the next one.  The lock is held.  Returns 1 when the bytes
- * were taken, 0 when they are a whole WRITE of their own, or a negative
- * errno.
+ * and starts the next one.  The lock is held.  Returns the bytes taken:
+ * all of them, or fewer when a wait to send a run was stopped; 0 when
+ * they are a whole WRITE of their own; or a negative errno (-EINTR:
+ * stopped before any was taken).
  */
-static int gather(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
-		  const void *data, size_t len)
+static ssize_t gather(struct wback *wb, const struct rpc_cred *cred,
+		      uint64_t off, const void *data, size_t len,
+		      volatile int *stop)
 {
 	const uint8_t *p = data;
-	size_t wsize = wb->nfs->wsize;
+	size_t wsize = wb->nfs->wsize, taken = 0;
 	int ret;
 
 	while (len) {
@@ -546,17 +649,18 @@ static int gather(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
 		size_t take;
 
 		if (g && !gather_joins(g, cred, off, wsize)) {
-			ret = push_gather(wb, UNSTABLE, false, "not next to the run");
+			ret = push_gather(wb, UNSTABLE, false,
+					  "not next to the run", stop);
 			if (ret)
-				return ret;
-			g = NULL;
+				return taken ? (ssize_t)taken : ret;
+			continue;
 		}
 		if (!g) {
 			/* Only the first piece can be this large. */
 			if (len >= wsize)
 				return 0;
 			if (!(g = gather_new(wb, cred, off, len)))
-				return -ENOMEM;
+				return taken ? (ssize_t)taken : -ENOMEM;
 		} else {
 			STAT_INC(writes_gathered);
 		}
@@ -565,29 +669,35 @@ static int gather(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
 			take = len;
 		end = off + take - g->args.offset;
 		if (!gather_room(wb, end))
-			return -ENOMEM;
+			return taken ? (ssize_t)taken : -ENOMEM;
 		g = wb->gather;
 		memcpy(g->data + (off - g->args.offset), p, take);
 		if (end > g->args.count)
 			g->args.count = (uint32_t)end;
 		/* Attributes fetched from now on may lack these bytes. */
 		wb->seq++;
-		if (g->args.count >= wsize &&
-		    (ret = push_gather(wb, UNSTABLE, false, "full")))
-			return ret;
 		off += take;
 		p += take;
 		len -= take;
+		taken += take;
+		if (g->args.count >= wsize &&
+		    (ret = push_gather(wb, UNSTABLE, false, "full", stop)))
+			/* Taken all the same: the full run stays gathered
+			 * when the wait was stopped. */
+			return ret == -EINTR ? (ssize_t)taken : ret;
 	}
-	return 1;
+	return (ssize_t)taken;
 }
 
-int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
-		const void *data, size_t len, unsigned flags)
+ssize_t wback_write(struct wback *wb, const struct rpc_cred *cred,
+		    uint64_t off, const void *data, size_t len, unsigned flags,
+		    volatile int *stop)
 {
 	struct chunk *c;
-	int ret;
+	ssize_t ret;
 
+	if (!len)
+		return 0;
 	pthread_mutex_lock(&wb->lock);
 	/* An earlier write already failed (a soft mount that timed out, a
 	 * full disk): fail this one now rather than queue behind it; the
@@ -596,18 +706,19 @@ int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
 		ret = wb->err;
 		goto out;
 	}
-	if (off + len > wb->batch_end)
-		wb->batch_end = off + len;
 	if (flags & WBACK_NOW) {
 		ret = push_gather(wb, UNSTABLE, false,
-				  "a write that may not wait");
+				  "a write that may not wait", stop);
 		if (ret)
 			goto out;
 	} else {
-		ret = gather(wb, cred, off, data, len);
+		ret = gather(wb, cred, off, data, len, stop);
 		if (ret)
 			goto out;
 	}
+	ret = make_room(wb, off, len, false, stop);
+	if (ret)
+		goto out;
 	c = malloc(sizeof(*c) + len);
 	if (!c) {
 		ret = -ENOMEM;
@@ -625,30 +736,40 @@ int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
 	c->cred = *cred;
 	/* Refused before it left (e.g. past NFSv2's 2 GiB): the writer
 	 * hears it now, and nobody needs to hear it again. */
-	ret = queue_chunk(wb, c, false);
+	ret = queue_chunk(wb, c, false, stop);
+	if (ret == 0)
+		ret = (ssize_t)len;
 out:
+	if (ret > 0 && off + (uint64_t)ret > wb->batch_end)
+		wb->batch_end = off + (uint64_t)ret;
 	pthread_mutex_unlock(&wb->lock);
-	return ret > 0 ? 0 : ret;
+	return ret;
 }
 
-static void wait_idle(struct wback *wb)
+static int wait_idle(struct wback *wb, volatile int *stop)
 {
+	int ret;
+
 	while (wb->inflight)
-		pthread_cond_wait(&wb->cond, &wb->lock);
+		if ((ret = wait_change(wb, stop)))
+			return ret;
+	return 0;
 }
 
-uint64_t wback_wait(struct wback *wb)
+int wback_wait(struct wback *wb, volatile int *stop, uint64_t *seq)
 {
-	uint64_t seq;
+	int ret;
 
 	pthread_mutex_lock(&wb->lock);
 	/* Whoever waits is about to read from the server: it must find the
 	 * held bytes there. */
-	push_gather(wb, UNSTABLE, true, "read or attributes wanted");
-	wait_idle(wb);
-	seq = wb->seq;
+	ret = push_gather(wb, UNSTABLE, true, "read or attributes wanted",
+			  stop);
+	if (ret != -EINTR)
+		ret = wait_idle(wb, stop);
+	*seq = wb->seq;
 	pthread_mutex_unlock(&wb->lock);
-	return seq;
+	return ret;
 }
 
 uint64_t wback_seq(struct wback *wb)
@@ -678,33 +799,37 @@ bool wback_busy(struct wback *wb)
  * as the writer of the oldest kept bytes: a COMMIT covers the whole file,
  * and a writer is someone the server lets change it.
  */
-static int commit_rounds(struct wback *wb);
+static int commit_rounds(struct wback *wb, volatile int *stop);
 
-static int commit_locked(struct wback *wb)
+static int commit_locked(struct wback *wb, volatile int *stop)
 {
 	int ret;
 
 	/* One commit at a time: a second flusher waits for the first (or
 	 * for the COMMIT sent ahead) and then commits whatever is left. */
 	while (wb->committing || wb->inflight)
-		pthread_cond_wait(&wb->cond, &wb->lock);
+		if ((ret = wait_change(wb, stop)))
+			return ret;
 	if (!wb->head)
 		return 0;
 	wb->committing = true;
-	ret = commit_rounds(wb);
+	ret = commit_rounds(wb, stop);
+	/* A COMMIT that went on without its waiter ends in commit_done(),
+	 * which ends the commit. */
+	if (ret == -EINPROGRESS)
+		return -EINTR;
 	wb->committing = false;
 	pthread_cond_broadcast(&wb->cond);
 	return ret;
 }
 
-/* commit_locked()'s COMMIT, and the resends after a changed verifier. */
-static int commit_rounds(struct wback *wb)
+/* commit_locked()'s COMMIT, and the resends after a changed verifier.
+ * -EINPROGRESS: stopped, the COMMIT still on the wire. */
+static int commit_rounds(struct wback *wb, volatile int *stop)
 {
 	for (int round = 0; round <= MAX_RESENDS; round++) {
-		struct nfs3_commit_args args = { .file = wb->fh };
-		struct nfs3_commit_res res;
-		struct chunk *c, *last, *stop;
-		struct rpc_cred cred;
+		struct nfs3_commit_res *res = &wb->ahead_res;
+		struct chunk *c, *last, *stop_at;
 		bool need = false, changed = false;
 		int ret;
 
@@ -715,29 +840,42 @@ static int commit_rounds(struct wback *wb)
 			return 0;
 		}
 		last = wb->tail;
-		cred = wb->head->cred;
+		/* In *wb, not on the stack: if the waiter is stopped, the
+		 * COMMIT goes on and answers there (commit_done(), which then
+		 * frees nothing: no chunk is in_commit). */
+		memset(&wb->ahead_args, 0, sizeof(wb->ahead_args));
+		wb->ahead_args.file = wb->fh;
+		wb->ahead_cred = wb->head->cred;
 		pthread_mutex_unlock(&wb->lock);
 		STAT_INC(commits);
-		ret = nfs_call(wb->nfs, NFS3PROC_COMMIT, &cred, &args, &res, NULL,
-			       NULL);
+		if (stop)
+			ret = nfs_call_detach(wb->nfs, NFS3PROC_COMMIT,
+					      &wb->ahead_cred, &wb->ahead_args,
+					      res, stop, commit_done, wb);
+		else
+			ret = nfs_call(wb->nfs, NFS3PROC_COMMIT,
+				       &wb->ahead_cred, &wb->ahead_args, res,
+				       NULL, NULL);
 		pthread_mutex_lock(&wb->lock);
+		if (ret == -EINPROGRESS)
+			return ret;
 		/* Writes queued while we waited stay for the next COMMIT. */
-		stop = last->next;
-		if (ret == 0 && res.status != NFS3_OK)
-			ret = nfs_stat_errno(res.status);
+		stop_at = last->next;
+		if (ret == 0 && res->status != NFS3_OK)
+			ret = nfs_stat_errno(res->status);
 		if (ret)
 			return ret;
-		keep_pair(wb, &res.file_wcc);
+		keep_pair(wb, &res->file_wcc);
 		/* Chunks acknowledged under another verifier may be gone. */
-		for (c = wb->head; c != stop; c = c->next)
+		for (c = wb->head; c != stop_at; c = c->next)
 			if (!c->stable &&
-			    memcmp(c->verf, res.verf, sizeof(res.verf)))
+			    memcmp(c->verf, res->verf, sizeof(res->verf)))
 				changed = true;
-		memcpy(wb->verf, res.verf, sizeof(wb->verf));
+		memcpy(wb->verf, res->verf, sizeof(wb->verf));
 		wb->have_verf = true;
 		if (!changed) {
 			/* Free what this COMMIT covered. */
-			while (wb->head && wb->head != stop) {
+			while (wb->head && wb->head != stop_at) {
 				c = wb->head;
 				wb->head = c->next;
 				wb->held -= c->args.count;
@@ -753,13 +891,18 @@ static int commit_rounds(struct wback *wb)
 		       wb->held);
 		TRACE("commit: verifier changed → resend %zu bytes", wb->held);
 		wb->chain_unknown = true;
-		for (c = wb->head; c != stop; c = c->next) {
+		for (c = wb->head; c != stop_at; c = c->next) {
 			c->stable = false;
 			c->acked = true; /* not yet resent: nothing to wait for */
 		}
-		for (c = wb->head; c != stop; c = c->next) {
+		/* A stop in here leaves chunks acknowledged under the old
+		 * verifier: the next flush's COMMIT finds them and sends
+		 * them again. */
+		for (c = wb->head; c != stop_at; c = c->next) {
 			/* In the original order, as the first time. */
-			wait_overlap(wb, c->args.offset, c->args.count, c);
+			if ((ret = wait_overlap(wb, c->args.offset,
+						c->args.count, c, stop)))
+				return ret;
 			ret = send_chunk(wb, c);
 			if (ret) {
 				if (!wb->err)
@@ -767,7 +910,8 @@ static int commit_rounds(struct wback *wb)
 				break;
 			}
 		}
-		wait_idle(wb);
+		if ((ret = wait_idle(wb, stop)))
+			return ret;
 		if (wb->err)
 			return wb->err;
 	}
@@ -775,38 +919,39 @@ static int commit_rounds(struct wback *wb)
 }
 
 /* Every byte to the server and committed; the lock is held.  The first
- * error since the last flush, or 0. */
-static int send_all(struct wback *wb, const char *why)
+ * error since the last flush, or 0; -EINTR when stopped, with every byte
+ * still kept (or on the wire) for the next flush. */
+static int send_all(struct wback *wb, const char *why, volatile int *stop)
 {
 	int ret;
 
 	/* A file written in one run of at most wsize: one FILE_SYNC WRITE
 	 * and no COMMIT saves the round trip at close. */
-	if (wb->gather)
-		push_gather(wb, wb->head || wb->inflight ? UNSTABLE : FILE_SYNC,
-			    true, why);
-	wait_idle(wb);
+	if (wb->gather &&
+	    push_gather(wb, STABLE_IF_ALONE, true, why, stop) == -EINTR)
+		return -EINTR;
+	if ((ret = wait_idle(wb, stop)))
+		return ret;
 	if (wb->err)
-		ret = wb->err;
-	else
-		ret = wb->head ? commit_locked(wb) : 0;
-	/* A COMMIT sent ahead answers into *wb: none is on the wire once a
-	 * flush has returned, so that the file may go (inode_free() runs
-	 * under the table lock, where nothing may wait for the server). */
-	while (wb->committing)
-		pthread_cond_wait(&wb->cond, &wb->lock);
-	return ret;
+		return wb->err;
+	/* A COMMIT sent ahead may still be on the wire when this returns:
+	 * it answers into *wb, which outlives its owner for it
+	 * (wback_free()). */
+	return wb->head ? commit_locked(wb, stop) : 0;
 }
 
-int wback_flush(struct wback *wb)
+int wback_flush(struct wback *wb, volatile int *stop)
 {
 	int ret;
 
 	pthread_mutex_lock(&wb->lock);
-	ret = send_all(wb, "flush");
-	if (ret)
-		drop_chunks(wb); /* reported once; keeping them helps nobody */
-	wb->err = 0;
+	ret = send_all(wb, "flush", stop);
+	if (ret != -EINTR) {
+		if (ret)
+			drop_chunks(wb); /* reported once; keeping them
+					  * helps nobody */
+		wb->err = 0;
+	}
 	pthread_mutex_unlock(&wb->lock);
 	return ret;
 }
@@ -816,7 +961,7 @@ int wback_push(struct wback *wb)
 	int ret;
 
 	pthread_mutex_lock(&wb->lock);
-	ret = send_all(wb, "push");
+	ret = send_all(wb, "push", NULL);
 	if (ret && !wb->err)
 		wb->err = ret;
 	pthread_mutex_unlock(&wb->lock);

@@ -24,6 +24,13 @@
  * pre-op attributes of the replies must chain, one after another, from the
  * attributes cached before the writes (wback_chain()).
  *
+ * Waits for the server (a flush, a writer past the bound, a reader
+ * waiting for WRITEs) end early once *stop is set (the caller's
+ * interrupt, an unmount; stop may be NULL): they return -EINTR, and
+ * nothing is lost or abandoned.  Bytes not sent stay gathered or kept,
+ * WRITEs and COMMITs on the wire go on without their waiter and still
+ * answer here, and the next flush carries on where this one stopped.
+ *
  * Locking: the wback lock protects everything here; the RPC transport
  * thread takes it in the reply callback, so it is never held across a
  * blocking RPC.
@@ -34,6 +41,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "../proto/nfs.h"
 
@@ -41,7 +49,9 @@ struct wback;
 
 struct wback *wback_new(struct nfs_client *nfs, const struct nfs_fh3 *fh,
 			size_t max_held);
-/* Only once nothing is in flight (after wback_flush or wback_wait). */
+/* The owner lets go: a call still in flight (its waiter stopped) frees
+ * it when it ends.  Never waits.  Bytes not yet sent are dropped: call
+ * it after a flush. */
 void wback_free(struct wback *wb);
 
 /* Send these bytes now instead of gathering them (O_DIRECT: the writer
@@ -49,22 +59,27 @@ void wback_free(struct wback *wb);
 #define WBACK_NOW 1u
 
 /* Queue bytes at off, written by cred: every WRITE and COMMIT of them,
- * however late, carries that identity.  0, or a negative errno if they
- * could not be sent. */
-int wback_write(struct wback *wb, const struct rpc_cred *cred, uint64_t off,
-		const void *data, size_t len, unsigned flags);
-/* Wait until no WRITE is in flight; returns the write counter (below). */
-uint64_t wback_wait(struct wback *wb);
+ * however late, carries that identity.  Returns the bytes taken: len,
+ * or fewer if stopped after taking some (a short write); or a negative
+ * errno if none could be taken (-EINTR: stopped). */
+ssize_t wback_write(struct wback *wb, const struct rpc_cred *cred,
+		    uint64_t off, const void *data, size_t len, unsigned flags,
+		    volatile int *stop);
+/* Send what is gathered and wait until no WRITE is in flight; *seq gets
+ * the write counter (below).  0 or -EINTR. */
+int wback_wait(struct wback *wb, volatile int *stop, uint64_t *seq);
 /*
  * Wait for every WRITE, COMMIT what is unstable (sending it again after a
  * verifier change), and return the first error since the last flush
  * (then forgotten), or 0.  The calls carry the writers' identities, not
- * the flusher's.
+ * the flusher's.  -EINTR: stopped, every byte and error kept for the
+ * next flush.
  */
-int wback_flush(struct wback *wb);
+int wback_flush(struct wback *wb, volatile int *stop);
 /* The same, but an error is kept for the next wback_flush() too (and the
  * bytes with it): a flush the writer did not ask for (a delegation
- * recalled) must not eat the error its fsync or close is owed. */
+ * recalled) must not eat the error its fsync or close is owed.  Waits
+ * for as long as it takes. */
 int wback_push(struct wback *wb);
 /* Bumped when a WRITE is sent and when its reply arrives: attributes
  * fetched across a change of this counter may predate our own writes. */

@@ -920,8 +920,18 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	}
 	STAT_INC(data_misses);
 	/* A READ must not overtake our own WRITEs of the same bytes. */
-	if (i->wb)
-		seq = wback_wait(i->wb);
+	if (i->wb) {
+		struct fs_wait w;
+		int ret;
+
+		fs_wait_begin(&w, req);
+		ret = wback_wait(i->wb, &w.stop, &seq);
+		fs_wait_end(&w);
+		if (ret) {
+			fuse_reply_err(req, -ret);
+			return;
+		}
+	}
 	pthread_mutex_lock(&i->lock);
 	gen = i->data_gen;
 	pthread_mutex_unlock(&i->lock);
@@ -952,8 +962,10 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 	struct fs *fs = fs_of(req);
 	struct open_file *h = of_of(fi);
 	struct rpc_cred cred;
+	struct fs_wait w;
 	struct dfile *df;
 	struct inode *i;
+	ssize_t n;
 	int ret;
 
 	i = io_inode(req, h, ino, &ret);
@@ -966,7 +978,14 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
-	pthread_mutex_lock(&i->settle);
+	/* The writer waits for a flush of another (`settle`) or, past the
+	 * bound on held bytes, for the server: as its request's wait. */
+	fs_wait_begin(&w, req);
+	if (fs_wait_lock(&w, &i->settle)) {
+		fs_wait_end(&w);
+		fuse_reply_err(req, EINTR);
+		return;
+	}
 	pthread_mutex_lock(&i->lock);
 	if (!i->wb)
 		i->wb = wback_new(fs->nfs, &i->fh, WBACK_MAX_HELD);
@@ -974,6 +993,7 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 	pthread_mutex_unlock(&i->lock);
 	if (!i->wb) {
 		pthread_mutex_unlock(&i->settle);
+		fs_wait_end(&w);
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
@@ -986,23 +1006,26 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 		fs_req_cred(req, &cred);
 	/* O_DIRECT asks for no cache between the writer and the server:
 	 * its writes go out as they come, not gathered. */
-	ret = wback_write(i->wb, &cred, (uint64_t)off, buf, size,
-			  (fi->flags & O_DIRECT) ? WBACK_NOW : 0);
+	n = wback_write(i->wb, &cred, (uint64_t)off, buf, size,
+			(fi->flags & O_DIRECT) ? WBACK_NOW : 0, &w.stop);
 	pthread_mutex_lock(&i->lock);
-	if (ret == 0 && (uint64_t)off + size > i->wb_end)
-		i->wb_end = (uint64_t)off + size;
-	if (ret == 0)
+	if (n > 0 && (uint64_t)off + (uint64_t)n > i->wb_end)
+		i->wb_end = (uint64_t)off + (uint64_t)n;
+	if (n > 0)
 		i->wgen++;
 	pthread_mutex_unlock(&i->lock);
 	pthread_mutex_unlock(&i->settle);
-	if (ret) {
-		fuse_reply_err(req, -ret);
+	fs_wait_end(&w);
+	if (n < 0) {
+		fuse_reply_err(req, (int)-n);
 		return;
 	}
 	df = inode_dfile(fs, i);
 	if (df)
-		dcache_write(fs->dc, df, (uint64_t)off, buf, size);
-	fuse_reply_write(req, size);
+		dcache_write(fs->dc, df, (uint64_t)off, buf, (size_t)n);
+	/* Fewer than asked when interrupted after taking some: a short
+	 * write, as write(2) may be. */
+	fuse_reply_write(req, (size_t)n);
 }
 
 /* The batch's writes are on the server: cache what they left, if they
@@ -1051,16 +1074,29 @@ static bool settle_batch(struct fs *fs, struct inode *ino,
 int fs_writes_settle(fuse_req_t req, struct inode *ino)
 {
 	struct fs *fs = fs_of(req);
+	struct fs_wait w;
 	struct fattr3 before;
 	bool batch, before_valid, tell = false;
 	int ret;
 
 	if (!ino->wb)
 		return 0;
+	/* As req's wait: an interrupt or the unmount ends it (-EINTR),
+	 * leaving what is not yet on the server kept, and the batch open,
+	 * for the next flush.  A release has no caller to interrupt it. */
+	fs_wait_begin(&w, req);
 	/* No write joins between the flush and the attributes it leaves
 	 * (inode.h, `settle`). */
-	pthread_mutex_lock(&ino->settle);
-	ret = wback_flush(ino->wb);
+	if (fs_wait_lock(&w, &ino->settle)) {
+		fs_wait_end(&w);
+		return -EINTR;
+	}
+	ret = wback_flush(ino->wb, &w.stop);
+	fs_wait_end(&w);
+	if (ret == -EINTR) {
+		pthread_mutex_unlock(&ino->settle);
+		return ret;
+	}
 	pthread_mutex_lock(&ino->lock);
 	batch = ino->wbatch;
 	before = ino->wb_before;

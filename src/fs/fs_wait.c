@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <time.h>
 
 #include "../base/clock.h"
 
@@ -68,6 +69,20 @@ int fs_wait_cond(struct fs_wait *w, pthread_cond_t *cond,
 	t = clock_mono_deadline(COND_SLICE_NS);
 	pthread_cond_timedwait(cond, mu, &t);
 	return w->stop ? -EINTR : 0;
+}
+
+int fs_wait_lock(struct fs_wait *w, pthread_mutex_t *mu)
+{
+	while (pthread_mutex_trylock(mu)) {
+		struct timespec t;
+
+		if (w->stop)
+			return -EINTR;
+		t = clock_mono_deadline(COND_SLICE_NS);
+		if (!pthread_mutex_clocklock(mu, CLOCK_MONOTONIC, &t))
+			break;
+	}
+	return 0;
 }
 
 void fs_waits_abort(void)

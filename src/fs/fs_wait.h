@@ -35,6 +35,13 @@ void fs_wait_end(struct fs_wait *w);
 int fs_wait_cond(struct fs_wait *w, pthread_cond_t *cond,
 		 pthread_mutex_t *mu);
 
+/*
+ * pthread_mutex_lock() of mu as w's wait, for a lock that may be held
+ * across a wait for the server (an inode's `settle`, during a flush):
+ * 0 once held, or -EINTR once w is to stop.
+ */
+int fs_wait_lock(struct fs_wait *w, pthread_mutex_t *mu);
+
 /* The kernel connection is gone: every wait ends, now and from now on. */
 void fs_waits_abort(void);
 /* Has fs_waits_abort() run? */

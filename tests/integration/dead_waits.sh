@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Waits for calls sent ahead end with the mount.  A lister waiting for
-# the part of a directory asked for ahead, and a reader waiting for a
-# READ sent ahead, wait for a call the daemon made on its own, not for a
-# call of theirs; on a hard mount whose server stopped answering, that
-# call is never answered.  Through a proxy that is then stopped (SIGSTOP:
+# the part of a directory asked for ahead, a reader waiting for a READ
+# sent ahead, and a writer's close, fsync, write past the bound or read
+# waiting for the WRITEs of bytes the daemon gathered, wait for a call
+# the daemon made on its own, not for a call of theirs; on a hard mount
+# whose server stopped answering, that call is never answered.  Through a proxy that is then stopped (SIGSTOP:
 # the connection stays, nothing answers), the lister or reader is killed
 # and the mount unmounted: the daemon must exit (umount_nfsfuse waits for
 # it, and shows where its threads wait if it does not).
@@ -23,7 +24,8 @@ python3 -c 'import os,sys
 for i in range(3000): open(os.path.join(sys.argv[1], "entry-%05d" % i), "w").close()' "$S/big"
 head -c $((64 << 20)) /dev/zero >"$S/file"
 
-# stuck_case NAME CMD...: mount through a proxy, run CMD (which signals
+# [CASE_OPTS=...] stuck_case NAME CMD...: mount through a proxy (NFSv3
+# unless CASE_OPTS says otherwise), run CMD (which signals
 # readiness by creating $NFSFUSE_TMP/go.NAME, then blocks on the mount),
 # stop the proxy, let CMD go on into a wait, kill it, unmount.
 stuck_case() {
@@ -31,7 +33,7 @@ stuck_case() {
 	shift
 	start_proxy "dead-$name"
 	mnt=$(new_mountpoint)
-	mount_nfsfuse "$mnt" -f -o "vers=3,mountport=$MOUNT_PORT,nolock,port=$PROXY_PORT"
+	mount_nfsfuse "$mnt" -f -o "${CASE_OPTS:-vers=3,mountport=$MOUNT_PORT,nolock},port=$PROXY_PORT"
 	pid=$(daemon_pid "$mnt")
 	rm -f "$NFSFUSE_TMP/go.$name" "$NFSFUSE_TMP/stop.$name"
 	"$@" "$mnt/$T" "$NFSFUSE_TMP/go.$name" "$NFSFUSE_TMP/stop.$name" &
@@ -77,7 +79,45 @@ while not os.path.exists(stop): time.sleep(0.1)
 while os.read(fd, 128 << 10): pass' "$@"
 }
 
+# Writers: the daemon gathers their bytes and sends them later, so what
+# waits for the stopped server is a close, an fsync, a write past the
+# bound on held bytes (64 MiB), or a read that must not overtake them.
+# Each writes a first piece, says go, waits for the proxy to stop, then
+# goes on into that wait.
+writer() {
+	exec python3 -c 'import os,sys,time
+how, d, go, stop = sys.argv[1:]
+fd = os.open(os.path.join(d, "w-" + how), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+os.write(fd, b"x" * 8192)
+open(go, "w").close()
+while not os.path.exists(stop): time.sleep(0.1)
+if how == "close":
+	os.close(fd)
+elif how == "fsync":
+	os.write(fd, b"y" * 8192)
+	os.fsync(fd)
+else:
+	piece = b"z" * (1 << 20)
+	for _ in range(100): os.write(fd, piece)' "$@"
+}
+read_behind_write() {
+	exec python3 -c 'import os,sys,time
+d, go, stop = sys.argv[1:]
+fd = os.open(os.path.join(d, "file"), os.O_RDWR)
+os.pwrite(fd, b"w" * 8192, 0)
+open(go, "w").close()
+while not os.path.exists(stop): time.sleep(0.1)
+os.pread(fd, 4096, 32 << 20)' "$@"
+}
+
 stuck_case lister lister
 stuck_case reader reader
+stuck_case close writer close
+stuck_case fsync writer fsync
+stuck_case bound writer bound
+stuck_case read-behind-write read_behind_write
+# NFSv4.1 waits for its WRITEs otherwise (nfs_call_detach()).
+CASE_OPTS=vers=4.1 stuck_case close-v41 writer close
+CASE_OPTS=vers=4.1 stuck_case bound-v41 writer bound
 rm -rf "$S"
 echo "PASS: dead_waits"
