@@ -113,7 +113,8 @@ static int check_mountpoint(const char *mnt)
  * The loop ends only when every request in progress has returned, and a
  * request waiting on a dead server (hard mount) never would: once the
  * kernel connection is gone (an unmount), the waits are ended, as no
- * answer can reach the kernel any more.
+ * answer can reach the kernel any more.  Meanwhile the same thread ends
+ * the killable waits of callers that are dying (fs_waits_poll()).
  */
 struct exit_watch {
 	struct fuse_session *se;
@@ -135,6 +136,7 @@ static void *watch_exit(void *arg)
 							    NFS4_TEARDOWN_S);
 			break;
 		}
+		fs_waits_poll();
 		usleep(200 * 1000);
 	}
 	return NULL;

@@ -979,8 +979,9 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 		return;
 	}
 	/* The writer waits for a flush of another (`settle`) or, past the
-	 * bound on held bytes, for the server: as its request's wait. */
-	fs_wait_begin(&w, req);
+	 * bound on held bytes, for the server: as its request's wait, which
+	 * only the writer's death or the unmount ends (fs_wait.h). */
+	fs_wait_begin_killable(&w, req);
 	if (fs_wait_lock(&w, &i->settle)) {
 		fs_wait_end(&w);
 		fuse_reply_err(req, EINTR);
@@ -1071,7 +1072,9 @@ static bool settle_batch(struct fs *fs, struct inode *ino,
 	return false;
 }
 
-int fs_writes_settle(fuse_req_t req, struct inode *ino)
+/* release: for the file's last release, whose wait only the unmount
+ * ends (the kernel waits for no answer; the bytes must go). */
+static int writes_settle(fuse_req_t req, struct inode *ino, bool release)
 {
 	struct fs *fs = fs_of(req);
 	struct fs_wait w;
@@ -1081,10 +1084,13 @@ int fs_writes_settle(fuse_req_t req, struct inode *ino)
 
 	if (!ino->wb)
 		return 0;
-	/* As req's wait: an interrupt or the unmount ends it (-EINTR),
-	 * leaving what is not yet on the server kept, and the batch open,
-	 * for the next flush.  A release has no caller to interrupt it. */
-	fs_wait_begin(&w, req);
+	/* As req's wait: the caller's death or the unmount ends it
+	 * (-EINTR), leaving what is not yet on the server kept, and the
+	 * batch open, for the next flush. */
+	if (release)
+		fs_wait_begin(&w, NULL);
+	else
+		fs_wait_begin_killable(&w, req);
 	/* No write joins between the flush and the attributes it leaves
 	 * (inode.h, `settle`). */
 	if (fs_wait_lock(&w, &ino->settle)) {
@@ -1113,6 +1119,11 @@ int fs_writes_settle(fuse_req_t req, struct inode *ino)
 	return ret;
 }
 
+int fs_writes_settle(fuse_req_t req, struct inode *ino)
+{
+	return writes_settle(req, ino, false);
+}
+
 void fs_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct open_file *h = of_of(fi);
@@ -1139,7 +1150,7 @@ void fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	int ret;
 
 	if (i) {
-		ret = fs_writes_settle(req, i);
+		ret = writes_settle(req, i, true);
 		if (ret)
 			nf_log(NF_LOG_WARNING, "data of %s may not have reached "
 			       "the server: %s", i->name, strerror(-ret));

@@ -3,14 +3,25 @@
 #include "fs_wait.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../base/clock.h"
 
 /* How often a wait on a condition variable looks at its stop flag. */
 #define COND_SLICE_NS (100 * 1000 * 1000ll)
+/* A killable wait this old is looked at for a caller that is exiting. */
+#define EXIT_LOOK_US (1000 * 1000ull)
+/* The kernel's task flag of a task in do_exit() (include/linux/sched.h),
+ * field 9 of /proc/PID/stat. */
+#define PF_EXITING 0x00000004ull
 
 /* One mount per daemon: one list.  Taken for a moment twice per call,
  * never across anything else. */
@@ -18,18 +29,80 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct fs_wait *waits;  /* [lock] */
 static bool aborted;           /* [lock] */
 
+/*
+ * Is the thread tid dying: 1 when a fatal signal is pending for it
+ * (SIGKILL in its pending set: the kernel adds it to every thread of a
+ * group that a signal kills) or it is exiting, 0 when not, -1 when it
+ * cannot be seen.
+ */
+static int caller_dying(pid_t tid)
+{
+	unsigned long long flags = 0, sigpnd = 0;
+	char path[40], buf[1024], *p, *end;
+	ssize_t n;
+	int fd;
+
+	if (tid <= 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* The name, field 2, may hold anything: count after its ')'. */
+	p = strrchr(buf, ')');
+	if (!p)
+		return -1;
+	p++;
+	for (int field = 3; field <= 31; field++) {
+		unsigned long long v;
+
+		while (*p == ' ')
+			p++;
+		if (field == 3) { /* the state, a letter */
+			if (!*p)
+				return -1;
+			while (*p && *p != ' ')
+				p++;
+			continue;
+		}
+		v = strtoull(p, &end, 10);
+		if (end == p)
+			return -1;
+		p = end;
+		if (field == 9)
+			flags = v;
+		else if (field == 31)
+			sigpnd = v;
+	}
+	return (flags & PF_EXITING) ||
+	       (sigpnd & (1ull << (SIGKILL - 1))) ? 1 : 0;
+}
+
 static void on_interrupt(fuse_req_t req, void *data)
 {
 	struct fs_wait *w = data;
 
 	(void)req;
+	if (w->killable && caller_dying(w->tid) == 0) {
+		w->intr = 1; /* fs_waits_poll() looks again */
+		return;
+	}
 	w->stop = 1;
 }
 
-void fs_wait_begin(struct fs_wait *w, fuse_req_t req)
+static void begin(struct fs_wait *w, fuse_req_t req, bool killable)
 {
 	w->stop = 0;
 	w->req = req;
+	w->killable = killable;
+	w->tid = killable && req ? fuse_req_ctx(req)->pid : 0;
+	w->intr = 0;
+	w->since_us = killable ? clock_mono_us() : 0;
 	w->prev = NULL;
 	pthread_mutex_lock(&lock);
 	if (aborted)
@@ -41,6 +114,29 @@ void fs_wait_begin(struct fs_wait *w, fuse_req_t req)
 	pthread_mutex_unlock(&lock);
 	if (req)
 		fuse_req_interrupt_func(req, on_interrupt, w);
+}
+
+void fs_wait_begin(struct fs_wait *w, fuse_req_t req)
+{
+	begin(w, req, false);
+}
+
+void fs_wait_begin_killable(struct fs_wait *w, fuse_req_t req)
+{
+	begin(w, req, true);
+}
+
+void fs_waits_poll(void)
+{
+	uint64_t now = clock_mono_us();
+
+	pthread_mutex_lock(&lock);
+	for (struct fs_wait *w = waits; w; w = w->next)
+		if (w->killable && !w->stop &&
+		    (w->intr || now - w->since_us >= EXIT_LOOK_US) &&
+		    caller_dying(w->tid) == 1)
+			w->stop = 1;
+	pthread_mutex_unlock(&lock);
 }
 
 void fs_wait_end(struct fs_wait *w)
