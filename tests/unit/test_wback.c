@@ -80,18 +80,6 @@ int nfs_call_async(struct nfs_client *c, enum nfs3_proc proc,
 	return 0;
 }
 
-int nfs_call_detach(struct nfs_client *c, enum nfs3_proc proc,
-		    const struct rpc_cred *cred, const void *args, void *res,
-		    volatile int *interrupted, nfs_done_fn done, void *ctx)
-{
-	/* A COMMIT is answered at once, as by nfs_call(): it never waits
-	 * long enough to be stopped. */
-	if (proc != NFS3PROC_WRITE)
-		return nfs_call(c, proc, cred, args, res, NULL, interrupted);
-	return sync_call_detach(c, proc, cred, args, res, interrupted, done,
-				ctx);
-}
-
 int nfs_call(struct nfs_client *c, enum nfs3_proc proc,
 	     const struct rpc_cred *cred, const void *args, void *res,
 	     struct rpc_reply *reply, volatile int *interrupted)

@@ -215,18 +215,6 @@ int nfs_call_async(struct nfs_client *c, enum nfs3_proc proc,
 	return 0;
 }
 
-int nfs_call_detach(struct nfs_client *c, enum nfs3_proc proc,
-		    const struct rpc_cred *cred, const void *args, void *res,
-		    volatile int *interrupted, nfs_done_fn done, void *ctx)
-{
-	/* A COMMIT is answered at once, as by nfs_call(): it never waits
-	 * long enough to be stopped. */
-	if (proc != NFS3PROC_WRITE)
-		return nfs_call(c, proc, cred, args, res, NULL, interrupted);
-	return sync_call_detach(c, proc, cred, args, res, interrupted, done,
-				ctx);
-}
-
 int nfs_call(struct nfs_client *c, enum nfs3_proc proc,
 	     const struct rpc_cred *cred, const void *args, void *res,
 	     struct rpc_reply *reply, volatile int *interrupted)
@@ -629,18 +617,14 @@ static void flusher_start(struct flusher *f, pthread_t *t, struct wback *wb,
 	assert_int_equal(0, pthread_create(t, NULL, flusher_main, f));
 }
 
-/* A flush waiting for its WRITE is stopped (the caller interrupted, the
- * mount going): it returns -EINTR at once, and nothing is lost: the WRITE
- * goes on, answers into the write-back, and the next flush finds the
- * bytes on the server, with no second WRITE. */
-static void test_flush_stopped_keeps_write(void **state)
+/* 5000 bytes gathered, a flush of them stopped while their FILE_SYNC
+ * WRITE is held unanswered: the flush returns -EINTR. */
+static void flush_stopped_on_held_write(struct wback *wb)
 {
-	struct wback *wb = new_wb(64u << 20);
 	volatile int stop = 0;
 	struct flusher f;
 	pthread_t t;
 
-	(void)state;
 	srv_set_hold(true);
 	write_flags(wb, 0, 5000, 1000, 0);
 	flusher_start(&f, &t, wb, &stop);
@@ -649,6 +633,18 @@ static void test_flush_stopped_keeps_write(void **state)
 	stop = 1;
 	assert_int_equal(0, pthread_join(t, NULL));
 	assert_int_equal(-EINTR, f.ret);
+}
+
+/* A flush waiting for its WRITE is stopped (the caller interrupted, the
+ * mount going): it returns -EINTR at once, and nothing is lost: the WRITE
+ * goes on, answers into the write-back, and the next flush finds the
+ * bytes on the server, with no second WRITE. */
+static void test_flush_stopped_keeps_write(void **state)
+{
+	struct wback *wb = new_wb(64u << 20);
+
+	(void)state;
+	flush_stopped_on_held_write(wb);
 	assert_true(wback_busy(wb));
 	/* The reply comes after its waiter left. */
 	srv_release(0);
@@ -664,18 +660,9 @@ static void test_flush_stopped_keeps_write(void **state)
 static void test_free_after_stopped_flush(void **state)
 {
 	struct wback *wb = new_wb(64u << 20);
-	volatile int stop = 0;
-	struct flusher f;
-	pthread_t t;
 
 	(void)state;
-	srv_set_hold(true);
-	write_flags(wb, 0, 5000, 1000, 0);
-	flusher_start(&f, &t, wb, &stop);
-	srv_wait_held(1);
-	stop = 1;
-	assert_int_equal(0, pthread_join(t, NULL));
-	assert_int_equal(-EINTR, f.ret);
+	flush_stopped_on_held_write(wb);
 	wback_free(wb);
 	srv_release(0);
 	assert_memory_equal(srv.data, pattern, 5000);

@@ -4,7 +4,8 @@
  * a WRITE that wback sends synchronously (when it would only wait for it)
  * goes through the same held replies as an asynchronous one and is
  * answered when they are, so the tests keep the order of answers in hand.
- * Their nfs_call() hands a WRITE to sync_write().
+ * Their nfs_call() hands a WRITE to sync_write(); nfs_call_detach() is
+ * defined here for both.
  */
 #ifndef NFSFUSE_TEST_WBACK_SYNC_H
 #define NFSFUSE_TEST_WBACK_SYNC_H
@@ -56,10 +57,11 @@ static int sync_write(struct nfs_client *c, const struct rpc_cred *cred,
 }
 
 /*
- * nfs_call_detach() of the fake layer: the call goes through
+ * nfs_call_detach() of the fake layer: a WRITE goes through
  * nfs_call_async() and is waited for until *interrupted is set; then the
  * wait ends with -EINPROGRESS and done(ctx) runs when the reply is
- * released, as the real one does.
+ * released, as the real one does.  A COMMIT is answered at once, as by
+ * the test's nfs_call(): it never waits long enough to be stopped.
  */
 struct sync_detach {
 	pthread_mutex_t mu;
@@ -100,14 +102,16 @@ static void sync_detach_done(void *ctx, int err, void *res,
 		rpc_reply_release(reply);
 }
 
-static int sync_call_detach(struct nfs_client *c, enum nfs3_proc proc,
-			    const struct rpc_cred *cred, const void *args,
-			    void *res, volatile int *interrupted,
-			    nfs_done_fn done, void *ctx)
+int nfs_call_detach(struct nfs_client *c, enum nfs3_proc proc,
+		    const struct rpc_cred *cred, const void *args, void *res,
+		    volatile int *interrupted, nfs_done_fn done, void *ctx)
 {
-	struct sync_detach *w = calloc(1, sizeof(*w));
+	struct sync_detach *w;
 	int ret;
 
+	if (proc != NFS3PROC_WRITE)
+		return nfs_call(c, proc, cred, args, res, NULL, interrupted);
+	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
 	pthread_mutex_init(&w->mu, NULL);
