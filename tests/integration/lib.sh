@@ -279,7 +279,9 @@ nfsfuse_pids() {
 # mount_nfsfuse MNT [nfsfuse args...]: mount $SERVER:$EXPORT (or
 # $NFSFUSE_MOUNT_SRC) at MNT and wait up to 10 s for the mount to appear.
 # With -f or -d among the args (no self-daemonizing) the daemon is put in
-# the background here.
+# the background here.  The array MOUNT_AS, when set, is a command that
+# runs the daemon as someone else (e.g. the words of user_argv NAME: setpriv
+# execs it, so the pid is the daemon's).
 mount_nfsfuse() {
 	need_nfsfuse
 	[[ -n ${SERVER:-} ]] || fail "mount_nfsfuse: call ensure_server first"
@@ -292,10 +294,10 @@ mount_nfsfuse() {
 	for a in "$@"; do [[ $a == -f || $a == -d ]] && fg=1; done
 	echo "$mnt" >>"$_REG/mounts"
 	if [[ $fg -eq 1 ]]; then
-		"$NFSFUSE" "$src" "$mnt" "$@" </dev/null >"$log" 2>&1 &
+		${MOUNT_AS[@]+"${MOUNT_AS[@]}"} "$NFSFUSE" "$src" "$mnt" "$@" </dev/null >"$log" 2>&1 &
 		pid=$!
 		register_pid "$pid"
-	elif ! "$NFSFUSE" "$src" "$mnt" "$@" </dev/null >"$log" 2>&1; then
+	elif ! ${MOUNT_AS[@]+"${MOUNT_AS[@]}"} "$NFSFUSE" "$src" "$mnt" "$@" </dev/null >"$log" 2>&1; then
 		cat "$log" >&2
 		fail "nfsfuse $src $mnt $* exited with an error"
 	fi
@@ -394,21 +396,50 @@ counter_is() { [[ $(counter "$1" "$2") == "$3" ]]; }
 
 # ------------------------------------------------------------------ users
 
+# A user or group that exists already (an earlier run, a parallel one) is
+# taken as it is; useradd's and groupadd's locking makes racing creators
+# retry.
+
+# ensure_group NAME: the group NAME (root only).
+ensure_group() {
+	local i
+	for ((i = 0; i < 20; i++)); do
+		getent group "$1" >/dev/null && return 0
+		groupadd "$1" >/dev/null 2>&1 || sleep 0.2
+	done
+	fail "cannot create group $1"
+}
+
+# ensure_user NAME [GROUP]: the ordinary user NAME (root only), in the
+# supplementary group GROUP when given.
+ensure_user() {
+	local i
+	need_root
+	for ((i = 0; i < 20; i++)); do
+		id -u "$1" >/dev/null 2>&1 && break
+		useradd --user-group --no-create-home --home-dir /nonexistent \
+			--shell /bin/sh ${2:+--groups "$2"} "$1" >/dev/null 2>&1 || sleep 0.2
+	done
+	id -u "$1" >/dev/null 2>&1 || fail "cannot create user $1"
+	if [[ -n ${2:-} ]] && ! id -nG "$1" | tr ' ' '\n' | grep -x -- "$2" >/dev/null; then
+		usermod -aG "$2" "$1" || fail "cannot put $1 in group $2"
+	fi
+}
+
 # ensure_test_user: create the ordinary user $TEST_USER (root only) and set
 # TEST_UID / TEST_GID.
 ensure_test_user() {
-	need_root
-	local i
-	for ((i = 0; i < 20; i++)); do
-		id -u "$TEST_USER" >/dev/null 2>&1 && break
-		# Parallel tests may race here; useradd's own locking makes all but
-		# one fail, and they then find the user on the next round.
-		useradd --user-group --no-create-home --home-dir /nonexistent \
-			--shell /bin/sh "$TEST_USER" >/dev/null 2>&1 || sleep 0.2
-	done
-	TEST_UID=$(id -u "$TEST_USER") || fail "cannot create user $TEST_USER"
+	ensure_user "$TEST_USER"
+	TEST_UID=$(id -u "$TEST_USER")
 	TEST_GID=$(id -g "$TEST_USER")
 	export TEST_UID TEST_GID TEST_USER
+}
+
+# user_argv NAME: the words of a command prefix that runs what follows as
+# user NAME, with its own ids and groups (setpriv execs it: same pid).  For
+# arrays: read -ra CMD <<<"$(user_argv NAME)".
+user_argv() {
+	echo setpriv --reuid="$(id -u "$1")" --regid="$(id -g "$1")" --init-groups --
 }
 
 # as_user cmd...: run cmd as $TEST_USER with its own ids and groups, the

@@ -13,28 +13,6 @@ need_cmd mkfifo
 UA=nfsfuse-pa UB=nfsfuse-pb G=nfsfuse-pg
 PY=/usr/bin/python3
 
-# A user or group that exists already (an earlier run, a parallel one) is
-# taken as it is; useradd's locking makes racing creators retry.
-ensure_group() {
-	local i
-	for ((i = 0; i < 20; i++)); do
-		getent group "$1" >/dev/null && return 0
-		groupadd "$1" >/dev/null 2>&1 || sleep 0.2
-	done
-	fail "cannot create group $1"
-}
-ensure_user() { # name [supplementary group]
-	local i
-	for ((i = 0; i < 20; i++)); do
-		id -u "$1" >/dev/null 2>&1 && break
-		useradd --user-group --no-create-home --home-dir /nonexistent \
-			--shell /bin/sh ${2:+--groups "$2"} "$1" >/dev/null 2>&1 || sleep 0.2
-	done
-	id -u "$1" >/dev/null 2>&1 || fail "cannot create user $1"
-	if [[ -n ${2:-} ]] && ! id -nG "$1" | tr ' ' '\n' | grep -x -- "$2" >/dev/null; then
-		usermod -aG "$2" "$1" || fail "cannot put $1 in group $2"
-	fi
-}
 ensure_group "$G"
 ensure_user "$UA" "$G"
 ensure_user "$UB" "$G"
