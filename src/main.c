@@ -114,7 +114,7 @@ static int check_mountpoint(const char *mnt)
  * request waiting on a dead server (hard mount) never would: once the
  * kernel connection is gone (an unmount), the waits are ended, as no
  * answer can reach the kernel any more.  Meanwhile the same thread ends
- * the killable waits of callers that are dying (fs_waits_poll()).
+ * the waits of callers that are dying (fs_waits_poll()).
  */
 struct exit_watch {
 	struct fuse_session *se;

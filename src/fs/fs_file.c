@@ -981,7 +981,7 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 	/* The writer waits for a flush of another (`settle`) or, past the
 	 * bound on held bytes, for the server: as its request's wait, which
 	 * only the writer's death or the unmount ends (fs_wait.h). */
-	fs_wait_begin_killable(&w, req);
+	fs_wait_begin(&w, req);
 	if (fs_wait_lock(&w, &i->settle)) {
 		fs_wait_end(&w);
 		fuse_reply_err(req, EINTR);
@@ -1087,10 +1087,7 @@ static int writes_settle(fuse_req_t req, struct inode *ino, bool release)
 	/* As req's wait: the caller's death or the unmount ends it
 	 * (-EINTR), leaving what is not yet on the server kept, and the
 	 * batch open, for the next flush. */
-	if (release)
-		fs_wait_begin(&w, NULL);
-	else
-		fs_wait_begin_killable(&w, req);
+	fs_wait_begin(&w, release ? NULL : req);
 	/* No write joins between the flush and the attributes it leaves
 	 * (inode.h, `settle`). */
 	if (fs_wait_lock(&w, &ino->settle)) {

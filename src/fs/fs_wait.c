@@ -17,7 +17,7 @@
 
 /* How often a wait on a condition variable looks at its stop flag. */
 #define COND_SLICE_NS (100 * 1000 * 1000ll)
-/* A killable wait this old is looked at for a caller that is exiting. */
+/* A wait this old is looked at for a caller that is exiting. */
 #define EXIT_LOOK_US (1000 * 1000ull)
 /* The kernel's task flag of a task in do_exit() (include/linux/sched.h),
  * field 9 of /proc/PID/stat. */
@@ -88,21 +88,20 @@ static void on_interrupt(fuse_req_t req, void *data)
 	struct fs_wait *w = data;
 
 	(void)req;
-	if (w->killable && caller_dying(w->tid) == 0) {
+	if (caller_dying(w->tid) == 0) {
 		w->intr = 1; /* fs_waits_poll() looks again */
 		return;
 	}
 	w->stop = 1;
 }
 
-static void begin(struct fs_wait *w, fuse_req_t req, bool killable)
+void fs_wait_begin(struct fs_wait *w, fuse_req_t req)
 {
 	w->stop = 0;
 	w->req = req;
-	w->killable = killable;
-	w->tid = killable && req ? fuse_req_ctx(req)->pid : 0;
+	w->tid = req ? fuse_req_ctx(req)->pid : 0;
 	w->intr = 0;
-	w->since_us = killable ? clock_mono_us() : 0;
+	w->since_us = req ? clock_mono_us() : 0;
 	w->prev = NULL;
 	pthread_mutex_lock(&lock);
 	if (aborted)
@@ -116,23 +115,13 @@ static void begin(struct fs_wait *w, fuse_req_t req, bool killable)
 		fuse_req_interrupt_func(req, on_interrupt, w);
 }
 
-void fs_wait_begin(struct fs_wait *w, fuse_req_t req)
-{
-	begin(w, req, false);
-}
-
-void fs_wait_begin_killable(struct fs_wait *w, fuse_req_t req)
-{
-	begin(w, req, true);
-}
-
 void fs_waits_poll(void)
 {
 	uint64_t now = clock_mono_us();
 
 	pthread_mutex_lock(&lock);
 	for (struct fs_wait *w = waits; w; w = w->next)
-		if (w->killable && !w->stop &&
+		if (w->req && !w->stop &&
 		    (w->intr || now - w->since_us >= EXIT_LOOK_US) &&
 		    caller_dying(w->tid) == 1)
 			w->stop = 1;

@@ -7,14 +7,14 @@
  * the daemon from ever exiting: every wait is ended then, and every wait
  * begun later ends at once.
  *
- * A killable wait (a close, fsync or write waiting for the WRITEs of
- * gathered bytes) ends only when the caller is dying, as a hard mount
- * of the Linux client waits: at a fatal signal, or when the caller is
- * exiting (its files are closed at exit with no signal pending, and the
- * kernel waits for the answer all the same).  Any other signal leaves it
- * waiting, rather than make close() fail with EINTR because a terminal
- * was resized.  Where the caller cannot be seen (another pid namespace,
- * a /proc that hides it), any signal ends it.
+ * Only the caller's death ends a wait for the server, as on a hard mount
+ * of the Linux client: a fatal signal, or the caller's exit (its files
+ * are closed at exit with no signal pending, and the kernel waits for
+ * the answer all the same).  Any other signal leaves it waiting: a
+ * local disk never fails a stat, a read or a close with EINTR because a
+ * child exited or a terminal was resized, and programs take it for an
+ * I/O error.  Where the caller cannot be seen (another pid namespace, a
+ * /proc that hides it), any signal ends the wait.
  *
  * Usage: fs_wait_begin(&w, req); call(..., &w.stop); fs_wait_end(&w);
  * w lives on the caller's stack; begin and end on the same thread.
@@ -31,15 +31,14 @@
 struct fs_wait {
 	volatile int stop;           /* the flag the RPC layer watches */
 	fuse_req_t req;
-	bool killable;
-	pid_t tid;                   /* the caller, for a killable wait */
+	pid_t tid;                   /* the caller; 0: none, or unseen */
 	volatile int intr;           /* interrupted, the caller not dying */
 	uint64_t since_us;
 	struct fs_wait *prev, *next; /* in the list of waits, [its lock] */
 };
 
+/* req NULL: a wait of no caller's, which only the unmount ends. */
 void fs_wait_begin(struct fs_wait *w, fuse_req_t req);
-void fs_wait_begin_killable(struct fs_wait *w, fuse_req_t req);
 void fs_wait_end(struct fs_wait *w);
 /*
  * pthread_cond_wait() on cond (mu held) as w's wait: returns 0 when
@@ -58,8 +57,8 @@ int fs_wait_cond(struct fs_wait *w, pthread_cond_t *cond,
  */
 int fs_wait_lock(struct fs_wait *w, pthread_mutex_t *mu);
 
-/* Ends the killable waits whose callers are dying: from a thread that
- * runs every fraction of a second. */
+/* Ends the waits whose callers are dying: from a thread that runs every
+ * fraction of a second. */
 void fs_waits_poll(void);
 
 /* The kernel connection is gone: every wait ends, now and from now on. */

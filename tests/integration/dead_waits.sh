@@ -33,6 +33,7 @@ head -c $((64 << 20)) /dev/zero >"$S/file"
 # and reading past this part waits for it).
 lister() {
 	exec perl -e 'my ($dir, $go, $stop) = @ARGV;
+		$SIG{USR1} = sub {};
 		opendir(my $d, "$dir/big") or die "$!\n";
 		defined(readdir($d)) or die "empty\n";
 		open(my $f, ">", $go) or die "$!\n"; close($f);
@@ -43,8 +44,9 @@ lister() {
 # A reader: reads the first MiB in order (read-ahead opens its window),
 # says go, waits for the proxy to stop, then reads on.
 reader() {
-	exec python3 -c 'import os,sys,time
+	exec python3 -c 'import os,signal,sys,time
 d, go, stop = sys.argv[1:]
+signal.signal(signal.SIGUSR1, lambda *a: None)
 fd = os.open(os.path.join(d, "file"), os.O_RDONLY)
 for _ in range(8): os.read(fd, 128 << 10)
 open(go, "w").close()
@@ -66,6 +68,10 @@ os.pread(fd, 4096, 32 << 20)' "$@"
 
 stuck_case lister lister
 stuck_case reader reader
+# A handled signal first: the wait goes on, and the SIGKILL after it
+# comes with no interrupt of its own.
+CASE_USR1=1 stuck_case lister-usr1 lister
+CASE_USR1=1 stuck_case reader-usr1 reader
 stuck_case close writer close
 stuck_case fsync writer fsync
 stuck_case bound writer bound
@@ -76,6 +82,7 @@ stuck_case read-behind-write read_behind_write
 CASE_OPTS=vers=4.1 stuck_case close-v41 writer close
 CASE_OPTS=vers=4.1 stuck_case bound-v41 writer bound
 signal_case signal
+CASE_OP=stat signal_case signal-stat
 
 rm -rf "$S"
 echo "PASS: dead_waits"

@@ -101,27 +101,33 @@ else:
 	for _ in range(100): os.write(fd, piece)' "$@"
 }
 
-# [CASE_OPTS=...] signal_case NAME: any other signal leaves an fsync
-# waiting for its WRITEs (as on a hard mount of the Linux client): a
-# writer whose fsync is stuck on the stopped proxy gets SIGUSR1 three
-# times, the proxy goes on, and the fsync must then succeed, not fail
-# with EINTR.
+# [CASE_OPTS=...] [CASE_OP=stat] signal_case NAME: any signal but a fatal
+# one leaves a call waiting for the server (as on a hard mount of the
+# Linux client): a caller whose fsync (of gathered bytes) or stat (of a
+# name the kernel has not looked up) is stuck on the stopped proxy gets
+# SIGUSR1 three times, the proxy goes on, and the call must then succeed,
+# not fail with EINTR.
 signal_case() {
-	local name=$1 wpid res
+	local name=$1 op=${CASE_OP:-fsync} wpid res
 	_case_begin "$name"
-	res=$CASE_DIR/fsync.$name
+	res=$CASE_DIR/$op.$name
 	rm -f "$res"
+	echo there >"$EXPORT_DIR/$T/s-$name"
 	${RUN_AS[@]+"${RUN_AS[@]}"} python3 -c 'import ctypes,os,signal,sys,time
-d, go, stop, res = sys.argv[1:]
+op, name, d, go, stop, res = sys.argv[1:]
 signal.signal(signal.SIGUSR1, lambda *a: None)
 libc = ctypes.CDLL(None, use_errno=True)
-fd = os.open(os.path.join(d, "w-signal"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+fd = os.open(os.path.join(d, "w-" + name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
 os.write(fd, b"s" * 8192)
 open(go, "w").close()
 while not os.path.exists(stop): time.sleep(0.1)
-rc = libc.fsync(fd)   # not os.fsync: Python would retry an EINTR
+# libc, not os: Python would retry an EINTR
+if op == "fsync":
+	rc = libc.fsync(fd)
+else:
+	rc = libc.stat(os.path.join(d, "s-" + name).encode(), ctypes.create_string_buffer(256))
 open(res, "w").write("%d %d\n" % (rc, ctypes.get_errno()))' \
-		"$CASE_MNT/$T" "$CASE_DIR/go.$name" "$CASE_DIR/stop.$name" "$res" &
+		"$op" "$name" "$CASE_MNT/$T" "$CASE_DIR/go.$name" "$CASE_DIR/stop.$name" "$res" &
 	wpid=$!
 	_case_stall "$name"
 	for _ in 1 2 3; do
@@ -129,9 +135,9 @@ open(res, "w").write("%d %d\n" % (rc, ctypes.get_errno()))' \
 		sleep 0.3
 	done
 	kill -CONT "$PROXY_PID"
-	wait_until 30 test -s "$res" || fail "$name: the fsync did not end once the server answered"
+	wait_until 30 test -s "$res" || fail "$name: the $op did not end once the server answered"
 	wait "$wpid" || true
 	[[ $(cat "$res") == "0 0" ]] ||
-		fail "$name: fsync after SIGUSR1 gave '$(cat "$res")' (rc errno), not success"
+		fail "$name: $op after SIGUSR1 gave '$(cat "$res")' (rc errno), not success"
 	_case_end "$name"
 }

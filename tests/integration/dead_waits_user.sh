@@ -64,8 +64,9 @@ other_opts=vers=3,mountport=$MOUNT_PORT,nolock,allow_other
 CASE_OPTS=$other_opts CASE_USR1=1 stuck_case other-fsync writer fsync
 CASE_OPTS=$other_opts stuck_case other-exit writer exit
 CASE_OPTS=$other_opts signal_case other-signal
+CASE_OPTS=$other_opts CASE_OP=stat signal_case other-signal-stat
 
 # The writers' files belong to who wrote them: the calls were theirs.
-assert_eq "$TEST_UID" "$(stat_of %u "$EXPORT_DIR/$TOP/user/w-signal")" "owner of the user's file"
-assert_eq "$(id -u "$V")" "$(stat_of %u "$EXPORT_DIR/$TOP/other/w-signal")" "owner of the second user's file"
+assert_eq "$TEST_UID" "$(stat_of %u "$EXPORT_DIR/$TOP/user/w-user-signal")" "owner of the user's file"
+assert_eq "$(id -u "$V")" "$(stat_of %u "$EXPORT_DIR/$TOP/other/w-other-signal")" "owner of the second user's file"
 echo "PASS: dead_waits_user"
