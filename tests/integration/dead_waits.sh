@@ -83,6 +83,8 @@ CASE_OPTS=vers=4.1 stuck_case close-v41 writer close
 CASE_OPTS=vers=4.1 stuck_case bound-v41 writer bound
 signal_case signal
 CASE_OP=stat signal_case signal-stat
+CASE_OPTS=vers=4.1 signal_case signal-v41
+CASE_OPTS=vers=4.1 CASE_OP=stat signal_case signal-stat-v41
 
 rm -rf "$S"
 echo "PASS: dead_waits"
