@@ -146,11 +146,17 @@ static void handle_free(struct fs *fs, struct open_file *h)
 }
 
 /* NFSv4: OPEN of ino for h (PUTFH OPEN GETATTR); *pa its attributes. */
-static int handle_open_v4(struct fs *fs, struct open_file *h,
+static int handle_open_v4(fuse_req_t req, struct open_file *h,
 			  struct inode *ino, struct post_op_attr *pa)
 {
-	return nfs4_open_fh(fs->nfs, &h->cred, &ino->fh, h->v4access, &h->v4,
-			    pa);
+	struct fs_wait w;
+	int ret;
+
+	fs_wait_begin(&w, req);
+	ret = nfs4_open_fh(fs_of(req)->nfs, &h->cred, &ino->fh, h->v4access,
+			   &h->v4, pa, &w.stop);
+	fs_wait_end(&w);
+	return ret;
 }
 
 /* Open handles on the whole mount, so that unlink and rename need not
@@ -214,7 +220,7 @@ static int cto_revalidate(fuse_req_t req, struct inode *ino,
 	if (!fs->opts->cto && inode_fresh_attr(ino, &now, &left)) {
 		STAT_INC(attr_hits);
 		/* NFSv4 opens on the server all the same. */
-		if (fs->nfs->v4 && (ret = handle_open_v4(fs, h, ino, &pa)))
+		if (fs->nfs->v4 && (ret = handle_open_v4(req, h, ino, &pa)))
 			return ret;
 		return 1;
 	}
@@ -225,7 +231,7 @@ static int cto_revalidate(fuse_req_t req, struct inode *ino,
 	pa.present = false;
 	/* NFSv4: the OPEN brings the attributes (one round trip, as the
 	 * Linux client does); a GETATTR only if they were missing. */
-	if (fs->nfs->v4 && (ret = handle_open_v4(fs, h, ino, &pa)))
+	if (fs->nfs->v4 && (ret = handle_open_v4(req, h, ino, &pa)))
 		return ret;
 	if (pa.present) {
 		now = pa.attr;
@@ -432,7 +438,7 @@ static void reply_create_open(fuse_req_t req, struct inode *dir,
 		ret = -EISDIR;
 	/* NFSv4: a file found, not made, by the create is opened now. */
 	else if (fs->nfs->v4 && !h->v4)
-		ret = handle_open_v4(fs, h, ino, &pa);
+		ret = handle_open_v4(req, h, ino, &pa);
 	if (existing) {
 		if (ret == 0)
 			ret = fs_check_access(req, ino,
@@ -475,13 +481,18 @@ static int create_rpc(fuse_req_t req, const struct nfs3_create_args *a,
 {
 	struct fs *fs = fs_of(req);
 	struct rpc_cred cred;
+	struct fs_wait w;
+	int ret;
 
 	*v4 = NULL;
 	if (!fs->nfs->v4)
 		return fs_call(req, NFS3PROC_CREATE, a, res, NULL);
 	fs_req_cred(req, &cred);
-	return nfs4_open_create(fs->nfs, &cred, a, nfs4_open_access_of(flags),
-				res, v4);
+	fs_wait_begin(&w, req);
+	ret = nfs4_open_create(fs->nfs, &cred, a, nfs4_open_access_of(flags),
+			       res, v4, &w.stop);
+	fs_wait_end(&w);
+	return ret;
 }
 
 void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,

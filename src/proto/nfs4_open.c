@@ -9,7 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/clock.h"
+
 #define NBUCKETS 256u
+/* How often an open waiting for another change of its entry looks at
+ * its interrupt flag. */
+#define OPEN_WAIT_SLICE_NS (100 * 1000 * 1000ll)
 
 struct nfs4_open {
 	struct nfs4_open *next;      /* in its bucket */
@@ -40,7 +45,7 @@ struct nfs4_opens *nfs4_opens_new(void)
 	if (!t)
 		return NULL;
 	pthread_mutex_init(&t->lock, NULL);
-	pthread_cond_init(&t->idle, NULL);
+	clock_cond_init(&t->idle);
 	return t;
 }
 
@@ -144,39 +149,57 @@ static void maybe_free(struct nfs4_opens *t, struct nfs4_open *o)
 	free(o);
 }
 
-struct nfs4_open *nfs4_opens_begin_open(struct nfs4_opens *t,
-					const struct nfs_fh3 *fh,
-					uint32_t uid)
+int nfs4_opens_begin_open(struct nfs4_opens *t, const struct nfs_fh3 *fh,
+			  uint32_t uid, volatile int *interrupted,
+			  struct nfs4_open **out)
 {
 	struct nfs4_open *o;
+	int ret = 0;
 
+	*out = NULL;
 	if (fh->len == 0 || fh->len > NFS3_FHSIZE)
-		return NULL;
+		return -ENOMEM;
 	pthread_mutex_lock(&t->lock);
 	for (;;) {
 		o = find(t, fh, uid);
 		if (!o) {
 			o = calloc(1, sizeof(*o));
-			if (!o)
+			if (!o) {
+				ret = -ENOMEM;
 				break;
+			}
 			o->fh = *fh;
 			o->uid = uid;
 			o->next = t->bucket[hash(fh, uid)];
 			t->bucket[hash(fh, uid)] = o;
 		}
 		o->claims++;
-		while (o->busy)
-			pthread_cond_wait(&t->idle, &t->lock);
+		/* The other change's call ends with its own caller; this
+		 * caller may die first. */
+		while (o->busy && !(interrupted && *interrupted)) {
+			struct timespec ts =
+				clock_mono_deadline(OPEN_WAIT_SLICE_NS);
+
+			pthread_cond_timedwait(&t->idle, &t->lock, &ts);
+		}
+		if (o->busy) {
+			ret = -EINTR;
+			o->claims--;
+			maybe_free(t, o);
+			break;
+		}
 		if (!o->gone)
 			break;
 		/* CLOSEd while we waited: start over with a new entry. */
 		o->claims--;
 		maybe_free(t, o);
 	}
-	if (o)
+	if (!ret) {
 		o->busy = true;
+		*out = o;
+	}
 	pthread_mutex_unlock(&t->lock);
-	return o;
+	return ret;
 }
 
 /* Is b a later version of the same state than a (seqid wraps, skipping

@@ -67,14 +67,15 @@ int nfs4_open_owner_name(uint32_t uid, char out[NFS4_OPEN_OWNER_MAX]);
 uint32_t nfs4_open_access_of(int flags);
 
 /*
- * Before an OPEN of (fh, uid): the entry, found or made, with this
- * caller's claim on it and marked busy (waits while another state
- * change of it is on the wire).  NULL: out of memory.  Every begin is
- * followed by one nfs4_opens_end_open().
+ * Before an OPEN of (fh, uid): 0 with *out the entry, found or made,
+ * with this caller's claim on it and marked busy (waits while another
+ * state change of it is on the wire), to be followed by one
+ * nfs4_opens_end_open(); or -ENOMEM, or -EINTR once *interrupted (may be
+ * NULL) is set while it waits, with nothing claimed.
  */
-struct nfs4_open *nfs4_opens_begin_open(struct nfs4_opens *t,
-					const struct nfs_fh3 *fh,
-					uint32_t uid);
+int nfs4_opens_begin_open(struct nfs4_opens *t, const struct nfs_fh3 *fh,
+			  uint32_t uid, volatile int *interrupted,
+			  struct nfs4_open **out);
 /*
  * After the OPEN: ok with the stateid the server returned (its access
  * is now held and counted once), or !ok (the claim is dropped, and an
@@ -213,7 +214,8 @@ int nfs4_free_stateid(struct nfs_client *c, const struct rpc_cred *cred,
  */
 int nfs4_open_fh(struct nfs_client *c, const struct rpc_cred *cred,
 		 const struct nfs_fh3 *fh, uint32_t access,
-		 struct nfs4_open **out, struct post_op_attr *attr);
+		 struct nfs4_open **out, struct post_op_attr *attr,
+		 volatile int *interrupted);
 
 /*
  * A create that opens: PUTFH dir OPEN(CLAIM_NULL, OPEN4_CREATE) GETFH
@@ -226,7 +228,8 @@ int nfs4_open_fh(struct nfs_client *c, const struct rpc_cred *cred,
  */
 int nfs4_open_create(struct nfs_client *c, const struct rpc_cred *cred,
 		     const struct nfs3_create_args *a, uint32_t access,
-		     struct nfs3_diropres *res, struct nfs4_open **out);
+		     struct nfs3_diropres *res, struct nfs4_open **out,
+		     volatile int *interrupted);
 
 /*
  * One open of access given back, as cred (the opener's): OPEN_DOWNGRADE

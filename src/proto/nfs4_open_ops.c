@@ -246,7 +246,8 @@ static void oreq_init(struct oreq *q, struct nfs_client *c,
 
 int nfs4_open_fh(struct nfs_client *c, const struct rpc_cred *cred,
 		 const struct nfs_fh3 *fh, uint32_t access,
-		 struct nfs4_open **out, struct post_op_attr *attr)
+		 struct nfs4_open **out, struct post_op_attr *attr,
+		 volatile int *interrupted)
 {
 	uint32_t uid = cred ? cred->uid : 0;
 	struct nfs4_open *o;
@@ -274,11 +275,15 @@ int nfs4_open_fh(struct nfs_client *c, const struct rpc_cred *cred,
 		      "no OPEN");
 		return 0;
 	}
-	o = nfs4_opens_begin_open(c->v4opens, fh, uid);
-	if (!o)
-		return -ENOMEM;
+	ret = nfs4_opens_begin_open(c->v4opens, fh, uid, interrupted, &o);
+	if (ret)
+		return ret;
+	/* Interrupted, the OPEN may still have been carried out: the
+	 * server then holds an open of this owner that the owner's next
+	 * CLOSE of the file (one stateid per owner and file), or the
+	 * unmount, takes back. */
 	ret = nfs4_session_call(c->v4, cred, NFS4_CALL_CACHETHIS, build_open,
-				parse_open, &q, NULL, NULL);
+				parse_open, &q, NULL, interrupted);
 	if (ret == 0 && q.st4 != NFS4_OK)
 		ret = nfs_stat_errno(nfs4_stat_to_nfs3(q.st4));
 	*out = nfs4_opens_end_open(c->v4opens, o, q.access, ret == 0,
@@ -293,7 +298,8 @@ int nfs4_open_fh(struct nfs_client *c, const struct rpc_cred *cred,
 
 int nfs4_open_create(struct nfs_client *c, const struct rpc_cred *cred,
 		     const struct nfs3_create_args *a, uint32_t access,
-		     struct nfs3_diropres *res, struct nfs4_open **out)
+		     struct nfs3_diropres *res, struct nfs4_open **out,
+		     volatile int *interrupted)
 {
 	struct nfs4_open *o;
 	struct oreq q;
@@ -309,7 +315,7 @@ int nfs4_open_create(struct nfs_client *c, const struct rpc_cred *cred,
 	if (q.access == 0)
 		return -EINVAL;
 	ret = nfs4_session_call(c->v4, cred, NFS4_CALL_CACHETHIS, build_open,
-				parse_open, &q, NULL, NULL);
+				parse_open, &q, NULL, interrupted);
 	if (ret)
 		return ret;
 	res->status = nfs4_stat_to_nfs3(q.st4);
@@ -323,9 +329,8 @@ int nfs4_open_create(struct nfs_client *c, const struct rpc_cred *cred,
 	}
 	/* The handle is known only now: the entry is made after the
 	 * OPEN (a new file has no other open of ours to race with). */
-	o = nfs4_opens_begin_open(c->v4opens, &q.newfh,
-				  cred ? cred->uid : 0);
-	if (o)
+	if (nfs4_opens_begin_open(c->v4opens, &q.newfh,
+				  cred ? cred->uid : 0, NULL, &o) == 0)
 		*out = nfs4_opens_end_open(c->v4opens, o, q.access, true,
 					   &q.open.stateid);
 	if (!*out) {

@@ -66,6 +66,40 @@ while not os.path.exists(stop): time.sleep(0.1)
 os.pread(fd, 4096, 32 << 20)' "$@"
 }
 
+# An opener: looks its file up, says go, waits for the proxy to stop,
+# then opens it (over NFSv4.1, an OPEN the server must answer).
+opener() {
+	exec python3 -c 'import os,signal,sys,time
+d, go, stop = sys.argv[1:]
+signal.signal(signal.SIGUSR1, lambda *a: None)
+os.stat(os.path.join(d, "file"))
+open(go, "w").close()
+while not os.path.exists(stop): time.sleep(0.1)
+os.open(os.path.join(d, "file"), os.O_RDONLY)' "$@"
+}
+
+# Two opens of one file by one user: the second waits for the first's
+# OPEN (one open-owner: one state change at a time).  Killed, the second
+# must not wait on for the first, whose caller (a child that dies with
+# it) is still alive.
+opener_pair() {
+	exec python3 -c 'import ctypes,os,signal,sys,time
+d, go, stop = sys.argv[1:]
+signal.signal(signal.SIGUSR1, lambda *a: None)
+f = os.path.join(d, "file")
+os.stat(f)
+open(go, "w").close()
+while not os.path.exists(stop): time.sleep(0.1)
+if os.fork() == 0:
+	ctypes.CDLL(None).prctl(1, 9) # PR_SET_PDEATHSIG, SIGKILL
+	os.open(f, os.O_RDONLY)
+	os._exit(0)
+time.sleep(0.3)
+os.open(f, os.O_RDONLY)' "$@"
+}
+
+CASE_OPTS=vers=4.1 stuck_case open-v41 opener
+CASE_OPTS=vers=4.1 stuck_case open-pair-v41 opener_pair
 stuck_case lister lister
 stuck_case reader reader
 # A handled signal first: the wait goes on, and the SIGKILL after it

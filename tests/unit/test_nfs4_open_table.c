@@ -48,8 +48,9 @@ static struct nfs4_open *opened(struct nfs4_opens *t, uint8_t f,
 				struct nfs4_stateid sid)
 {
 	struct nfs_fh3 fh = fh_of(f);
-	struct nfs4_open *o = nfs4_opens_begin_open(t, &fh, uid);
+	struct nfs4_open *o;
 
+	assert_int_equal(nfs4_opens_begin_open(t, &fh, uid, NULL, &o), 0);
 	assert_non_null(o);
 	return nfs4_opens_end_open(t, o, access, true, &sid);
 }
@@ -194,13 +195,13 @@ static void test_failed_open_leaves_nothing(void **state)
 	uint32_t want;
 
 	(void)state;
-	o = nfs4_opens_begin_open(t, &fh, 0);
+	assert_int_equal(nfs4_opens_begin_open(t, &fh, 0, NULL, &o), 0);
 	assert_null(nfs4_opens_end_open(t, o, R, false, &sid));
 	assert_int_equal(nfs4_opens_count(t), 0);
 	assert_int_equal(nfs4_opens_stateid(t, &fh, 0, &got), -ENOENT);
 	/* A failure beside a held open keeps the held one. */
 	a = opened(t, 5, 0, R, sid_of(1, 1));
-	o = nfs4_opens_begin_open(t, &fh, 0);
+	assert_int_equal(nfs4_opens_begin_open(t, &fh, 0, NULL, &o), 0);
 	assert_ptr_equal(o, a);
 	assert_null(nfs4_opens_end_open(t, o, W, false, &sid));
 	assert_int_equal(nfs4_opens_access(t, &fh, 0), R);
@@ -275,7 +276,8 @@ static void test_walk(void **state)
 	opened(t, 0, 10, W, sid_of(2, 0));
 	opened(t, 0, 20, W, sid_of(1, 0x20));
 	/* An OPEN still on the wire holds nothing yet. */
-	pending = nfs4_opens_begin_open(t, &fh, 30);
+	assert_int_equal(nfs4_opens_begin_open(t, &fh, 30, NULL, &pending),
+			 0);
 	assert_int_equal(nfs4_opens_walk(t, walk_one, &w), 0);
 	assert_int_equal(w.n, 41);
 	assert_int_equal(w.uids, 40 * 10 + 20);
@@ -291,6 +293,8 @@ struct racer {
 	struct nfs4_opens *t;
 	struct nfs4_open *o;
 	volatile int started;
+	volatile int stop;  /* the waiting open's interrupt flag */
+	int ret;            /* what its begin_open returned */
 };
 
 static void *open_again(void *arg)
@@ -300,7 +304,9 @@ static void *open_again(void *arg)
 	struct nfs4_open *o;
 
 	r->started = 1;
-	o = nfs4_opens_begin_open(r->t, &fh, 0);
+	r->ret = nfs4_opens_begin_open(r->t, &fh, 0, &r->stop, &o);
+	if (r->ret)
+		return NULL;
 	r->o = nfs4_opens_end_open(r->t, o, R, true,
 				   &(struct nfs4_stateid){ 1, { 0x55 } });
 	return NULL;
@@ -332,6 +338,38 @@ static void test_open_waits_for_close(void **state)
 	assert_int_equal(nfs4_opens_stateid(r.t, &fh, 0, &got), 0);
 	assert_int_equal(got.other[0], 0x55);
 	assert_int_equal(nfs4_opens_count(r.t), 1);
+	nfs4_opens_free(r.t);
+}
+
+/* An OPEN waiting for a CLOSE on the wire whose caller dies stops
+ * waiting, claims nothing, and the CLOSE then ends the entry as if it
+ * had never come. */
+static void test_open_wait_interrupted(void **state)
+{
+	struct racer r = { .t = nfs4_opens_new() };
+	struct nfs_fh3 fh = fh_of(8);
+	struct nfs4_stateid sid, got;
+	struct nfs4_open *a;
+	pthread_t th;
+	uint32_t want;
+
+	(void)state;
+	a = opened(r.t, 8, 0, R, sid_of(1, 0x44));
+	assert_int_equal(nfs4_opens_begin_release(r.t, a, R, &want, &sid),
+			 NFS4_OPEN_CLOSE);
+	pthread_create(&th, NULL, open_again, &r);
+	while (!r.started)
+		usleep(1000);
+	usleep(20000);
+	r.stop = 1;
+	/* Joined with the CLOSE still on the wire: the wait ended by
+	 * itself. */
+	pthread_join(th, NULL);
+	assert_int_equal(r.ret, -EINTR);
+	assert_null(r.o);
+	nfs4_opens_end_release(r.t, a, NFS4_OPEN_CLOSE, true, &sid);
+	assert_int_equal(nfs4_opens_count(r.t), 0);
+	assert_int_equal(nfs4_opens_stateid(r.t, &fh, 0, &got), -ENOENT);
 	nfs4_opens_free(r.t);
 }
 
@@ -402,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_older_stateid_ignored),
 		cmocka_unit_test(test_walk),
 		cmocka_unit_test(test_open_waits_for_close),
+		cmocka_unit_test(test_open_wait_interrupted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
