@@ -312,6 +312,25 @@ static void *open_again(void *arg)
 	return NULL;
 }
 
+/* An open of file 8 whose CLOSE is on the wire (its stateid in *sid),
+ * and a thread *th that opens the file again, started and some 20 ms
+ * into its wait.  The open being closed is returned. */
+static struct nfs4_open *open_behind_close(struct racer *r,
+					   struct nfs4_stateid *sid,
+					   pthread_t *th)
+{
+	struct nfs4_open *a = opened(r->t, 8, 0, R, sid_of(1, 0x44));
+	uint32_t want;
+
+	assert_int_equal(nfs4_opens_begin_release(r->t, a, R, &want, sid),
+			 NFS4_OPEN_CLOSE);
+	pthread_create(th, NULL, open_again, r);
+	while (!r->started)
+		usleep(1000);
+	usleep(20000);
+	return a;
+}
+
 static void test_open_waits_for_close(void **state)
 {
 	struct racer r = { .t = nfs4_opens_new() };
@@ -319,16 +338,9 @@ static void test_open_waits_for_close(void **state)
 	struct nfs4_stateid sid, got;
 	struct nfs4_open *a;
 	pthread_t th;
-	uint32_t want;
 
 	(void)state;
-	a = opened(r.t, 8, 0, R, sid_of(1, 0x44));
-	assert_int_equal(nfs4_opens_begin_release(r.t, a, R, &want, &sid),
-			 NFS4_OPEN_CLOSE);
-	pthread_create(&th, NULL, open_again, &r);
-	while (!r.started)
-		usleep(1000);
-	usleep(20000);
+	a = open_behind_close(&r, &sid, &th);
 	/* Whatever the timing, the new OPEN cannot have finished: the
 	 * entry is busy until the CLOSE ends. */
 	assert_null(r.o);
@@ -351,16 +363,9 @@ static void test_open_wait_interrupted(void **state)
 	struct nfs4_stateid sid, got;
 	struct nfs4_open *a;
 	pthread_t th;
-	uint32_t want;
 
 	(void)state;
-	a = opened(r.t, 8, 0, R, sid_of(1, 0x44));
-	assert_int_equal(nfs4_opens_begin_release(r.t, a, R, &want, &sid),
-			 NFS4_OPEN_CLOSE);
-	pthread_create(&th, NULL, open_again, &r);
-	while (!r.started)
-		usleep(1000);
-	usleep(20000);
+	a = open_behind_close(&r, &sid, &th);
 	r.stop = 1;
 	/* Joined with the CLOSE still on the wire: the wait ended by
 	 * itself. */
