@@ -22,6 +22,7 @@
 #include <sys/file.h>
 
 #include "fs.h"
+#include "fs_wait.h"
 #include "../lock/lock.h"
 #include "../proto/nfs4_lock.h"
 #include "../base/log.h"
@@ -91,15 +92,18 @@ static void req_to4(const struct lock_req *r, struct nfs4_lock_req *q)
 	};
 }
 
-static int v4_test(struct fs *fs, const struct lock_req *r,
+static int v4_test(fuse_req_t req, const struct lock_req *r,
 		   struct lock_conflict *c)
 {
 	struct nfs4_lock_conflict c4;
 	struct nfs4_lock_req q;
+	struct fs_wait w;
 	int ret;
 
 	req_to4(r, &q);
-	ret = nfs4_lock_test(fs->v4locks, &q, &c4);
+	fs_wait_begin(&w, req);
+	ret = nfs4_lock_test(fs_of(req)->v4locks, &q, &c4, &w.stop);
+	fs_wait_end(&w);
 	memset(c, 0, sizeof(*c));
 	if (ret == 0 && c4.found) {
 		/* NFSv4 names the holder by its lock-owner, not a pid. */
@@ -133,7 +137,7 @@ void fs_getlk(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 	r.excl = lock->l_type == F_WRLCK;
 	range_of(lock, &r);
 	if (fs_of(req)->v4locks)
-		ret = v4_test(fs_of(req), &r, &c);
+		ret = v4_test(req, &r, &c);
 	else
 		ret = lockmgr_test(fs_of(req)->locks, &r, &c);
 	if (ret) {
@@ -211,6 +215,7 @@ static int v4_do_lock(fuse_req_t req, struct inode *i, struct lock_req *r,
 	struct nfs4_locks *v4 = fs_of(req)->v4locks;
 	struct lock_waiting *lw = NULL;
 	struct nfs4_lock_req q;
+	struct fs_wait w;
 	int ret;
 
 	if (wait) {
@@ -222,8 +227,12 @@ static int v4_do_lock(fuse_req_t req, struct inode *i, struct lock_req *r,
 		lw->v4 = v4;
 	}
 	req_to4(r, &q);
+	/* The first LOCK as this request's wait; a wait after it is the
+	 * poller's, ended by any signal (on_interrupt). */
+	fs_wait_begin(&w, req);
 	ret = nfs4_lock_lock(v4, &q, wait, v4_on_done, lw,
-			     lw ? &lw->w4 : NULL);
+			     lw ? &lw->w4 : NULL, &w.stop);
+	fs_wait_end(&w);
 	if (ret == -EINPROGRESS) {
 		fuse_req_interrupt_func(req, on_interrupt, lw);
 		nfs4_lock_wait_arm(v4, lw->w4);
@@ -280,9 +289,13 @@ static int do_unlock(fuse_req_t req, struct inode *i, struct lock_req *r)
 		       "unlock: %s", (unsigned long long)i->id, strerror(-e));
 	if (fs_of(req)->v4locks) {
 		struct nfs4_lock_req q;
+		struct fs_wait w;
 
 		req_to4(r, &q);
-		return nfs4_lock_unlock(fs_of(req)->v4locks, &q);
+		fs_wait_begin(&w, req);
+		e = nfs4_lock_unlock(fs_of(req)->v4locks, &q, &w.stop);
+		fs_wait_end(&w);
+		return e;
 	}
 	return lockmgr_unlock(fs_of(req)->locks, r);
 }

@@ -718,17 +718,26 @@ static void on_notify_lock(void *ctx, const struct nfs4_cb_notify_lock_args *a)
 	pthread_mutex_unlock(&s->lock);
 }
 
+int nfs4_lk_lock_now(struct nfs4_locks *L, const struct nfs4_lock_req *r)
+{
+	return lock_once(L, r, false, NULL);
+}
+
 int nfs4_lock_lock(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 		   bool wait, nfs4_lock_done_fn done, void *ctx,
-		   struct nfs4_lock_wait **wp)
+		   struct nfs4_lock_wait **wp, volatile int *interrupted)
 {
 	struct nfs4_lock_wait *w;
-	int ret = lock_once(L, r, false, NULL);
+	int ret = interrupted ? nfs4_lk_job(L, NFS4_LK_JOB_LOCK, r, NULL,
+					    interrupted)
+			      : lock_once(L, r, false, NULL);
 
 	if (ret == 0)
 		COUNT(L, granted_immediate);
 	else if (ret == -EAGAIN)
 		COUNT(L, denied);
+	else if (ret == -EINTR)
+		COUNT(L, interrupted);
 	else
 		COUNT(L, errors);
 	if (ret != -EAGAIN || !wait)
@@ -801,7 +810,15 @@ void nfs4_lock_end_waits(struct nfs4_locks *L)
 /* ---- test, unlock ---- */
 
 int nfs4_lock_test(struct nfs4_locks *L, const struct nfs4_lock_req *r,
-		   struct nfs4_lock_conflict *c)
+		   struct nfs4_lock_conflict *c, volatile int *interrupted)
+{
+	if (interrupted)
+		return nfs4_lk_job(L, NFS4_LK_JOB_TEST, r, c, interrupted);
+	return nfs4_lk_test_now(L, r, c);
+}
+
+int nfs4_lk_test_now(struct nfs4_locks *L, const struct nfs4_lock_req *r,
+		     struct nfs4_lock_conflict *c)
 {
 	struct nfs4_lkcall k = { .op = NFS4OP_LOCKT, .fh = r->fh };
 	int ret;
@@ -876,7 +893,15 @@ again:
 	return 0;
 }
 
-int nfs4_lock_unlock(struct nfs4_locks *L, const struct nfs4_lock_req *r)
+int nfs4_lock_unlock(struct nfs4_locks *L, const struct nfs4_lock_req *r,
+		     volatile int *interrupted)
+{
+	if (interrupted)
+		return nfs4_lk_job(L, NFS4_LK_JOB_UNLOCK, r, NULL, interrupted);
+	return nfs4_lk_unlock_now(L, r);
+}
+
+int nfs4_lk_unlock_now(struct nfs4_locks *L, const struct nfs4_lock_req *r)
 {
 	struct nfs4_lkstate *e = state_take(L, r, false);
 	int ret;
@@ -934,6 +959,13 @@ int nfs4_locks_start(struct nfs_client *c, struct nfs4_locks **out)
 	clock_cond_init(&L->cv);
 	pthread_cond_init(&L->reclaimed, NULL);
 	nfs4_lktable_init(&L->t);
+	if (nfs4_lk_jobs_start(L)) {
+		pthread_cond_destroy(&L->reclaimed);
+		pthread_cond_destroy(&L->cv);
+		pthread_mutex_destroy(&L->mu);
+		free(L);
+		return -ENOMEM;
+	}
 	/* Found by the reclaim hook of the session from now on. */
 	pthread_mutex_lock(&c->v4->lock);
 	c->v4locks = L;
@@ -969,6 +1001,7 @@ void nfs4_locks_stop(struct nfs4_locks *L)
 	pthread_mutex_unlock(&L->mu);
 	if (L->poller_started)
 		pthread_join(L->poller, NULL);
+	nfs4_lk_jobs_stop(L);
 	/* Whatever is still held (a daemon stopped with files open): the
 	 * client id cannot be destroyed while it holds state. */
 	for (;;) {

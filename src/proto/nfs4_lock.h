@@ -76,9 +76,16 @@ int nfs4_locks_start(struct nfs_client *c, struct nfs4_locks **out);
  * opens, frees L (NULL: nothing).  Before the session stops. */
 void nfs4_locks_stop(struct nfs4_locks *L);
 
+/*
+ * The calls below that take `interrupted` (may be NULL) return -EINTR
+ * once it is set while their call is on the wire: for a caller that
+ * died.  The call still goes on to its end, and a lock the server
+ * grants a LOCK so left is unlocked at once (`lock_v4_undone`).
+ */
+
 /* LOCKT: is a lock of another owner in the way? */
 int nfs4_lock_test(struct nfs4_locks *L, const struct nfs4_lock_req *r,
-		   struct nfs4_lock_conflict *c);
+		   struct nfs4_lock_conflict *c, volatile int *interrupted);
 
 /* The answer to a lock that waited: 0 (granted) or a negative errno. */
 typedef void (*nfs4_lock_done_fn)(void *ctx, int result);
@@ -94,7 +101,7 @@ struct nfs4_lock_wait;
  */
 int nfs4_lock_lock(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 		   bool wait, nfs4_lock_done_fn done, void *ctx,
-		   struct nfs4_lock_wait **wp);
+		   struct nfs4_lock_wait **wp, volatile int *interrupted);
 void nfs4_lock_wait_arm(struct nfs4_locks *L, struct nfs4_lock_wait *w);
 void nfs4_lock_wait_interrupt(struct nfs4_locks *L, struct nfs4_lock_wait *w);
 /* Every wait ends with -EINTR; returns when each done() has returned. */
@@ -102,7 +109,8 @@ void nfs4_lock_end_waits(struct nfs4_locks *L);
 
 /* LOCKU of the range (POSIX: may split a held lock); 0 when the owner
  * holds nothing on the file. */
-int nfs4_lock_unlock(struct nfs4_locks *L, const struct nfs4_lock_req *r);
+int nfs4_lock_unlock(struct nfs4_locks *L, const struct nfs4_lock_req *r,
+		     volatile int *interrupted);
 
 /* May owner hold a lock on ino?  (So that close need not send LOCKU.) */
 bool nfs4_lock_owner_holds(struct nfs4_locks *L, uint64_t ino,

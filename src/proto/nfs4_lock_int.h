@@ -7,6 +7,7 @@
 #ifndef NFSFUSE_PROTO_NFS4_LOCK_INT_H
 #define NFSFUSE_PROTO_NFS4_LOCK_INT_H
 
+#include <glib.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -20,7 +21,8 @@
 #define NFS4_LOCK_COUNTERS(X)                                               \
 	X(granted_immediate) X(granted_poll) X(denied) X(polls)              \
 	X(interrupted) X(unlocks) X(stateids_freed) X(open_calls) X(close_calls)       \
-	X(from_caller_open) X(from_lock_open) X(errors) X(notified)
+	X(from_caller_open) X(from_lock_open) X(errors) X(notified)         \
+	X(undone)
 
 struct nfs4_lock_wait {
 	struct nfs4_locks *L;
@@ -56,6 +58,10 @@ struct nfs4_locks {
 	bool reclaiming;
 	unsigned notifying;         /* CB_NOTIFY_LOCKs using L */
 	pthread_cond_t reclaimed;   /* either ended */
+	/* The calls of callers that may die (nfs4_lock_job.c); a job's
+	 * end is broadcast on jobs_cv, under mu. */
+	GThreadPool *jobs;
+	pthread_cond_t jobs_cv;
 	struct {
 #define X(n) atomic_uint_fast64_t n;
 		NFS4_LOCK_COUNTERS(X)
@@ -99,5 +105,25 @@ const char *nfs4_lk_stname(uint32_t st);
 bool nfs4_lk_stateid_gone(uint32_t st);
 /* The open-owner of the lock opens of uid. */
 void nfs4_lk_open_owner(uint32_t uid, char *out, size_t len);
+
+/* What nfs4_lock_lock() (without a wait), nfs4_lock_unlock() and
+ * nfs4_lock_test() do, on the calling thread whatever happens. */
+int nfs4_lk_lock_now(struct nfs4_locks *L, const struct nfs4_lock_req *r);
+int nfs4_lk_unlock_now(struct nfs4_locks *L, const struct nfs4_lock_req *r);
+int nfs4_lk_test_now(struct nfs4_locks *L, const struct nfs4_lock_req *r,
+		     struct nfs4_lock_conflict *c);
+
+/* ---- calls whose caller may die (nfs4_lock_job.c) ---- */
+
+enum nfs4_lk_job_op { NFS4_LK_JOB_LOCK, NFS4_LK_JOB_UNLOCK, NFS4_LK_JOB_TEST };
+int nfs4_lk_jobs_start(struct nfs4_locks *L);
+/* Returns once every job has ended. */
+void nfs4_lk_jobs_stop(struct nfs4_locks *L);
+/* One of the *_now calls on a thread of the pool: its result, or
+ * -EINTR once *interrupted is set (the job then goes on, and a lock it
+ * is granted is unlocked). */
+int nfs4_lk_job(struct nfs4_locks *L, enum nfs4_lk_job_op op,
+		const struct nfs4_lock_req *r, struct nfs4_lock_conflict *c,
+		volatile int *interrupted);
 
 #endif

@@ -92,13 +92,27 @@ open(go, "w").close()
 while not os.path.exists(stop): time.sleep(0.1)
 if os.fork() == 0:
 	ctypes.CDLL(None).prctl(1, 9) # PR_SET_PDEATHSIG, SIGKILL
+	open(go + ".pids", "w").write("%d\n" % os.getpid())
 	os.open(f, os.O_RDONLY)
 	os._exit(0)
 time.sleep(0.3)
 os.open(f, os.O_RDONLY)' "$@"
 }
 
+# A locker: opens its file, says go, waits for the proxy to stop, then
+# takes a lock (over NFSv4.1, a LOCK the server must answer).
+locker() {
+	exec python3 -c 'import fcntl,os,signal,sys,time
+d, go, stop = sys.argv[1:]
+signal.signal(signal.SIGUSR1, lambda *a: None)
+fd = os.open(os.path.join(d, os.environ.get("LOCKER_FILE", "file")), os.O_RDWR)
+open(go, "w").close()
+while not os.path.exists(stop): time.sleep(0.1)
+fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 10, 0)' "$@"
+}
+
 CASE_OPTS=vers=4.1 stuck_case open-v41 opener
+CASE_OPTS=vers=4.1 stuck_case lock-v41 locker
 CASE_OPTS=vers=4.1 stuck_case open-pair-v41 opener_pair
 stuck_case lister lister
 stuck_case reader reader
@@ -115,10 +129,38 @@ stuck_case read-behind-write read_behind_write
 # NFSv4.1 waits for its WRITEs otherwise (nfs_call_detach()).
 CASE_OPTS=vers=4.1 stuck_case close-v41 writer close
 CASE_OPTS=vers=4.1 stuck_case bound-v41 writer bound
+# A LOCK whose caller died is not given up: once the server answers, the
+# lock it granted is released (lock_v4_undone), and another client may
+# take it.  A file of its own: the server may yet grant the LOCK of the
+# case before, whose client is gone, until that client's lease ends.
+undo_case() {
+	local m2 lpid=
+	_case_begin lock-undo
+	m2=$(new_mountpoint)
+	mount_nfsfuse "$m2" -o vers=4.1
+	: >"$EXPORT_DIR/$T/file-undo"
+	LOCKER_FILE=file-undo locker "$CASE_MNT/$T" "$CASE_DIR/go.lock-undo" "$CASE_DIR/stop.lock-undo" &
+	lpid=$!
+	_case_stall lock-undo
+	kill -KILL "$lpid"
+	wait_until 20 _pid_gone "$lpid" || fail "lock-undo: killed, the locker still waits"
+	wait "$lpid" 2>/dev/null || true
+	kill -CONT "$PROXY_PID"
+	wait_until 30 eval '[[ $("$NFSFUSECTL" "$CASE_MNT" stats | awk '\''$1 == "lock_v4_undone" { print $2 }'\'') == 1 ]]' ||
+		fail "lock-undo: the LOCK granted after its caller died was not undone: $("$NFSFUSECTL" "$CASE_MNT" stats | grep lock_v4_)"
+	python3 -c 'import fcntl,os,sys
+fd = os.open(sys.argv[1], os.O_RDWR)
+fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 10, 0)' "$m2/$T/file-undo" ||
+		fail "lock-undo: another client cannot take the lock the dead caller was granted"
+	umount_nfsfuse "$m2"
+	_case_end lock-undo
+}
+
 signal_case signal
 CASE_OP=stat signal_case signal-stat
 CASE_OPTS=vers=4.1 signal_case signal-v41
 CASE_OPTS=vers=4.1 CASE_OP=stat signal_case signal-stat-v41
+CASE_OPTS=vers=4.1 undo_case
 
 rm -rf "$S"
 echo "PASS: dead_waits"

@@ -14,9 +14,10 @@
 # proxy (NFSv3 unless CASE_OPTS says otherwise), run CMD (which signals
 # readiness by creating $CASE_DIR/go.NAME, then blocks on the mount),
 # stop the proxy, let CMD go on into a wait, kill it (after a SIGUSR1
-# with CASE_USR1), unmount.
+# with CASE_USR1), unmount.  Processes of CMD's that die with it write
+# their pids to go.NAME.pids; they must be gone too.
 stuck_case() {
-	local name=$1 cpid
+	local name=$1 cpid p
 	shift
 	_case_begin "$name"
 	"$@" "$CASE_MNT/$T" "$CASE_DIR/go.$name" "$CASE_DIR/stop.$name" &
@@ -34,6 +35,11 @@ stuck_case() {
 	wait_until 20 _pid_gone "$cpid" ||
 		fail "$name: killed, the workload still waits for the daemon"
 	wait "$cpid" 2>/dev/null || true
+	# Its other processes, which die with it, name themselves here.
+	for p in $(cat "$CASE_DIR/go.$name.pids" 2>/dev/null); do
+		wait_until 20 _pid_gone "$p" ||
+			fail "$name: process $p of the workload still waits for the daemon"
+	done
 	_case_end "$name"
 }
 
@@ -45,7 +51,7 @@ _case_begin() {
 	CASE_MNT=$(new_mountpoint)
 	_case_mount "$CASE_MNT"
 	CASE_PID=$(daemon_pid "$CASE_MNT")
-	rm -f "$CASE_DIR/go.$1" "$CASE_DIR/stop.$1"
+	rm -f "$CASE_DIR/go.$1" "$CASE_DIR/go.$1.pids" "$CASE_DIR/stop.$1"
 }
 
 # _case_stall NAME: once the workload says go, stop the proxy (the
