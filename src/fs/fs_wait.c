@@ -30,10 +30,30 @@ static struct fs_wait *waits;  /* [lock] */
 static bool aborted;           /* [lock] */
 
 /*
+ * Is /proc that of our pid namespace, the one the kernel gives callers'
+ * pids in?  Not where a pid namespace was made without a /proc of its
+ * own (`unshare -p -f` without --mount-proc): there /proc/N is another
+ * process than our caller N.
+ */
+static bool proc_ours;
+static pthread_once_t proc_checked = PTHREAD_ONCE_INIT;
+
+static void check_proc(void)
+{
+	char buf[32];
+	ssize_t n = readlink("/proc/self", buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	proc_ours = strtol(buf, NULL, 10) == (long)getpid();
+}
+
+/*
  * Is the thread tid dying: 1 when a fatal signal is pending for it
  * (SIGKILL in its pending set: the kernel adds it to every thread of a
  * group that a signal kills) or it is exiting, 0 when not, -1 when it
- * cannot be seen.
+ * cannot be seen (not in our /proc, or no /proc of ours).
  */
 static int caller_dying(pid_t tid)
 {
@@ -42,7 +62,8 @@ static int caller_dying(pid_t tid)
 	ssize_t n;
 	int fd;
 
-	if (tid <= 0)
+	pthread_once(&proc_checked, check_proc);
+	if (tid <= 0 || !proc_ours)
 		return -1;
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);

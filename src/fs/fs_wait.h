@@ -14,7 +14,8 @@
  * local disk never fails a stat, a read or a close with EINTR because a
  * child exited or a terminal was resized, and programs take it for an
  * I/O error.  Where the caller cannot be seen (another pid namespace, a
- * /proc that hides it), any signal ends the wait.
+ * /proc that hides it, a /proc of another pid namespace than ours), any
+ * signal ends the wait.
  *
  * Usage: fs_wait_begin(&w, req); call(..., &w.stop); fs_wait_end(&w);
  * w lives on the caller's stack; begin and end on the same thread.

@@ -20,6 +20,8 @@ need_proxy
 [[ -x ${NFSFUSECTL:-} ]] || skip "nfsfusectl is not built"
 need_cmd perl
 need_cmd python3
+need_cmd unshare
+need_cmd pgrep
 
 T=$(make_testdir dead_waits)
 S=$EXPORT_DIR/$T
@@ -156,8 +158,45 @@ fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 10, 0)' "$m2/$T/file-undo" ||
 	_case_end lock-undo
 }
 
+# A daemon in a pid namespace made without a /proc of its own (unshare
+# -p -f, no --mount-proc) is given its callers' pids in that namespace,
+# while /proc/N is the machine's process N (for the namespace's first
+# pids, a kernel thread, never dying).  It must not read that: a caller
+# there is one it cannot see, whose wait any signal ends.  A writer in
+# the namespace is killed in its fsync on a stopped server: it must go.
+pidns_case() {
+	local mnt pid wpid dir=$NFSFUSE_TMP
+	start_proxy dead-pidns
+	mnt=$(new_mountpoint)
+	echo "$mnt" >>"$_REG/mounts"
+	rm -f "$dir/go.pidns" "$dir/stop.pidns"
+	export -f writer
+	unshare --pid --fork -- bash -c '"$NFSFUSE" "$1" "$2" -f -o "$3" &
+		for _ in $(seq 100); do mountpoint -q "$2" && break; sleep 0.1; done
+		writer fsync "$2/$4" "$5" "$6" &
+		wait' _ "$SERVER:$EXPORT" "$mnt" \
+		"vers=3,mountport=$MOUNT_PORT,nolock,port=$PROXY_PORT" "$T" \
+		"$dir/go.pidns" "$dir/stop.pidns" >"$dir/pidns.log" 2>&1 &
+	register_pid $!
+	wait_until 20 test -e "$dir/go.pidns" ||
+		fail "pidns: the writer did not start: $(cat "$dir/pidns.log")"
+	pid=$(daemon_pid "$mnt")
+	wpid=$(pgrep -f -- "$mnt/$T") || fail "pidns: no writer found"
+	kill -STOP "$PROXY_PID"
+	: >"$dir/stop.pidns"
+	sleep 1
+	kill -KILL "$wpid"
+	wait_until 20 _pid_gone "$wpid" ||
+		fail "pidns: killed, the writer still waits for the daemon"
+	umount_nfsfuse "$mnt"
+	_pid_gone "$pid" || fail "pidns: the daemon outlived the unmount"
+	kill -CONT "$PROXY_PID" 2>/dev/null || true
+	stop_proxy
+}
+
 signal_case signal
 CASE_OP=stat signal_case signal-stat
+pidns_case
 CASE_OPTS=vers=4.1 signal_case signal-v41
 CASE_OPTS=vers=4.1 CASE_OP=stat signal_case signal-stat-v41
 CASE_OPTS=vers=4.1 undo_case
