@@ -567,7 +567,10 @@ cmd_reboot() {
 	# The crash.  What it held (NLM locks included) is gone with it.
 	say "crashing ganesha.nfsd (pid $pid, SIGKILL)"
 	kill -KILL "$pid" 2>/dev/null || true
-	for ((i = 0; i < 50; i++)); do
+	# A thread in the middle of a disk write (a COMMIT's fsync of what
+	# a test wrote just before) finishes it first, and the ports are
+	# free only once the process is gone: up to 30 s.
+	for ((i = 0; i < 300; i++)); do
 		[[ $(proc_comm "$pid") == ganesha.nfsd ]] || break
 		sleep 0.1
 	done
