@@ -601,12 +601,38 @@ static void wait_finish(struct nfs4_locks *L, struct nfs4_lock_wait *w,
 	wait_end(L, w);
 }
 
+/* The poll on the wire has ended: its wait goes on or ends. [L->mu] */
+static void poll_ended(struct nfs4_locks *L, int ret)
+{
+	struct nfs4_lock_wait *w = L->poll_wait;
+
+	L->poll_job = NULL;
+	L->poll_wait = NULL;
+	if (ret == -EAGAIN && !w->interrupted && !L->ending) {
+		if (w->ms < POLL_MAX_MS)
+			w->ms = w->ms * 2 > POLL_MAX_MS ? POLL_MAX_MS
+							: w->ms * 2;
+		due_in(&w->due, w->ms);
+		w->armed = true;
+		return;
+	}
+	/* A grant wins over an interrupt that came while it was out. */
+	if (ret == -EAGAIN)
+		ret = -EINTR;
+	pthread_mutex_unlock(&L->mu);
+	wait_finish(L, w, ret);
+	pthread_mutex_lock(&L->mu);
+}
+
 /*
  * The poller: an interrupted wait (or every wait, once they must end)
  * ends with -EINTR; otherwise the wait due first sends its LOCK when its
  * time comes, and waits twice as long for the next one, up to 2 s.  One
  * LOCK at a time: a poll is one short round trip, and the waits are
- * answered in the order they fall due.
+ * answered in the order they fall due.  The LOCK runs as a job, so that
+ * on a server that stopped answering, a wait interrupted meanwhile (its
+ * own included: its LOCK goes on, and is undone if granted) is answered
+ * all the same.
  */
 static void *poller_main(void *arg)
 {
@@ -618,24 +644,34 @@ static void *poller_main(void *arg)
 		struct timespec now;
 		int ret;
 
+		if (L->poll_job &&
+		    nfs4_lk_job_take_locked(L->poll_job, &ret, NULL)) {
+			poll_ended(L, ret);
+			continue;
+		}
 		for (w = L->waits; w; w = w->next) {
-			if (!w->armed)
+			if (!w->armed && w != L->poll_wait)
 				continue;
 			if (w->interrupted || L->ending) {
 				stop = w;
 				break;
 			}
-			if (!first || before(&w->due, &first->due))
+			if (w->armed && (!first || before(&w->due, &first->due)))
 				first = w;
 		}
 		if (stop) {
+			if (stop == L->poll_wait) {
+				nfs4_lk_job_leave_locked(L->poll_job);
+				L->poll_job = NULL;
+				L->poll_wait = NULL;
+			}
 			stop->armed = false;
 			pthread_mutex_unlock(&L->mu);
 			wait_finish(L, stop, -EINTR);
 			pthread_mutex_lock(&L->mu);
 			continue;
 		}
-		if (!first) {
+		if (L->poll_job || !first) {
 			pthread_cond_wait(&L->cv, &L->mu);
 			continue;
 		}
@@ -644,26 +680,24 @@ static void *poller_main(void *arg)
 			pthread_cond_timedwait(&L->cv, &L->mu, &first->due);
 			continue;
 		}
-		/* Not armed while its LOCK is out: an interrupt now is seen
-		 * when the answer is in. */
+		/* Not armed while its LOCK is out. */
 		first->armed = false;
-		pthread_mutex_unlock(&L->mu);
 		COUNT(L, polls);
-		ret = lock_once(L, &first->req, true, NULL);
-		pthread_mutex_lock(&L->mu);
-		if (ret == -EAGAIN) {
-			if (first->ms < POLL_MAX_MS)
-				first->ms = first->ms * 2 > POLL_MAX_MS
-						    ? POLL_MAX_MS
-						    : first->ms * 2;
-			due_in(&first->due, first->ms);
-			first->armed = true;
+		L->poll_job = nfs4_lk_job_start(L, NFS4_LK_JOB_POLL,
+						&first->req);
+		if (L->poll_job) {
+			L->poll_wait = first;
 			continue;
 		}
 		pthread_mutex_unlock(&L->mu);
-		wait_finish(L, first, ret);
+		wait_finish(L, first, -ENOMEM);
 		pthread_mutex_lock(&L->mu);
 	}
+	/* Waits all ended before quit; a poll still out goes on alone. */
+	if (L->poll_job)
+		nfs4_lk_job_leave_locked(L->poll_job);
+	L->poll_job = NULL;
+	L->poll_wait = NULL;
 	pthread_mutex_unlock(&L->mu);
 	return NULL;
 }
@@ -718,9 +752,10 @@ static void on_notify_lock(void *ctx, const struct nfs4_cb_notify_lock_args *a)
 	pthread_mutex_unlock(&s->lock);
 }
 
-int nfs4_lk_lock_now(struct nfs4_locks *L, const struct nfs4_lock_req *r)
+int nfs4_lk_lock_now(struct nfs4_locks *L, const struct nfs4_lock_req *r,
+		     bool blocking)
 {
-	return lock_once(L, r, false, NULL);
+	return lock_once(L, r, blocking, NULL);
 }
 
 int nfs4_lock_lock(struct nfs4_locks *L, const struct nfs4_lock_req *r,

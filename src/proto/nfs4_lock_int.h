@@ -53,6 +53,10 @@ struct nfs4_locks {
 	pthread_t poller;
 	bool poller_started;        /* [mu] */
 	bool quit;                  /* [mu] the poller is to end */
+	/* The poller's LOCK on the wire, for poll_wait ([mu]): it runs as
+	 * a job, so that the poller answers interrupted waits meanwhile. */
+	struct lk_job *poll_job;
+	struct nfs4_lock_wait *poll_wait;
 	/* A reclaim (nfs4_lock_reclaim.c) uses L: stop waits for its end.
 	 * Both under c->v4->lock, the lock that also guards c->v4locks. */
 	bool reclaiming;
@@ -108,14 +112,21 @@ void nfs4_lk_open_owner(uint32_t uid, char *out, size_t len);
 
 /* What nfs4_lock_lock() (without a wait), nfs4_lock_unlock() and
  * nfs4_lock_test() do, on the calling thread whatever happens. */
-int nfs4_lk_lock_now(struct nfs4_locks *L, const struct nfs4_lock_req *r);
+int nfs4_lk_lock_now(struct nfs4_locks *L, const struct nfs4_lock_req *r,
+		     bool blocking);
 int nfs4_lk_unlock_now(struct nfs4_locks *L, const struct nfs4_lock_req *r);
 int nfs4_lk_test_now(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 		     struct nfs4_lock_conflict *c);
 
 /* ---- calls whose caller may die (nfs4_lock_job.c) ---- */
 
-enum nfs4_lk_job_op { NFS4_LK_JOB_LOCK, NFS4_LK_JOB_UNLOCK, NFS4_LK_JOB_TEST };
+enum nfs4_lk_job_op {
+	NFS4_LK_JOB_LOCK,
+	NFS4_LK_JOB_POLL,   /* a LOCK of the blocking lock types */
+	NFS4_LK_JOB_UNLOCK,
+	NFS4_LK_JOB_TEST,
+};
+struct lk_job;
 int nfs4_lk_jobs_start(struct nfs4_locks *L);
 /* Returns once every job has ended. */
 void nfs4_lk_jobs_stop(struct nfs4_locks *L);
@@ -125,5 +136,15 @@ void nfs4_lk_jobs_stop(struct nfs4_locks *L);
 int nfs4_lk_job(struct nfs4_locks *L, enum nfs4_lk_job_op op,
 		const struct nfs4_lock_req *r, struct nfs4_lock_conflict *c,
 		volatile int *interrupted);
+/* The same in parts, for the poller, which must not wait for its call:
+ * start (NULL: out of memory); then under L->mu, take its result (true,
+ * the job freed, once it has ended: L->cv is broadcast then) or leave
+ * it (it goes on, and a lock it is granted is unlocked). */
+struct lk_job *nfs4_lk_job_start(struct nfs4_locks *L,
+				 enum nfs4_lk_job_op op,
+				 const struct nfs4_lock_req *r);
+bool nfs4_lk_job_take_locked(struct lk_job *j, int *ret,
+			     struct nfs4_lock_conflict *c);
+void nfs4_lk_job_leave_locked(struct lk_job *j);
 
 #endif

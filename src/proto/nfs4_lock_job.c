@@ -36,7 +36,9 @@ static int job_call(struct lk_job *j)
 {
 	switch (j->op) {
 	case NFS4_LK_JOB_LOCK:
-		return nfs4_lk_lock_now(j->L, &j->r);
+		return nfs4_lk_lock_now(j->L, &j->r, false);
+	case NFS4_LK_JOB_POLL:
+		return nfs4_lk_lock_now(j->L, &j->r, true);
 	case NFS4_LK_JOB_UNLOCK:
 		return nfs4_lk_unlock_now(j->L, &j->r);
 	case NFS4_LK_JOB_TEST:
@@ -59,10 +61,12 @@ static void job_run(void *data, void *user)
 	j->done = true;
 	left = j->abandoned;
 	pthread_cond_broadcast(&L->jobs_cv);
+	pthread_cond_broadcast(&L->cv); /* the poller's */
 	pthread_mutex_unlock(&L->mu);
 	if (!left)
 		return; /* the caller takes the result, and frees j */
-	if (j->op == NFS4_LK_JOB_LOCK && ret == 0) {
+	if ((j->op == NFS4_LK_JOB_LOCK || j->op == NFS4_LK_JOB_POLL) &&
+	    ret == 0) {
 		COUNT(L, undone);
 		ret = nfs4_lk_unlock_now(L, &j->r);
 		if (ret)
@@ -94,15 +98,14 @@ void nfs4_lk_jobs_stop(struct nfs4_locks *L)
 	pthread_cond_destroy(&L->jobs_cv);
 }
 
-int nfs4_lk_job(struct nfs4_locks *L, enum nfs4_lk_job_op op,
-		const struct nfs4_lock_req *r, struct nfs4_lock_conflict *c,
-		volatile int *interrupted)
+struct lk_job *nfs4_lk_job_start(struct nfs4_locks *L,
+				 enum nfs4_lk_job_op op,
+				 const struct nfs4_lock_req *r)
 {
 	struct lk_job *j = calloc(1, sizeof(*j));
-	int ret;
 
 	if (!j)
-		return -ENOMEM;
+		return NULL;
 	j->L = L;
 	j->op = op;
 	j->r = *r;
@@ -112,23 +115,51 @@ int nfs4_lk_job(struct nfs4_locks *L, enum nfs4_lk_job_op op,
 	j->r.cred = &j->cred;
 	if (!g_thread_pool_push(L->jobs, j, NULL)) {
 		free(j);
-		return -ENOMEM;
+		return NULL;
 	}
-	pthread_mutex_lock(&L->mu);
-	while (!j->done && !*interrupted) {
-		struct timespec t = clock_mono_deadline(JOB_SLICE_NS);
+	return j;
+}
 
-		pthread_cond_timedwait(&L->jobs_cv, &L->mu, &t);
-	}
-	if (!j->done) {
-		j->abandoned = true;
-		pthread_mutex_unlock(&L->mu);
-		return -EINTR;
-	}
-	pthread_mutex_unlock(&L->mu);
-	ret = j->ret;
+bool nfs4_lk_job_take_locked(struct lk_job *j, int *ret,
+			     struct nfs4_lock_conflict *c)
+{
+	if (!j->done)
+		return false;
+	*ret = j->ret;
 	if (c)
 		*c = j->c;
 	free(j);
+	return true;
+}
+
+void nfs4_lk_job_leave_locked(struct lk_job *j)
+{
+	if (j->done)
+		free(j);
+	else
+		j->abandoned = true;
+}
+
+int nfs4_lk_job(struct nfs4_locks *L, enum nfs4_lk_job_op op,
+		const struct nfs4_lock_req *r, struct nfs4_lock_conflict *c,
+		volatile int *interrupted)
+{
+	struct lk_job *j = nfs4_lk_job_start(L, op, r);
+	int ret = -EINTR;
+
+	if (!j)
+		return -ENOMEM;
+	pthread_mutex_lock(&L->mu);
+	while (!nfs4_lk_job_take_locked(j, &ret, c)) {
+		struct timespec t = clock_mono_deadline(JOB_SLICE_NS);
+
+		if (*interrupted) {
+			nfs4_lk_job_leave_locked(j);
+			ret = -EINTR;
+			break;
+		}
+		pthread_cond_timedwait(&L->jobs_cv, &L->mu, &t);
+	}
+	pthread_mutex_unlock(&L->mu);
 	return ret;
 }

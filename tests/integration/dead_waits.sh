@@ -194,12 +194,55 @@ pidns_case() {
 	stop_proxy
 }
 
+# A blocked lock polls: a holder on another client (a direct mount)
+# keeps the lock, and the waiter's F_SETLKW through the proxy is asked
+# again every 2 s at most.  The proxy stops with a poll on the wire: the
+# waiter, killed, must still be answered and go.
+blocked_case() {
+	local m2 hpid wpid p0
+	_case_begin blocked
+	m2=$(new_mountpoint)
+	mount_nfsfuse "$m2" -o vers=4.1
+	: >"$EXPORT_DIR/$T/file-blocked"
+	python3 -c 'import fcntl,os,sys,time
+fd = os.open(sys.argv[1], os.O_RDWR)
+fcntl.lockf(fd, fcntl.LOCK_EX, 10, 0)
+open(sys.argv[2], "w").close()
+time.sleep(3600)' "$m2/$T/file-blocked" "$CASE_DIR/held.blocked" &
+	hpid=$!
+	register_pid "$hpid"
+	wait_until 20 test -e "$CASE_DIR/held.blocked" || fail "blocked: no holder"
+	python3 -c 'import fcntl,os,sys
+fd = os.open(sys.argv[1], os.O_RDWR)
+open(sys.argv[2], "w").close()
+fcntl.lockf(fd, fcntl.LOCK_EX, 10, 0)' "$CASE_MNT/$T/file-blocked" "$CASE_DIR/go.blocked" &
+	wpid=$!
+	register_pid "$wpid"
+	wait_until 20 eval '[[ $("$NFSFUSECTL" "$CASE_MNT" stats | awk '\''$1 == "lock_waiting" { print $2 }'\'') == 1 ]]' ||
+		fail "blocked: the waiter does not wait"
+	p0=$("$NFSFUSECTL" "$CASE_MNT" stats | awk '$1 == "lock_v4_polls" { print $2 }')
+	kill -STOP "$PROXY_PID"
+	# The next poll goes out within 2 s, and stays out.
+	wait_until 5 eval '(( $("$NFSFUSECTL" "$CASE_MNT" stats | awk '\''$1 == "lock_v4_polls" { print $2 }'\'') > p0 ))' ||
+		fail "blocked: no poll went out"
+	sleep 0.5
+	kill -KILL "$wpid"
+	wait_until 20 _pid_gone "$wpid" ||
+		fail "blocked: killed with its poll on the wire, the waiter still waits"
+	wait "$wpid" 2>/dev/null || true
+	kill "$hpid"
+	wait "$hpid" 2>/dev/null || true
+	umount_nfsfuse "$m2"
+	_case_end blocked
+}
+
 signal_case signal
 CASE_OP=stat signal_case signal-stat
 pidns_case
 CASE_OPTS=vers=4.1 signal_case signal-v41
 CASE_OPTS=vers=4.1 CASE_OP=stat signal_case signal-stat-v41
 CASE_OPTS=vers=4.1 undo_case
+CASE_OPTS=vers=4.1 blocked_case
 
 rm -rf "$S"
 echo "PASS: dead_waits"
