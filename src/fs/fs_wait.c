@@ -136,17 +136,58 @@ void fs_wait_begin(struct fs_wait *w, fuse_req_t req)
 		fuse_req_interrupt_func(req, on_interrupt, w);
 }
 
+/* Is w one whose caller fs_waits_poll() looks at? [lock] */
+static bool to_look_at(const struct fs_wait *w, uint64_t now)
+{
+	return w->req && !w->stop &&
+	       (w->intr || now - w->since_us >= EXIT_LOOK_US);
+}
+
 void fs_waits_poll(void)
 {
-	uint64_t now = clock_mono_us();
+	pid_t *tids = NULL, *more;
+	size_t n = 0, cap = 0, ndying = 0;
+	uint64_t now;
 
+	/* The callers are read from /proc without the lock, which every
+	 * request takes: their tids first, each once.  The time is read
+	 * under it, after every wait listed began. */
 	pthread_mutex_lock(&lock);
-	for (struct fs_wait *w = waits; w; w = w->next)
-		if (w->req && !w->stop &&
-		    (w->intr || now - w->since_us >= EXIT_LOOK_US) &&
-		    caller_dying(w->tid) == 1)
-			w->stop = 1;
+	now = clock_mono_us();
+	for (struct fs_wait *w = waits; w; w = w->next) {
+		size_t i = 0;
+
+		if (!to_look_at(w, now))
+			continue;
+		while (i < n && tids[i] != w->tid)
+			i++;
+		if (i < n)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			more = realloc(tids, cap * sizeof(*tids));
+			if (!more)
+				break; /* the others at the next round */
+			tids = more;
+		}
+		tids[n++] = w->tid;
+	}
 	pthread_mutex_unlock(&lock);
+	/* The dying ones go to the front of tids. */
+	for (size_t i = 0; i < n; i++)
+		if (caller_dying(tids[i]) == 1)
+			tids[ndying++] = tids[i];
+	if (ndying) {
+		/* A tid is one thread: any of its waits still there is its. */
+		pthread_mutex_lock(&lock);
+		now = clock_mono_us();
+		for (struct fs_wait *w = waits; w; w = w->next)
+			for (size_t i = 0; i < ndying; i++)
+				if (w->tid == tids[i] && to_look_at(w, now))
+					w->stop = 1;
+		pthread_mutex_unlock(&lock);
+	}
+	free(tids);
 }
 
 void fs_wait_end(struct fs_wait *w)
