@@ -781,11 +781,7 @@ int nfs4_lock_lock(struct nfs4_locks *L, const struct nfs4_lock_req *r,
 	if (!w)
 		return -ENOMEM;
 	w->L = L;
-	w->req = *r;
-	w->fh = *r->fh;
-	w->req.fh = &w->fh;
-	w->cred = *r->cred;
-	w->req.cred = &w->cred;
+	nfs4_lk_req_copy(&w->req, &w->fh, &w->cred, r);
 	w->done = done;
 	w->ctx = ctx;
 	pthread_mutex_lock(&L->mu);

@@ -24,6 +24,20 @@
 	X(from_caller_open) X(from_lock_open) X(errors) X(notified)         \
 	X(undone)
 
+/* *dst: r, with its handle and credentials copied into *fh and *cred,
+ * for a request that outlives its caller's (a wait, a job), where all
+ * three live together. */
+static inline void nfs4_lk_req_copy(struct nfs4_lock_req *dst,
+				    struct nfs_fh3 *fh, struct rpc_cred *cred,
+				    const struct nfs4_lock_req *r)
+{
+	*dst = *r;
+	*fh = *r->fh;
+	dst->fh = fh;
+	*cred = *r->cred;
+	dst->cred = cred;
+}
+
 struct nfs4_lock_wait {
 	struct nfs4_locks *L;
 	struct nfs4_lock_req req;

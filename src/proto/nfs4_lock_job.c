@@ -108,11 +108,7 @@ struct lk_job *nfs4_lk_job_start(struct nfs4_locks *L,
 		return NULL;
 	j->L = L;
 	j->op = op;
-	j->r = *r;
-	j->fh = *r->fh;
-	j->r.fh = &j->fh;
-	j->cred = *r->cred;
-	j->r.cred = &j->cred;
+	nfs4_lk_req_copy(&j->r, &j->fh, &j->cred, r);
 	if (!g_thread_pool_push(L->jobs, j, NULL)) {
 		free(j);
 		return NULL;
