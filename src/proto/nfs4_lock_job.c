@@ -84,7 +84,10 @@ int nfs4_lk_jobs_start(struct nfs4_locks *L)
 	 * on a server that stopped answering is until it answers or the
 	 * unmount ends the call. */
 	L->jobs = g_thread_pool_new(job_run, L, -1, FALSE, NULL);
-	return L->jobs ? 0 : -ENOMEM;
+	if (L->jobs)
+		return 0;
+	pthread_cond_destroy(&L->jobs_cv);
+	return -ENOMEM;
 }
 
 void nfs4_lk_jobs_stop(struct nfs4_locks *L)
