@@ -7,7 +7,7 @@
  *                           dup-replies, reorder, corrupt-replies,
  *                           corrupt-mode, delay-ms, cut-every (0: off),
  *                           drop-reply-once, drop-reply-once-cut,
- *                           once-procs
+ *                           once-procs, delay-reply-procs
  *   cut-now                 close every connection now
  *   blackhole SECONDS       forward nothing for that long (0 ends it)
  *   clear                   every fault off, blackhole ended

@@ -266,6 +266,7 @@ enum once_state { ONCE_FREE, ONCE_PASS, ONCE_ARMED, ONCE_ARMED_CUT,
 struct xid_slot {
 	uint32_t xid;
 	uint8_t state;
+	bool delay_reply;	/* its procedure is in delay_reply_procs */
 };
 
 static struct xid_slot *xid_tab;
@@ -373,13 +374,36 @@ static bool fault_discard(enum dir dir, uint32_t xid)
 	return false;
 }
 
+/* With delay_reply_procs, a call of one of them: its reply is to be
+ * delayed. */
+static void delay_call(const uint8_t *data, size_t len, uint32_t xid)
+{
+	struct xid_slot *sl;
+	uint32_t proc;
+
+	if (!P.f.delay_reply_procs || len < 24 || get_be32(data + 4) != 0)
+		return;
+	proc = get_be32(data + 20);
+	if (proc >= 32 || !(P.f.delay_reply_procs & (1u << proc)))
+		return;
+	sl = xid_find(xid, true);
+	if (sl)
+		sl->delay_reply = true;
+}
+
 static uint64_t fault_delay(enum dir dir, uint32_t xid)
 {
 	uint32_t lo = P.f.delay_min_ms, hi = P.f.delay_max_ms;
+	struct xid_slot *sl;
 	uint64_t ms;
 
 	if (hi == 0)
 		return 0;
+	if (P.f.delay_reply_procs) {
+		sl = dir == DIR_REPLY ? xid_find(xid, false) : NULL;
+		if (!sl || !sl->delay_reply)
+			return 0;
+	}
 	ms = lo + rng_below((uint64_t)hi - lo + 1);
 	if (ms) {
 		P.st.delays++;
@@ -403,8 +427,10 @@ void proxy_message(struct flow *fl, enum dir dir, uint8_t *data, size_t len)
 		free(data);
 		return;
 	}
-	if (dir == DIR_CALL)
+	if (dir == DIR_CALL) {
 		once_call(data, len, xid);
+		delay_call(data, len, xid);
+	}
 	if (dir == DIR_REPLY && roll(P.f.corrupt_ppm))
 		corrupt(data, &len, xid);
 	if (roll(P.f.dup_ppm[dir])) {

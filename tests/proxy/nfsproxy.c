@@ -9,9 +9,13 @@
  *            [--blackhole-after SECONDS --blackhole-for SECONDS]
  *            [--corrupt-replies PCT --corrupt-mode flip|truncate|enlarge|garbage]
  *            [--drop-reply-once PCT] [--drop-reply-once-cut PCT]
- *            [--once-procs N[,N...]|all]
+ *            [--once-procs N[,N...]|all] [--delay-reply-procs N[,N...]|all]
  *            [--control PATH] [--log FILE] [--ready-file FILE]
  *
+ * --delay-reply-procs: --delay-ms is for the replies to these procedures
+ * alone; their calls, and every other message, pass at once.  The server
+ * then answers from the file as it was when the call came, and the client
+ * sees the answer only after what it did meanwhile.
  * --drop-reply-once PCT: PCT % of the calls (of --once-procs, default all
  * procedures), chosen by XID when the call first passes, lose their first
  * reply; the retransmission with the same XID and its reply go through.
@@ -135,6 +139,7 @@ static const struct option longopts[] = {
 	{ "drop-reply-once", required_argument, NULL, OPT_FAULT },
 	{ "drop-reply-once-cut", required_argument, NULL, OPT_FAULT },
 	{ "once-procs", required_argument, NULL, OPT_FAULT },
+	{ "delay-reply-procs", required_argument, NULL, OPT_FAULT },
 	{ "blackhole-after", required_argument, NULL, OPT_BH_AFTER },
 	{ "blackhole-for", required_argument, NULL, OPT_BH_FOR },
 	{ "control", required_argument, NULL, OPT_CONTROL },
@@ -148,7 +153,8 @@ static void usage(FILE *out)
 {
 	fputs("usage: nfsproxy --listen PORT --to HOST:PORT [--proto tcp|udp] [--seed N]\n"
 	      "         [--drop-calls PCT] [--drop-replies PCT] [--dup-calls PCT] [--dup-replies PCT]\n"
-	      "         [--delay-ms MIN[-MAX]] [--reorder PCT] [--cut-every SECONDS]\n"
+	      "         [--delay-ms MIN[-MAX]] [--delay-reply-procs N,N|all]\n"
+	      "         [--reorder PCT] [--cut-every SECONDS]\n"
 	      "         [--blackhole-after SECONDS --blackhole-for SECONDS]\n"
 	      "         [--corrupt-replies PCT --corrupt-mode flip|truncate|enlarge|garbage]\n"
 	      "         [--drop-reply-once PCT] [--drop-reply-once-cut PCT] [--once-procs N,N|all]\n"

@@ -52,6 +52,9 @@ struct faults {
 	 * with closing the connection after the drop. */
 	uint32_t once_ppm, once_cut_ppm;
 	uint32_t once_procs;		/* bit n: procedure n; 0: all */
+	/* Not 0: the delay is for the replies to these procedures alone
+	 * (bit n: procedure n), every other message passes at once. */
+	uint32_t delay_reply_procs;
 };
 
 struct stats {

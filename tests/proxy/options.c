@@ -255,6 +255,9 @@ int fault_set(struct faults *f, const char *name, const char *val,
 	else if (!strcmp(name, "once-procs")) {
 		*err = "procedure numbers 0-31 separated by commas, or all";
 		ret = parse_procs(val, &f->once_procs);
+	} else if (!strcmp(name, "delay-reply-procs")) {
+		*err = "procedure numbers 0-31 separated by commas, or all";
+		ret = parse_procs(val, &f->delay_reply_procs);
 	} else if (!strcmp(name, "corrupt-replies"))
 		ret = parse_pct(val, &f->corrupt_ppm);
 	else if (!strcmp(name, "corrupt-mode")) {
