@@ -15,6 +15,8 @@
 	X(attr_misses)          /* no attributes cached: asked the server */\
 	X(attr_revalidations)   /* timed out or cto: asked the server */    \
 	X(attr_uncacheable)     /* reply not cached: a write was in flight */\
+	X(attr_straddled)       /* entry asked again: a batch of our writes
+				 * began or settled during its call */\
 	X(attr_refused)         /* no file type, or not the file's: dropped */\
 	X(lookup_hits)                                                      \
 	X(lookup_misses)                                                    \

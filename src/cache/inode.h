@@ -84,6 +84,9 @@ struct inode {
 	 * on the server is never told to the kernel as shorter, or its
 	 * next O_APPEND would land on them. */
 	uint64_t wb_end;
+	/* fs->wclock when a batch of ours last began or settled (fs.h,
+	 * fs_wsince). */
+	uint64_t wstamp;
 	/* Writes accepted from the kernel, ever: tells a CB_GETATTR that
 	 * more came since the last one (nfs4_deleg.h). */
 	uint64_t wgen;

@@ -304,19 +304,42 @@ void fs_purge_data(struct fs *fs, struct inode *ino, const char *why)
 	      name_of(ino), n);
 }
 
+uint64_t fs_wsince(struct fs *fs)
+{
+	return __atomic_load_n(&fs->wclock, __ATOMIC_SEQ_CST);
+}
+
+void fs_wstamp(struct fs *fs, struct inode *ino)
+{
+	ino->wstamp = __atomic_add_fetch(&fs->wclock, 1, __ATOMIC_SEQ_CST);
+}
+
+bool fs_wstraddled(struct inode *ino, uint64_t since)
+{
+	bool straddled;
+
+	pthread_mutex_lock(&ino->lock);
+	straddled = ino->wstamp > since;
+	pthread_mutex_unlock(&ino->lock);
+	return straddled;
+}
+
 /* The caller holds ino->settle: no write can join, and no flush cache
- * what it left, between the look at the batch and the update. */
+ * what it left, between the look at the batch and the update.  a: from
+ * a call that went after fs_wsince() gave since. */
 static enum acache_change learn_settled(struct fs *fs, struct inode *ino,
-					const struct fattr3 *a)
+					const struct fattr3 *a, uint64_t since)
 {
 	enum acache_change change;
 	bool batch;
 
 	pthread_mutex_lock(&ino->lock);
-	batch = ino->wbatch;
+	batch = ino->wbatch || ino->wstamp > since;
 	pthread_mutex_unlock(&ino->lock);
 	/* The write counter rule: attributes that may or may not include
-	 * our own writes in flight would poison the cache either way. */
+	 * our own writes in flight would poison the cache either way; so
+	 * would those of a call a batch began or settled during (a flush
+	 * by another thread caches what it left, and these predate it). */
 	if (batch) {
 		STAT_INC(attr_uncacheable);
 		return ACACHE_SAME;
@@ -350,14 +373,15 @@ static enum acache_change learned(struct fs *fs, struct inode *ino,
 }
 
 enum acache_change fs_learn(struct fs *fs, struct inode *ino,
-			    const struct post_op_attr *a, const char *why)
+			    const struct post_op_attr *a, uint64_t since,
+			    const char *why)
 {
 	enum acache_change change;
 
 	if (!ino || !a->present)
 		return ACACHE_SAME;
 	pthread_mutex_lock(&ino->settle);
-	change = learn_settled(fs, ino, &a->attr);
+	change = learn_settled(fs, ino, &a->attr, since);
 	pthread_mutex_unlock(&ino->settle);
 	return learned(fs, ino, change, why);
 }
@@ -411,7 +435,7 @@ static int getattr_fh(fuse_req_t req, const struct nfs_fh3 *fh,
 int fs_getattr_rpc(fuse_req_t req, struct inode *ino, struct fattr3 *a)
 {
 	enum acache_change change;
-	uint64_t gen, seq = 0;
+	uint64_t gen, seq = 0, since = fs_wsince(fs_of(req));
 	bool stale;
 	int ret;
 
@@ -434,7 +458,7 @@ int fs_getattr_rpc(fuse_req_t req, struct inode *ino, struct fattr3 *a)
 		STAT_INC(attr_uncacheable);
 		return 0;
 	}
-	change = learn_settled(fs_of(req), ino, a);
+	change = learn_settled(fs_of(req), ino, a, since);
 	pthread_mutex_unlock(&ino->settle);
 	if (change == ACACHE_REFUSED)
 		return -EIO;
@@ -444,8 +468,8 @@ int fs_getattr_rpc(fuse_req_t req, struct inode *ino, struct fattr3 *a)
 
 int fs_make_entry(fuse_req_t req, struct inode *dir,
 		  const struct nfs_fh3 *fh,
-		  const struct post_op_attr *a, const char *name,
-		  struct fuse_entry_param *e)
+		  const struct post_op_attr *a, uint64_t since,
+		  const char *name, struct fuse_entry_param *e)
 {
 	struct post_op_attr pa;
 	struct fs *fs = fs_of(req);
@@ -456,6 +480,7 @@ int fs_make_entry(fuse_req_t req, struct inode *dir,
 	if (a && a->present) {
 		attr = a->attr;
 	} else {
+		since = fs_wsince(fs);
 		ret = getattr_fh(req, fh, &attr);
 		if (ret)
 			return ret;
@@ -465,9 +490,22 @@ int fs_make_entry(fuse_req_t req, struct inode *dir,
 		return -ENOMEM;
 	pa.present = true;
 	pa.attr = attr;
-	if (fs_learn(fs, ino, &pa, "lookup") == ACACHE_REFUSED) {
+	if (fs_learn(fs, ino, &pa, since, "lookup") == ACACHE_REFUSED) {
 		inode_forget(fs->inodes, ino->id, 1);
 		return -EIO;
+	}
+	/* The kernel asked after every write it has seen complete, and
+	 * believes the size it gets: not one from before a flush that
+	 * settled during the call.  Asked again as a stat would be. */
+	if (fs_wstraddled(ino, since)) {
+		STAT_INC(attr_straddled);
+		if (ino->wb)
+			fs_writes_settle(req, ino);
+		ret = fs_getattr_rpc(req, ino, &attr);
+		if (ret) {
+			inode_forget(fs->inodes, ino->id, 1);
+			return ret;
+		}
 	}
 	if (name && name[0]) {
 		pthread_mutex_lock(&ino->lock);
@@ -495,7 +533,7 @@ static void entry_not_taken(fuse_req_t req, const struct fuse_entry_param *e)
 }
 
 int fs_lookup_fh(fuse_req_t req, struct inode *dir, const char *name,
-		 struct nfs_fh3 *fh, struct post_op_attr *a)
+		 struct nfs_fh3 *fh, struct post_op_attr *a, uint64_t *since)
 {
 	struct nfs3_lookup_args args = { .what = { &dir->fh, name } };
 	struct nfs3_lookup_res res;
@@ -503,10 +541,11 @@ int fs_lookup_fh(fuse_req_t req, struct inode *dir, const char *name,
 
 	if (strlen(name) > NFS3_MAXNAMLEN)
 		return -ENAMETOOLONG;
+	*since = fs_wsince(fs_of(req));
 	ret = fs_call(req, NFS3PROC_LOOKUP, &args, &res, NULL);
 	if (ret)
 		return ret;
-	fs_learn(fs_of(req), dir, &res.dir_attributes, "lookup");
+	fs_learn(fs_of(req), dir, &res.dir_attributes, *since, "lookup");
 	if (res.status != NFS3_OK)
 		return nfs_stat_errno(res.status);
 	*fh = res.object;
@@ -520,13 +559,14 @@ static int lookup_name(fuse_req_t req, struct inode *dir, const char *name,
 {
 	struct post_op_attr a;
 	struct nfs_fh3 fh;
-	int ret = fs_lookup_fh(req, dir, name, &fh, &a);
+	uint64_t since;
+	int ret = fs_lookup_fh(req, dir, name, &fh, &a, &since);
 
 	if (ret != -ENAMETOOLONG)
 		STAT_INC(lookup_misses);
 	if (ret)
 		return ret;
-	return fs_make_entry(req, dir, &fh, &a, name, e);
+	return fs_make_entry(req, dir, &fh, &a, since, name, e);
 }
 
 void fs_dir_named(struct inode *dir, const char *name, bool ok)
@@ -540,8 +580,8 @@ void fs_dir_named(struct inode *dir, const char *name, bool ok)
 }
 
 void fs_reply_created(fuse_req_t req, struct inode *dir,
-		      const struct nfs3_diropres *r, const char *name,
-		      bool new_dir)
+		      const struct nfs3_diropres *r, uint64_t since,
+		      const char *name, bool new_dir)
 {
 	struct fuse_entry_param e;
 	int ret;
@@ -555,8 +595,8 @@ void fs_reply_created(fuse_req_t req, struct inode *dir,
 	/* RFC 1813 lets a server create the object without returning its
 	 * handle; then we must look the name up like anyone else. */
 	if (r->obj.present)
-		ret = fs_make_entry(req, dir, &r->obj.fh, &r->obj_attributes, name,
-				    &e);
+		ret = fs_make_entry(req, dir, &r->obj.fh, &r->obj_attributes,
+				    since, name, &e);
 	else
 		ret = lookup_name(req, dir, name, &e);
 	if (ret) {
@@ -847,6 +887,7 @@ static void fs_readlink(fuse_req_t req, fuse_ino_t ino)
 	struct nfs3_readlink_args args;
 	struct nfs3_readlink_res res;
 	struct rpc_reply reply = { 0 };
+	uint64_t since;
 	char *target;
 	int ret;
 
@@ -855,12 +896,13 @@ static void fs_readlink(fuse_req_t req, fuse_ino_t ino)
 		return;
 	}
 	args.symlink = i->fh;
+	since = fs_wsince(fs_of(req));
 	ret = fs_call(req, NFS3PROC_READLINK, &args, &res, &reply);
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	fs_learn(fs_of(req), i, &res.symlink_attributes, "readlink");
+	fs_learn(fs_of(req), i, &res.symlink_attributes, since, "readlink");
 	if (res.status != NFS3_OK) {
 		rpc_reply_release(&reply);
 		fuse_reply_err(req, -nfs_stat_errno(res.status));
@@ -908,6 +950,7 @@ int fs_check_access(fuse_req_t req, struct inode *ino, uint32_t want)
 	struct rpc_cred cred;
 	struct fattr3 a;
 	uint32_t granted;
+	uint64_t since;
 	int ret;
 
 	fs_req_cred(req, &cred);
@@ -915,6 +958,7 @@ int fs_check_access(fuse_req_t req, struct inode *ino, uint32_t want)
 	if (!access_cached(ino, &key, want, &granted)) {
 		args.object = ino->fh;
 		args.access = ACCESS3_ALL;
+		since = fs_wsince(fs_of(req));
 		ret = fs_call(req, NFS3PROC_ACCESS, &args, &res, NULL);
 		if (ret == -ENOTSUP) {
 			/* The protocol has no ACCESS (NFSv2): the mode bits we
@@ -927,7 +971,7 @@ int fs_check_access(fuse_req_t req, struct inode *ino, uint32_t want)
 		}
 		if (ret)
 			return ret;
-		fs_learn(fs_of(req), ino, &res.obj_attributes, "access");
+		fs_learn(fs_of(req), ino, &res.obj_attributes, since, "access");
 		if (res.status != NFS3_OK)
 			return nfs_stat_errno(res.status);
 		granted = res.access;
@@ -980,17 +1024,19 @@ static void fs_statfs(fuse_req_t req, fuse_ino_t ino)
 	struct nfs3_fsstat_res res;
 	struct statvfs sv;
 	const unsigned long bsize = 4096;
+	uint64_t since;
 	int ret;
 
 	if (!i)
 		i = inode_root(fs_of(req)->inodes);
 	args.fsroot = i->fh;
+	since = fs_wsince(fs_of(req));
 	ret = fs_call(req, NFS3PROC_FSSTAT, &args, &res, NULL);
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	fs_learn(fs_of(req), i, &res.obj_attributes, "statfs");
+	fs_learn(fs_of(req), i, &res.obj_attributes, since, "statfs");
 	if (res.status != NFS3_OK) {
 		fuse_reply_err(req, -nfs_stat_errno(res.status));
 		return;

@@ -45,6 +45,9 @@ struct fs {
 	/* NFSv4.2 operations this mount lacks (fs_space.c: FS_NO_SEEK ...),
 	 * learned from the version or a NOTSUPP; [atomic], only ever set. */
 	unsigned v42_missing;
+	/* Ticks at every start and end of a batch of our writes to any
+	 * file ([atomic]): fs_wsince(). */
+	uint64_t wclock;
 };
 
 extern const struct fuse_lowlevel_ops fs_ops;
@@ -87,13 +90,28 @@ void fs_kernel_attr_given(struct inode *ino, double timeout);
 /* Seconds the kernel may keep ino's attributes (what our cache has left). */
 double fs_attr_timeout(struct inode *ino);
 /*
- * Learn from a post-op attribute of ino, if the server sent one.  When it
- * shows the data changed, the cached data is purged; `why` names the rule
- * for the trace and the counters ("revalidate", "open").  Returns what
- * changed.
+ * Attributes a call brought show the file at some moment of the call.  If
+ * a batch of our writes to it began or settled meanwhile, they may lack
+ * writes the kernel has seen complete: cached, or told to the kernel,
+ * they would make the file shorter than its bytes, and the next O_APPEND
+ * land on them.  So each call whose attributes are learned takes
+ * fs_wsince() before it goes, and the attributes come with it:
+ * fs_wstraddled() says whether a batch of ino's began or settled since.
+ */
+uint64_t fs_wsince(struct fs *fs);
+bool fs_wstraddled(struct inode *ino, uint64_t since);
+/* A batch of our writes to ino begins or settles: ino->lock held. */
+void fs_wstamp(struct fs *fs, struct inode *ino);
+/*
+ * Learn from a post-op attribute of ino, if the server sent one, from a
+ * call that went after fs_wsince() gave `since` (none is cached that
+ * straddles a batch of our writes).  When it shows the data changed, the
+ * cached data is purged; `why` names the rule for the trace and the
+ * counters ("revalidate", "open").  Returns what changed.
  */
 enum acache_change fs_learn(struct fs *fs, struct inode *ino,
-			    const struct post_op_attr *a, const char *why);
+			    const struct post_op_attr *a, uint64_t since,
+			    const char *why);
 /* Learn from the wcc data of a change we made to ino: kept when the
  * pre-op attributes are the cached ones, purged otherwise. */
 void fs_learn_wcc(struct fs *fs, struct inode *ino, const struct wcc_data *w,
@@ -102,23 +120,27 @@ void fs_learn_wcc(struct fs *fs, struct inode *ino, const struct wcc_data *w,
 void fs_purge_data(struct fs *fs, struct inode *ino, const char *why);
 /*
  * Fill *e for a name in dir that resolved to fh: remember the inode (one lookup
- * the kernel now holds) and take attributes from a, or fetch them when the
- * server sent none.  Returns 0 or a negative errno (nothing remembered).
+ * the kernel now holds) and take attributes from a, brought by a call that
+ * went after fs_wsince() gave `since`; fetch them when the server sent none,
+ * or when a batch of our writes to the file began or settled since (the
+ * kernel takes the size in an entry).  Returns 0 or a negative errno
+ * (nothing remembered).
  */
 int fs_make_entry(fuse_req_t req, struct inode *dir,
 		  const struct nfs_fh3 *fh,
-		  const struct post_op_attr *a, const char *name,
-		  struct fuse_entry_param *e);
+		  const struct post_op_attr *a, uint64_t since,
+		  const char *name, struct fuse_entry_param *e);
 /* LOOKUP name in dir: the handle and attributes of what it names, dir's
- * attributes learned on the way.  0, or a negative errno (the NFS status
- * of a failed LOOKUP, -ENAMETOOLONG without a call). */
+ * attributes learned on the way; *since: fs_wsince() before the call.  0,
+ * or a negative errno (the NFS status of a failed LOOKUP, -ENAMETOOLONG
+ * without a call). */
 int fs_lookup_fh(fuse_req_t req, struct inode *dir, const char *name,
-		 struct nfs_fh3 *fh, struct post_op_attr *a);
+		 struct nfs_fh3 *fh, struct post_op_attr *a, uint64_t *since);
 /* Reply to an entry-creating request from its diropres3 (new_dir: it
  * was MKDIR, so the new directory is known to be empty). */
 void fs_reply_created(fuse_req_t req, struct inode *dir,
-		      const struct nfs3_diropres *r, const char *name,
-		      bool new_dir);
+		      const struct nfs3_diropres *r, uint64_t since,
+		      const char *name, bool new_dir);
 /* One of our calls that adds name to dir ended: ok when the server says
  * it did; otherwise (an error, no answer) dir's names are not all known. */
 void fs_dir_named(struct inode *dir, const char *name, bool ok);

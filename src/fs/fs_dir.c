@@ -81,6 +81,7 @@ struct dir_ahead {
 	int err;               /* the call's; valid when done */
 	uint64_t cookie;       /* the part resumes after this cookie */
 	struct dir_stamp sent; /* the directory when the call went */
+	uint64_t wsince;       /* fs_wsince() then */
 	union dir_args args;
 	union dir_res res;
 	struct rpc_reply reply;  /* owned when done and err == 0 */
@@ -97,6 +98,7 @@ struct dir_handle {
 				  * last listing (dir_unchanged) */
 	uint64_t pos;            /* cookie at which `it` stands */
 	struct dir_stamp got;    /* the directory when the reply came */
+	uint64_t wsince;         /* fs_wsince() before its call went */
 	struct rpc_reply reply;
 	struct xdr_dec it;
 };
@@ -234,7 +236,7 @@ static bool dir_unchanged(struct inode *dir, const struct post_op_attr *a,
 #define KEPT_MARGIN_NS (2 * CLOCK_NS_PER_SEC)
 
 static bool entry_held_same(struct fs *fs, const struct nfs_fh3 *fh,
-			    const struct post_op_attr *pa)
+			    const struct post_op_attr *pa, uint64_t since)
 {
 	struct inode *ino = inode_find_fh(fs->inodes, fh);
 	struct fattr3 a;
@@ -253,9 +255,27 @@ static bool entry_held_same(struct fs *fs, const struct nfs_fh3 *fh,
 	       inode_get_attr(ino, &a) &&
 	       acache_compare(&a, &pa->attr) == ACACHE_SAME;
 	if (same)
-		fs_learn(fs, ino, pa, "readdir");
+		fs_learn(fs, ino, pa, since, "readdir");
 	inode_forget(fs->inodes, ino->id, 1);
 	return same;
+}
+
+/* Did a batch of our writes to the file of fh begin or settle after
+ * `since`?  Most listings see no write at all, and look at no file. */
+static bool wstraddled_fh(struct fs *fs, const struct nfs_fh3 *fh,
+			  uint64_t since)
+{
+	struct inode *ino;
+	bool straddled;
+
+	if (fs_wsince(fs) == since)
+		return false;
+	ino = inode_find_fh(fs->inodes, fh);
+	if (!ino)
+		return false;
+	straddled = fs_wstraddled(ino, since);
+	inode_forget(fs->inodes, ino->id, 1);
+	return straddled;
 }
 
 /* The arguments of the call that lists dir after cookie; its procedure. */
@@ -307,7 +327,8 @@ static void dir_res_get(const union dir_res *res, bool plus,
  */
 static int ahead_take(fuse_req_t req, struct inode *dir,
 		      struct dir_handle *dh, uint64_t cookie, bool plus,
-		      struct nfs3_readdir_res *r, struct rpc_reply *reply)
+		      struct nfs3_readdir_res *r, struct rpc_reply *reply,
+		      uint64_t *since)
 {
 	struct dir_ahead *a = dh->ahead;
 	struct fs_wait w;
@@ -330,6 +351,7 @@ static int ahead_take(fuse_req_t req, struct inode *dir,
 		if (r->status == NFS3_OK) {
 			*reply = a->reply;
 			a->reply = (struct rpc_reply){ NULL, 0 };
+			*since = a->wsince;
 			ret = 1;
 		}
 	}
@@ -345,12 +367,13 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 {
 	struct fs *fs = fs_of(req);
 	struct nfs3_readdir_res r;
+	uint64_t since;
 	int ret = 0;
 
 	dh_drop(dh);
 	if (cookie == 0)
 		memset(dh->cookieverf, 0, sizeof(dh->cookieverf));
-	ret = ahead_take(req, dir, dh, cookie, plus, &r, &dh->reply);
+	ret = ahead_take(req, dir, dh, cookie, plus, &r, &dh->reply, &since);
 	if (ret < 0)
 		return ret;
 	if (ret == 1) {
@@ -362,13 +385,14 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 		enum nfs3_proc proc = dir_args_make(fs, dir, dh, cookie, plus,
 						    &args);
 
+		since = fs_wsince(fs);
 		ret = fs_call(req, proc, &args, &res, &dh->reply);
 		if (ret == 0)
 			dir_res_get(&res, plus, &r);
 	}
 	if (ret)
 		return ret;
-	fs_learn(fs, dir, &r.dir_attributes, "readdir");
+	fs_learn(fs, dir, &r.dir_attributes, since, "readdir");
 	if (r.status != NFS3_OK) {
 		rpc_reply_release(&dh->reply);
 		return nfs_stat_errno(r.status);
@@ -381,6 +405,7 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 	dh->plus = plus;
 	dh->pos = cookie;
 	dh->got = dir_stamp_of(dir);
+	dh->wsince = since;
 	return 0;
 }
 
@@ -473,6 +498,7 @@ static void dh_ask_ahead(fuse_req_t req, struct inode *dir,
 	a->plus = dh->plus;
 	a->cookie = last;
 	a->sent = dir_stamp_of(dir);
+	a->wsince = fs_wsince(fs);
 	proc = dir_args_make(fs, dir, dh, last, a->plus, &a->args);
 	fs_req_cred(req, &cred);
 	if (nfs_call_async(fs->nfs, proc, &cred, &a->args, &a->res,
@@ -565,12 +591,20 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 			bool name = !is_dot(d.name, (uint32_t)strlen(d.name)) &&
 				    d.fh.present && d.attr.present;
 
-			if (name && dh->same && entry_held_same(fs, &d.fh.fh, &d.attr)) {
+			if (name && dh->same &&
+			    entry_held_same(fs, &d.fh.fh, &d.attr, dh->wsince)) {
 				STAT_INC(dir_entries_kept);
 				name = false;
 			}
+			/* Attributes a batch of our writes began or
+			 * settled after are not an entry's: the kernel
+			 * asks for them itself. */
+			if (name && wstraddled_fh(fs, &d.fh.fh, dh->wsince)) {
+				STAT_INC(attr_straddled);
+				name = false;
+			}
 			if (name && fs_make_entry(req, dir, &d.fh.fh, &d.attr,
-						  d.name, &e) != 0)
+						  dh->wsince, d.name, &e) != 0)
 				memset(&e, 0, sizeof(e));
 			if (e.ino == 0) {
 				e.attr.st_ino = d.fileid;

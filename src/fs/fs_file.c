@@ -213,6 +213,7 @@ static int cto_revalidate(fuse_req_t req, struct inode *ino,
 	struct fattr3 before, now;
 	enum acache_change change;
 	struct post_op_attr pa;
+	uint64_t since;
 	double left;
 	bool had;
 	int ret;
@@ -229,6 +230,7 @@ static int cto_revalidate(fuse_req_t req, struct inode *ino,
 		return ret;
 	had = inode_get_attr(ino, &before);
 	pa.present = false;
+	since = fs_wsince(fs);
 	/* NFSv4: the OPEN brings the attributes (one round trip, as the
 	 * Linux client does); a GETATTR only if they were missing. */
 	if (fs->nfs->v4 && (ret = handle_open_v4(req, h, ino, &pa)))
@@ -255,7 +257,7 @@ static int cto_revalidate(fuse_req_t req, struct inode *ino,
 	STAT_INC(attr_revalidations);
 	pa.present = true;
 	pa.attr = now;
-	change = fs_learn(fs, ino, &pa, "open");
+	change = fs_learn(fs, ino, &pa, since, "open");
 	if (!had) {
 		fs_purge_data(fs, ino, "open");
 		return 0;
@@ -403,9 +405,9 @@ static int excl_setattr(fuse_req_t req, const struct nfs_fh3 *fh,
  * finds it open. */
 static void reply_create_open(fuse_req_t req, struct inode *dir,
 			      const struct nfs_fh3 *fh,
-			      const struct post_op_attr *a, const char *name,
-			      struct fuse_file_info *fi, bool existing,
-			      struct nfs4_open *v4)
+			      const struct post_op_attr *a, uint64_t since,
+			      const char *name, struct fuse_file_info *fi,
+			      bool existing, struct nfs4_open *v4)
 {
 	struct fs *fs = fs_of(req);
 	struct fuse_entry_param e;
@@ -426,7 +428,7 @@ static void reply_create_open(fuse_req_t req, struct inode *dir,
 		return;
 	}
 	h->v4 = v4;
-	ret = fs_make_entry(req, dir, fh, a, name, &e);
+	ret = fs_make_entry(req, dir, fh, a, since, name, &e);
 	if (ret) {
 		handle_free(fs, h);
 		fuse_reply_err(req, -ret);
@@ -506,6 +508,9 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct nfs4_open *v4 = NULL;
 	struct post_op_attr a;
 	struct nfs_fh3 fh;
+	/* Before the first call: the attributes replied come from one of
+	 * them. */
+	uint64_t since = fs_wsince(fs);
 	int ret;
 
 	if (!dir) {
@@ -546,12 +551,13 @@ created:
 	fs_learn_wcc(fs, dir, &res.dir_wcc, "create");
 	fs_dir_named(dir, name, res.status == NFS3_OK);
 	if (res.status == NFS3ERR_EXIST && !excl) {
-		ret = fs_lookup_fh(req, dir, name, &fh, &a);
+		ret = fs_lookup_fh(req, dir, name, &fh, &a, &since);
 		if (ret) {
 			fuse_reply_err(req, -ret);
 			return;
 		}
-		reply_create_open(req, dir, &fh, &a, name, fi, true, NULL);
+		reply_create_open(req, dir, &fh, &a, since, name, fi, true,
+				  NULL);
 		return;
 	}
 	if (res.status != NFS3_OK) {
@@ -563,7 +569,7 @@ created:
 	a = res.obj_attributes;
 	if (res.obj.present)
 		fh = res.obj.fh;
-	else if ((ret = fs_lookup_fh(req, dir, name, &fh, &a))) {
+	else if ((ret = fs_lookup_fh(req, dir, name, &fh, &a, &since))) {
 		fuse_reply_err(req, -ret);
 		return;
 	}
@@ -581,7 +587,7 @@ created:
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	reply_create_open(req, dir, &fh, &a, name, fi, false, v4);
+	reply_create_open(req, dir, &fh, &a, since, name, fi, false, v4);
 }
 
 /* The inode behind an open file (fs_open and fs_create set it). */
@@ -808,6 +814,7 @@ static int read_once(fuse_req_t req, const struct rpc_cred *cred,
 {
 	struct fs *fs = fs_of(req);
 	struct nfs3_read_args args = { i->fh, off, (uint32_t)n };
+	uint64_t since = fs_wsince(fs);
 	bool fresh;
 	int ret;
 
@@ -831,7 +838,7 @@ static int read_once(fuse_req_t req, const struct rpc_cred *cred,
 		STAT_INC(data_left_to_kernel);
 	pthread_mutex_unlock(&i->lock);
 	if (fresh)
-		fs_learn(fs, i, &res->file_attributes, "read");
+		fs_learn(fs, i, &res->file_attributes, since, "read");
 	else
 		STAT_INC(attr_uncacheable);
 	if (ret)
@@ -956,11 +963,12 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 /* Our writes to ino are unsettled: the attributes the wcc chain of the
  * batch must start from are kept, and until it is settled none are
  * believed.  The inode lock is held. */
-static void batch_begin(struct inode *i)
+static void batch_begin(struct fs *fs, struct inode *i)
 {
 	if (i->wbatch)
 		return;
 	i->wbatch = true;
+	fs_wstamp(fs, i);
 	i->wb_end = 0;
 	i->wb_before = i->as.attr;
 	i->wb_before_valid = i->as.valid;
@@ -1001,7 +1009,7 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 	pthread_mutex_lock(&i->lock);
 	if (!i->wb)
 		i->wb = wback_new(fs->nfs, &i->fh, WBACK_MAX_HELD);
-	batch_begin(i);
+	batch_begin(fs, i);
 	pthread_mutex_unlock(&i->lock);
 	if (!i->wb) {
 		pthread_mutex_unlock(&i->settle);
@@ -1116,6 +1124,8 @@ static int writes_settle(fuse_req_t req, struct inode *ino, bool release)
 	before = ino->wb_before;
 	before_valid = ino->wb_before_valid;
 	ino->wbatch = false;
+	if (batch)
+		fs_wstamp(fs, ino);
 	pthread_mutex_unlock(&ino->lock);
 	if (batch)
 		tell = settle_batch(fs, ino, &before, before_valid);

@@ -43,6 +43,7 @@ static void reply_diropres_call(fuse_req_t req, struct inode *dir,
 				const char *name)
 {
 	struct nfs3_diropres res;
+	uint64_t since = fs_wsince(fs_of(req));
 	int ret = fs_call(req, proc, args, &res, NULL);
 
 	if (ret) {
@@ -50,7 +51,7 @@ static void reply_diropres_call(fuse_req_t req, struct inode *dir,
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	fs_reply_created(req, dir, &res, name, proc == NFS3PROC_MKDIR);
+	fs_reply_created(req, dir, &res, since, name, proc == NFS3PROC_MKDIR);
 }
 
 void fs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
@@ -353,16 +354,17 @@ static struct inode *name_victim(fuse_req_t req, struct inode *dir,
 	struct post_op_attr a;
 	struct nfs_fh3 fh;
 	struct inode *ino;
+	uint64_t since;
 
 	*open_last = false;
 	if ((!fs_files_open() && !inode_multilinked(fs->inodes)) ||
-	    fs_lookup_fh(req, dir, name, &fh, &a))
+	    fs_lookup_fh(req, dir, name, &fh, &a, &since))
 		return NULL;
 	ino = inode_find_fh(fs->inodes, &fh);
 	if (!ino)
 		return NULL;
 	if (a.present)
-		fs_learn(fs, ino, &a, "lookup");
+		fs_learn(fs, ino, &a, since, "lookup");
 	pthread_mutex_lock(&ino->lock);
 	*open_last = ino->nopen > 0 &&
 		     (!a.present ||
@@ -589,9 +591,10 @@ static int rmdir_silly(fuse_req_t req, struct inode *dir, const char *name)
 	struct silly_plan *plan;
 	struct post_op_attr a;
 	struct nfs_fh3 victim;
+	uint64_t since;
 	int ret;
 
-	if (fs_lookup_fh(req, dir, name, &victim, &a))
+	if (fs_lookup_fh(req, dir, name, &victim, &a, &since))
 		return -ENOTEMPTY;
 	memset(&scan, 0, sizeof(scan));
 	scan.dir = &victim;
@@ -730,6 +733,7 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	struct nfs3_link_args args;
 	struct nfs3_link_res res;
 	struct fuse_entry_param e;
+	uint64_t since;
 	int ret;
 
 	if (!i) {
@@ -741,6 +745,7 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	args.file = i->fh;
 	args.link.dir = &dir->fh;
 	args.link.name = newname;
+	since = fs_wsince(fs_of(req));
 	ret = fs_call(req, NFS3PROC_LINK, &args, &res, NULL);
 	if (ret) {
 		fs_dir_named(dir, newname, false);
@@ -750,13 +755,14 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	fs_learn_wcc(fs_of(req), dir, &res.linkdir_wcc, "link");
 	fs_dir_named(dir, newname, res.status == NFS3_OK);
 	if (res.status != NFS3_OK) {
-		fs_learn(fs_of(req), i, &res.file_attributes, "link");
+		fs_learn(fs_of(req), i, &res.file_attributes, since, "link");
 		fuse_reply_err(req, -nfs_stat_errno(res.status));
 		return;
 	}
 	/* The link count changed: the reply's attributes say so (with our
 	 * writes in flight none are believed anyway). */
-	ret = fs_make_entry(req, dir, &i->fh, &res.file_attributes, newname, &e);
+	ret = fs_make_entry(req, dir, &i->fh, &res.file_attributes, since,
+			    newname, &e);
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;

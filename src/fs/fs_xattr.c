@@ -159,6 +159,7 @@ static int get_acls(fuse_req_t req, struct inode *i, const struct fattr3 *a,
 	};
 	struct fs_wait w;
 	struct rpc_cred cred;
+	uint64_t since = fs_wsince(fs);
 	int ret;
 
 	fs_req_cred(req, &cred);
@@ -167,7 +168,7 @@ static int get_acls(fuse_req_t req, struct inode *i, const struct fattr3 *a,
 	fs_wait_end(&w);
 	if (ret)
 		return ret == -EPROTONOSUPPORT ? -EOPNOTSUPP : ret;
-	fs_learn(fs, i, &res->attr, "getacl");
+	fs_learn(fs, i, &res->attr, since, "getacl");
 	acl_fs_learn(fs, a, res, dir);
 	if (res->status == NFS3_OK)
 		return 0;
@@ -438,6 +439,7 @@ static int set_acl(fuse_req_t req, struct inode *i, enum acl_kind kind,
 	struct rpc_reply reply;
 	struct rpc_cred cred;
 	struct fattr3 a, cached;
+	uint64_t since;
 	bool dir;
 	int ret;
 
@@ -505,6 +507,7 @@ static int set_acl(fuse_req_t req, struct inode *i, enum acl_kind kind,
 	fs_wait_begin(&w, req);
 	/* Whatever the outcome, what was cached may be the old ACL. */
 	acl_cache_drop(i);
+	since = fs_wsince(fs);
 	ret = nfsacl_setacl(fs->acl, &cred, &args, &res, &w.stop);
 	fs_wait_end(&w);
 	if (ret == -EINVAL) {
@@ -519,7 +522,7 @@ static int set_acl(fuse_req_t req, struct inode *i, enum acl_kind kind,
 		ret = -EOPNOTSUPP;
 	if (ret == 0) {
 		/* The mode's group bits may have become the mask. */
-		fs_learn(fs, i, &res.attr, "setacl");
+		fs_learn(fs, i, &res.attr, since, "setacl");
 		if (res.status == NFS3ERR_NOTSUPP)
 			ret = -EOPNOTSUPP;
 		else if (res.status != NFS3_OK)

@@ -139,6 +139,7 @@ static int acl_read(fuse_req_t req, struct inode *i, const char *op,
 	struct fs_wait w;
 	struct rpc_reply reply;
 	struct rpc_cred cred;
+	uint64_t since;
 	long need;
 	int ret;
 
@@ -151,13 +152,14 @@ static int acl_read(fuse_req_t req, struct inode *i, const char *op,
 	if (fs_lacks_acl(req, i, op))
 		return -EOPNOTSUPP;
 	fs_req_cred(req, &cred);
+	since = fs_wsince(fs);
 	fs_wait_begin(&w, req);
 	ret = nfs4_getacl(fs->nfs, &cred, &i->fh, &res, &reply,
 			  &w.stop);
 	fs_wait_end(&w);
 	if (ret)
 		return ret;
-	fs_learn(fs, i, &res.attr, "getacl");
+	fs_learn(fs, i, &res.attr, since, "getacl");
 	if (res.st4 != NFS4_OK) {
 		ret = st4_errno(res.st4);
 		goto out;
@@ -208,14 +210,14 @@ void fs_getxattr4(fuse_req_t req, struct inode *i, const char *name,
 /* What an ACL of ours changed: the ACL, the server's ACCESS answers, the
  * mode perhaps, and so the kernel's attributes. */
 static void acl_changed(struct fs *fs, struct inode *i,
-			const struct post_op_attr *a)
+			const struct post_op_attr *a, uint64_t since)
 {
 	pthread_mutex_lock(&i->lock);
 	aclcache_drop(&i->acl);
 	access_clear(i->acc);
 	pthread_mutex_unlock(&i->lock);
 	if (a->present)
-		fs_learn(fs, i, a, "setacl");
+		fs_learn(fs, i, a, since, "setacl");
 	else
 		inode_invalidate_attr(i);
 	if (fs->se)
@@ -231,6 +233,7 @@ static int acl_write(fuse_req_t req, struct inode *i, const char *value,
 	struct nfs4_acl acl;
 	struct rpc_cred cred;
 	struct fattr3 a;
+	uint64_t since;
 	int ret;
 
 	if (fs->opts->noacl)
@@ -244,13 +247,15 @@ static int acl_write(fuse_req_t req, struct inode *i, const char *value,
 	if (fs_lacks_acl(req, i, "setxattr"))
 		return -EOPNOTSUPP;
 	fs_req_cred(req, &cred);
+	since = fs_wsince(fs);
 	fs_wait_begin(&w, req);
 	ret = nfs4_setacl(fs->nfs, &cred, &i->fh, &acl, &res, &w.stop);
 	fs_wait_end(&w);
 	/* Whatever the outcome (an answer lost on the way too), what was
 	 * cached may be the old ACL. */
 	acl_changed(fs, i, ret == 0 ? &res.attr
-				    : &(struct post_op_attr){ false });
+				    : &(struct post_op_attr){ false },
+		    since);
 	if (ret)
 		return ret;
 	if (res.st4 == NFS4ERR_ATTRNOTSUPP && inode_get_attr(i, &a))
