@@ -87,6 +87,11 @@ struct inode {
 	/* fs->wclock when a batch of ours last began or settled (fs.h,
 	 * fs_wsince). */
 	uint64_t wstamp;
+	/* Write-back errors, whoever's flush met them: the last one and
+	 * how many so far.  Each handle open for writing then reports
+	 * those it has not reported yet (fs_file.c, werr_seen). */
+	int werr;
+	uint64_t nwerr;
 	/* Writes accepted from the kernel, ever: tells a CB_GETATTR that
 	 * more came since the last one (nfs4_deleg.h). */
 	uint64_t wgen;

@@ -56,7 +56,44 @@ struct open_file {
 	 * opens of the file) and the share access it counts for. */
 	struct nfs4_open *v4;
 	uint32_t v4access;
+	/* Opened for writing: write-back errors are this handle's to
+	 * report, at fsync and close, those that came since it opened or
+	 * last reported (ino->nwerr then), whoever's flush met them (a
+	 * stat's, another handle's): as Linux's errseq, and at close too,
+	 * so that a writer that never fsyncs learns its bytes are lost. */
+	bool writer;
+	uint64_t werr_seen;
 };
+
+/* h is bound to ino (h->ino set now): the errors it reports are those
+ * that come from now on. */
+static void handle_bind(struct open_file *h, struct inode *ino)
+{
+	h->ino = ino;
+	if (!ino)
+		return;
+	pthread_mutex_lock(&ino->lock);
+	h->werr_seen = ino->nwerr;
+	pthread_mutex_unlock(&ino->lock);
+}
+
+/* What h's fsync or close answers: its own flush's error ret, or else a
+ * write-back error it has not reported yet. */
+static int handle_werr(struct open_file *h, int ret)
+{
+	struct inode *i = h->ino;
+
+	if (!h->writer || !i || ret == -EINTR)
+		return ret;
+	pthread_mutex_lock(&i->lock);
+	if (h->werr_seen != i->nwerr) {
+		if (!ret)
+			ret = -i->werr;
+		h->werr_seen = i->nwerr;
+	}
+	pthread_mutex_unlock(&i->lock);
+	return ret;
+}
 
 /* A lock on the file was lost when the server restarted: as the Linux
  * client does, I/O fails until the file is opened again, so that nobody
@@ -122,9 +159,10 @@ static struct open_file *handle_new(fuse_req_t req, struct inode *ino,
 	struct open_file *h = calloc(1, sizeof(*h));
 
 	if (h) {
-		h->ino = ino;
+		handle_bind(h, ino);
 		fs_req_cred(req, &h->cred);
 		h->v4access = nfs4_open_access_of(flags);
+		h->writer = (flags & O_ACCMODE) != O_RDONLY;
 	}
 	return h;
 }
@@ -435,7 +473,7 @@ static void reply_create_open(fuse_req_t req, struct inode *dir,
 		return;
 	}
 	ino = inode_get(fs->inodes, e.ino);
-	h->ino = ino;
+	handle_bind(h, ino);
 	if (existing && S_ISDIR(e.attr.st_mode))
 		ret = -EISDIR;
 	/* NFSv4: a file found, not made, by the create is opened now. */
@@ -595,7 +633,7 @@ static struct inode *handle_inode(fuse_req_t req, struct open_file *h,
 				  fuse_ino_t ino)
 {
 	if (!h->ino) {
-		h->ino = fs_inode(req, ino);
+		handle_bind(h, fs_inode(req, ino));
 		if (h->ino)
 			nopen_inc(h->ino);
 	}
@@ -1120,6 +1158,12 @@ static int writes_settle(fuse_req_t req, struct inode *ino, bool release)
 		return ret;
 	}
 	pthread_mutex_lock(&ino->lock);
+	/* The flush reports its error once, to its caller, and drops the
+	 * bytes: every writer must still hear of it (handle_werr). */
+	if (ret) {
+		ino->werr = -ret;
+		ino->nwerr++;
+	}
 	batch = ino->wbatch;
 	before = ino->wb_before;
 	before_valid = ino->wb_before_valid;
@@ -1147,7 +1191,7 @@ void fs_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	struct open_file *h = of_of(fi);
 	struct inode *i = handle_inode(req, h, ino);
 
-	fuse_reply_err(req, i ? -fs_writes_settle(req, i) : 0);
+	fuse_reply_err(req, i ? -handle_werr(h, fs_writes_settle(req, i)) : 0);
 }
 
 void fs_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
@@ -1157,7 +1201,7 @@ void fs_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
 	struct inode *i = handle_inode(req, h, ino);
 
 	(void)datasync;
-	fuse_reply_err(req, i ? -fs_writes_settle(req, i) : 0);
+	fuse_reply_err(req, i ? -handle_werr(h, fs_writes_settle(req, i)) : 0);
 }
 
 void fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
