@@ -367,7 +367,7 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 {
 	struct fs *fs = fs_of(req);
 	struct nfs3_readdir_res r;
-	uint64_t since;
+	uint64_t since = 0;
 	int ret = 0;
 
 	dh_drop(dh);
