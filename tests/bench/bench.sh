@@ -1176,7 +1176,8 @@ for w in U F X; do
 	case $w in U) wl=$U ;; F) wl=$F ;; X) wl=$X ;; esac
 	if median_of "${w}N"; then
 		row_measured "$wl" nfsfuse "$(fmt_s "$M_WALL") s"
-		declare "${w}_NFSFUSE=$M_WALL" "${w}_N_DCPU=$M_DCPU" "${w}_N_SCPU=$M_SCPU" "${w}_N_RPC=$M_RPC_TOTAL"
+		declare "${w}_NFSFUSE=$M_WALL" "${w}_N_DCPU=$M_DCPU" "${w}_N_SCPU=$M_SCPU" "${w}_N_RPC=$M_RPC_TOTAL" \
+			"${w}_N_RTT=${M_RTT_TOTAL:-}"
 		vs_keep "$w" 3 "$wl"
 		[[ $w == U ]] && U_TOTAL=$M_RPC_TOTAL U_DCPU=$M_DCPU U_BUSY=$M_BUSY U_SCPU=$M_SCPU \
 			U_WRITE=${M_RPC_WRITE:-0} U_RTT_WRITE=${M_RTT_WRITE:-0} U_RTT=${M_RTT_TOTAL:-}
@@ -1517,6 +1518,18 @@ cpu_vs() {
 		printf "    (CPU s, this build against the previous one: %s; RPCs %s against %s)\n", t, nr, pr
 	}'
 }
+# replies_vs W FACTOR: under a target "W <= FACTOR x the previous build",
+# how long this build waited for the server's replies (its RPCs' round
+# trips, one after another): when that alone exceeds the target's time,
+# the server is the limit, whatever the client does besides.
+replies_vs() {
+	local rt=${1}_N_RTT wall=${1}_NFSFUSE prev=${1}_PREV
+	[[ -n ${!rt:-} && -n ${!wall:-} && -n ${!prev:-} ]] || return 0
+	awk -v rt="${!rt}" -v w="${!wall}" -v p="${!prev}" -v f="$2" 'BEGIN {
+		t = p * f; r = rt / 1e6
+		printf "    (replies took %.3f s of the %.3f s; the target is %.3f s: replies alone %.2f x the previous build, %s)\n", r, w, t, r / p, (r > t ? "over it" : "within it")
+	}'
+}
 # cpu_split WHAT WALL BUSY DAEMON SERVER: where the machine's CPU went in
 # one run (core-seconds), printed under a target; "-" where not counted.
 cpu_split() {
@@ -1544,10 +1557,13 @@ if [[ -n ${U_RTT:-} && -n ${U_LOCAL:-} && ${U_WRITE:-0} -gt 0 && ${U_TOTAL:-0} -
 fi
 target_ratio "untar: nfsfuse/previous build <= 0.6" "${U_NFSFUSE:-}" "${U_PREV:-}" le 0.6
 cpu_vs U
+replies_vs U 0.6
 target_ratio "rm -rf: nfsfuse/previous build <= 0.5" "${X_NFSFUSE:-}" "${X_PREV:-}" le 0.5
 cpu_vs X
+replies_vs X 0.5
 target_ratio "find -ls cold: nfsfuse/previous build <= 0.7" "${F_NFSFUSE:-}" "${F_PREV:-}" le 0.7
 cpu_vs F
+replies_vs F 0.7
 target_ratio "ls -l $LS_FILES cold: nfsfuse/nfs-ls <= 5" "${LS_COLD:-}" "${LS_NFSLS:-}" le 5
 target_ratio "ls -l $LS_FILES warm: nfsfuse/local <= 2" "${LS_WARM:-}" "${LS_LOCAL:-}" le 2
 if ((SCALE)); then
