@@ -314,6 +314,17 @@ void fs_wstamp(struct fs *fs, struct inode *ino)
 	ino->wstamp = __atomic_add_fetch(&fs->wclock, 1, __ATOMIC_SEQ_CST);
 }
 
+void fs_wchanged(struct fs *fs, struct inode *ino)
+{
+	/* Under `settle`: a learner's look at the stamp and its update of
+	 * the cache are one step, before this or after it. */
+	pthread_mutex_lock(&ino->settle);
+	pthread_mutex_lock(&ino->lock);
+	fs_wstamp(fs, ino);
+	pthread_mutex_unlock(&ino->lock);
+	pthread_mutex_unlock(&ino->settle);
+}
+
 bool fs_wstraddled(struct inode *ino, uint64_t since)
 {
 	bool straddled;
@@ -856,6 +867,8 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		fuse_reply_err(req, -ret);
 		return;
 	}
+	if (to_set & FUSE_SET_ATTR_SIZE)
+		fs_wchanged(fs_of(req), i);
 	fs_learn_wcc(fs_of(req), i, &res.obj_wcc, "setattr");
 	if (res.status != NFS3_OK) {
 		fuse_reply_err(req, -nfs_stat_errno(res.status));

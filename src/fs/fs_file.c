@@ -144,6 +144,7 @@ static int truncate_to_zero(fuse_req_t req, struct inode *ino)
 	ret = fs_call(req, NFS3PROC_SETATTR, &args, &res, NULL);
 	if (ret)
 		return ret;
+	fs_wchanged(fs_of(req), ino);
 	fs_learn_wcc(fs_of(req), ino, &res.obj_wcc, "truncate");
 	pthread_mutex_lock(&ino->lock);
 	ino->data_gen++; /* READs in flight carry what was cut */

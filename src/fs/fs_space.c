@@ -211,6 +211,7 @@ static int fallocate_range(fuse_req_t req, struct inode *i, bool dealloc,
 	}
 	if (ret)
 		return ret;
+	fs_wchanged(fs, i);
 	/* Punched bytes read as zeros now: none of ours may be served,
 	 * nor those of a READ sent before. */
 	if (dealloc)
@@ -304,6 +305,7 @@ static int64_t copy_range(fuse_req_t req, struct inode *src, uint64_t off_in,
 		      "server", src->name, dst->name,
 		      (unsigned long long)res.count);
 	/* Whatever the outcome, the destination may hold new bytes. */
+	fs_wchanged(fs, dst);
 	fs_purge_data(fs, dst, "copy");
 	inode_invalidate_attr(dst);
 	if (res.dst_attr.present)

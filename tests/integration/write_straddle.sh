@@ -8,6 +8,7 @@
 # The proxy holds back the replies of one procedure, so that a flush surely
 # comes between that call and its answer: ACCESS (an open by another user),
 # LOOKUP (a stat once the name's entry timed out) and READDIRPLUS (ls -l).
+# A truncate of ours is such a change too.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/faults_lib.sh"
 ensure_server
@@ -111,6 +112,36 @@ straddle_case lookup_during 3 during stat -c %s lookup_during
 # READDIRPLUS (17): a listing, whose entries carry attributes.
 straddle_case readdirplus 17 before ls -ln
 straddle_case readdirplus_during 17 during ls -ln
+# --- our truncate overtakes a LOOKUP -----------------------------------
+# The LOOKUP of a stat goes out while the file holds 9 bytes; then the
+# writer truncates it (through its descriptor: no lookup); then the
+# LOOKUP's reply comes, with the old size.  It must not be cached, or a
+# stat would show the 9 bytes again.
+f=$MNT/$T/truncated
+printf 'zero one\n' >"$f"
+set_delay 3 400
+out=$(python3 - "$f" <<'PY'
+import os, subprocess, sys, time
+f = sys.argv[1]
+t = subprocess.Popen(["sh", "-c", 'cd "$0" && read go && exec stat -c %s "$1"',
+                      os.path.dirname(f), os.path.basename(f)],
+                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+fd = os.open(f, os.O_WRONLY)
+time.sleep(1.2)  # the name's entry times out (actimeo=1)
+t.stdin.write(b"go\n")
+t.stdin.close()
+time.sleep(0.15)
+os.ftruncate(fd, 0)
+t.stdout.read()
+t.wait()
+print(os.stat(f).st_size, os.fstat(fd).st_size)
+os.close(fd)
+PY
+) || fail "truncate: the truncater failed"
+set_delay 0 0
+assert_eq "0 0" "$out" "truncate: the size by name and by descriptor once the late LOOKUP reply is in"
+note "truncate: a late LOOKUP reply did not bring the old size back"
+
 s=$(($(counter "$MNT" attr_straddled) - s0))
 ((s >= 2)) || fail "attr_straddled rose by $s, not at least 2 (a LOOKUP and a listing)"
 note "entries whose attributes a settle overtook: $s"
