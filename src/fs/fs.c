@@ -175,6 +175,8 @@ void fs_kernel_attr_given(struct inode *ino, double timeout)
 
 void fs_name_lost(struct fs *fs, struct inode *ino)
 {
+	/* Its link count: older answers would bring it back. */
+	fs_wchanged(fs, ino);
 	inode_expire_attr(ino);
 	if (fs->se)
 		fuse_lowlevel_notify_inval_inode(fs->se, ino->id, -1, 0);
@@ -867,8 +869,9 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	if (to_set & FUSE_SET_ATTR_SIZE)
-		fs_wchanged(fs_of(req), i);
+	/* Mode, owner, times or size: older answers would bring them
+	 * back. */
+	fs_wchanged(fs_of(req), i);
 	fs_learn_wcc(fs_of(req), i, &res.obj_wcc, "setattr");
 	if (res.status != NFS3_OK) {
 		fuse_reply_err(req, -nfs_stat_errno(res.status));

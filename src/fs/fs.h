@@ -102,10 +102,10 @@ uint64_t fs_wsince(struct fs *fs);
 bool fs_wstraddled(struct inode *ino, uint64_t since);
 /* A batch of our writes to ino begins or settles: ino->lock held. */
 void fs_wstamp(struct fs *fs, struct inode *ino);
-/* A call of ours changed ino's size or bytes on the server otherwise (a
- * truncate, an ALLOCATE, DEALLOCATE or COPY): so far as fs_wstraddled()
- * tells, it is one more batch.  Before the call's attributes are learned;
- * takes ino->settle and ino->lock. */
+/* A call of ours changed ino on the server otherwise (a SETATTR, an
+ * ALLOCATE, DEALLOCATE or COPY, the removal of one of its names): so far
+ * as fs_wstraddled() tells, it is one more batch.  Before the call's own
+ * attributes are learned; takes ino->settle and ino->lock. */
 void fs_wchanged(struct fs *fs, struct inode *ino);
 /*
  * Learn from a post-op attribute of ino, if the server sent one, from a

@@ -8,7 +8,7 @@
 # The proxy holds back the replies of one procedure, so that a flush surely
 # comes between that call and its answer: ACCESS (an open by another user),
 # LOOKUP (a stat once the name's entry timed out) and READDIRPLUS (ls -l).
-# A truncate of ours is such a change too.
+# A truncate and a chmod of ours are such changes too.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/faults_lib.sh"
 ensure_server
@@ -112,35 +112,46 @@ straddle_case lookup_during 3 during stat -c %s lookup_during
 # READDIRPLUS (17): a listing, whose entries carry attributes.
 straddle_case readdirplus 17 before ls -ln
 straddle_case readdirplus_during 17 during ls -ln
-# --- our truncate overtakes a LOOKUP -----------------------------------
-# The LOOKUP of a stat goes out while the file holds 9 bytes; then the
-# writer truncates it (through its descriptor: no lookup); then the
-# LOOKUP's reply comes, with the old size.  It must not be cached, or a
-# stat would show the 9 bytes again.
-f=$MNT/$T/truncated
-printf 'zero one\n' >"$f"
-set_delay 3 400
-out=$(python3 - "$f" <<'PY'
+# --- our own changes overtake a LOOKUP --------------------------------
+# change_case NAME CHANGE WANT: the LOOKUP of a stat of NAME goes out;
+# then the process that holds NAME open makes CHANGE (Python, with fd and
+# f); then the LOOKUP's reply comes, from before the change.  It must not
+# be cached: afterwards, by name and by descriptor, the file shows WANT
+# ("size mode links").
+change_case() {
+	local name=$1 change=$2 want=$3 f=$MNT/$T/$1 out
+	set_delay 3 400
+	out=$(python3 - "$f" "$change" <<'PY'
 import os, subprocess, sys, time
-f = sys.argv[1]
-t = subprocess.Popen(["sh", "-c", 'cd "$0" && read go && exec stat -c %s "$1"',
+f, change = sys.argv[1:3]
+t = subprocess.Popen(["sh", "-c", 'cd "$0" && read go && exec stat "$1"',
                       os.path.dirname(f), os.path.basename(f)],
-                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                     stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
 fd = os.open(f, os.O_WRONLY)
 time.sleep(1.2)  # the name's entry times out (actimeo=1)
 t.stdin.write(b"go\n")
 t.stdin.close()
 time.sleep(0.15)
-os.ftruncate(fd, 0)
-t.stdout.read()
+exec(change)
 t.wait()
-print(os.stat(f).st_size, os.fstat(fd).st_size)
+time.sleep(0.1)
+for st in (os.stat(f), os.fstat(fd)):
+    print(st.st_size, oct(st.st_mode & 0o7777)[2:], st.st_nlink)
 os.close(fd)
 PY
-) || fail "truncate: the truncater failed"
-set_delay 0 0
-assert_eq "0 0" "$out" "truncate: the size by name and by descriptor once the late LOOKUP reply is in"
-note "truncate: a late LOOKUP reply did not bring the old size back"
+) || fail "$name: the change failed"
+	set_delay 0 0
+	assert_eq "$(printf '%s\n%s' "$want" "$want")" "$out" \
+		"$name: size, mode and links by name and by descriptor once the late LOOKUP reply is in"
+	note "$name: a late LOOKUP reply did not undo it"
+}
+
+printf 'zero one\n' >"$MNT/$T/truncated"
+chmod 0644 "$MNT/$T/truncated"
+change_case truncated 'os.ftruncate(fd, 0)' "0 644 1"
+printf 'zero one\n' >"$MNT/$T/chmodded"
+chmod 0644 "$MNT/$T/chmodded"
+change_case chmodded 'os.fchmod(fd, 0o600)' "9 600 1"
 
 s=$(($(counter "$MNT" attr_straddled) - s0))
 ((s >= 2)) || fail "attr_straddled rose by $s, not at least 2 (a LOOKUP and a listing)"
