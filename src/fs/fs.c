@@ -327,6 +327,22 @@ void fs_wchanged(struct fs *fs, struct inode *ino)
 	pthread_mutex_unlock(&ino->settle);
 }
 
+bool fs_wchanged_own(struct fs *fs, struct inode *ino, uint64_t *since)
+{
+	bool believed;
+
+	/* One step with the look: a batch that settles after it is after
+	 * the tick too. */
+	pthread_mutex_lock(&ino->settle);
+	pthread_mutex_lock(&ino->lock);
+	believed = ino->wstamp <= *since;
+	fs_wstamp(fs, ino);
+	*since = ino->wstamp;
+	pthread_mutex_unlock(&ino->lock);
+	pthread_mutex_unlock(&ino->settle);
+	return believed;
+}
+
 bool fs_wstraddled(struct inode *ino, uint64_t since)
 {
 	bool straddled;

@@ -107,6 +107,11 @@ void fs_wstamp(struct fs *fs, struct inode *ino);
  * as fs_wstraddled() tells, it is one more batch.  Before the call's own
  * attributes are learned; takes ino->settle and ino->lock. */
 void fs_wchanged(struct fs *fs, struct inode *ino);
+/* The same for a call whose own reply brings ino's attributes, sent after
+ * fs_wsince() gave *since: *since becomes what those attributes are to be
+ * learned with; false when a batch of ours began or settled during the
+ * call, and they are not to be believed at all. */
+bool fs_wchanged_own(struct fs *fs, struct inode *ino, uint64_t *since);
 /*
  * Learn from a post-op attribute of ino, if the server sent one, from a
  * call that went after fs_wsince() gave `since` (none is cached that

@@ -760,9 +760,12 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 		return;
 	}
 	/* The link count changed: the reply's attributes say so (with our
-	 * writes in flight none are believed anyway). */
-	ret = fs_make_entry(req, dir, &i->fh, &res.file_attributes, since,
-			    newname, &e);
+	 * writes in flight none are believed anyway), and older answers
+	 * would bring the old count back. */
+	ret = fs_make_entry(req, dir, &i->fh,
+			    fs_wchanged_own(fs_of(req), i, &since)
+				    ? &res.file_attributes : NULL,
+			    since, newname, &e);
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;

@@ -521,8 +521,12 @@ static int set_acl(fuse_req_t req, struct inode *i, enum acl_kind kind,
 	if (ret == -EPROTONOSUPPORT)
 		ret = -EOPNOTSUPP;
 	if (ret == 0) {
-		/* The mode's group bits may have become the mask. */
-		fs_learn(fs, i, &res.attr, since, "setacl");
+		/* The mode's group bits may have become the mask; older
+		 * answers would bring the old mode back. */
+		if (fs_wchanged_own(fs, i, &since))
+			fs_learn(fs, i, &res.attr, since, "setacl");
+		else
+			inode_invalidate_attr(i);
 		if (res.status == NFS3ERR_NOTSUPP)
 			ret = -EOPNOTSUPP;
 		else if (res.status != NFS3_OK)

@@ -216,7 +216,9 @@ static void acl_changed(struct fs *fs, struct inode *i,
 	aclcache_drop(&i->acl);
 	access_clear(i->acc);
 	pthread_mutex_unlock(&i->lock);
-	if (a->present)
+	/* The mode may follow the ACL: older answers would bring the old
+	 * one back. */
+	if (fs_wchanged_own(fs, i, &since) && a->present)
 		fs_learn(fs, i, a, since, "setacl");
 	else
 		inode_invalidate_attr(i);
