@@ -316,23 +316,14 @@ void fs_wstamp(struct fs *fs, struct inode *ino)
 	ino->wstamp = __atomic_add_fetch(&fs->wclock, 1, __ATOMIC_SEQ_CST);
 }
 
-void fs_wchanged(struct fs *fs, struct inode *ino)
-{
-	/* Under `settle`: a learner's look at the stamp and its update of
-	 * the cache are one step, before this or after it. */
-	pthread_mutex_lock(&ino->settle);
-	pthread_mutex_lock(&ino->lock);
-	fs_wstamp(fs, ino);
-	pthread_mutex_unlock(&ino->lock);
-	pthread_mutex_unlock(&ino->settle);
-}
-
 bool fs_wchanged_own(struct fs *fs, struct inode *ino, uint64_t *since)
 {
 	bool believed;
 
-	/* One step with the look: a batch that settles after it is after
-	 * the tick too. */
+	/* Under `settle`: a learner's look at the stamp and its update of
+	 * the cache are one step, before this or after it; and so are the
+	 * look at a batch here and the tick (one that settles after the
+	 * look is after the tick too). */
 	pthread_mutex_lock(&ino->settle);
 	pthread_mutex_lock(&ino->lock);
 	believed = ino->wstamp <= *since;
@@ -343,10 +334,20 @@ bool fs_wchanged_own(struct fs *fs, struct inode *ino, uint64_t *since)
 	return believed;
 }
 
-bool fs_wstraddled(struct inode *ino, uint64_t since)
+void fs_wchanged(struct fs *fs, struct inode *ino)
+{
+	uint64_t since = 0; /* no reply of its own to judge */
+
+	fs_wchanged_own(fs, ino, &since);
+}
+
+bool fs_wstraddled(struct fs *fs, struct inode *ino, uint64_t since)
 {
 	bool straddled;
 
+	/* Nothing ticked anywhere: no lock to take. */
+	if (fs_wsince(fs) == since)
+		return false;
 	pthread_mutex_lock(&ino->lock);
 	straddled = ino->wstamp > since;
 	pthread_mutex_unlock(&ino->lock);
@@ -495,6 +496,17 @@ int fs_getattr_rpc(fuse_req_t req, struct inode *ino, struct fattr3 *a)
 	return 0;
 }
 
+/* Fresh attributes of ino as a stat needs them: size and mtime are the
+ * server's only once our writes reached it (the Linux client flushes
+ * before stat for the same reason).  A flush error is the writers' to
+ * hear (fs_file.c, handle_werr), not the asker's. */
+static int stat_attr(fuse_req_t req, struct inode *ino, struct fattr3 *a)
+{
+	if (ino->wb)
+		fs_writes_settle(req, ino);
+	return fs_getattr_rpc(req, ino, a);
+}
+
 int fs_make_entry(fuse_req_t req, struct inode *dir,
 		  const struct nfs_fh3 *fh,
 		  const struct post_op_attr *a, uint64_t since,
@@ -526,11 +538,9 @@ int fs_make_entry(fuse_req_t req, struct inode *dir,
 	/* The kernel asked after every write it has seen complete, and
 	 * believes the size it gets: not one from before a flush that
 	 * settled during the call.  Asked again as a stat would be. */
-	if (fs_wstraddled(ino, since)) {
+	if (fs_wstraddled(fs, ino, since)) {
 		STAT_INC(attr_straddled);
-		if (ino->wb)
-			fs_writes_settle(req, ino);
-		ret = fs_getattr_rpc(req, ino, &attr);
+		ret = stat_attr(req, ino, &attr);
 		if (ret) {
 			inode_forget(fs->inodes, ino->id, 1);
 			return ret;
@@ -793,11 +803,7 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 		STAT_INC(attr_revalidations);
 	else
 		STAT_INC(attr_misses);
-	/* Size and mtime are the server's only once our writes reached it
-	 * (the Linux client flushes before stat for the same reason). */
-	if (i->wb)
-		fs_writes_settle(req, i);
-	ret = fs_getattr_rpc(req, i, &a);
+	ret = stat_attr(req, i, &a);
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;

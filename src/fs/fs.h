@@ -99,7 +99,7 @@ double fs_attr_timeout(struct inode *ino);
  * fs_wstraddled() says whether a batch of ino's began or settled since.
  */
 uint64_t fs_wsince(struct fs *fs);
-bool fs_wstraddled(struct inode *ino, uint64_t since);
+bool fs_wstraddled(struct fs *fs, struct inode *ino, uint64_t since);
 /* A batch of our writes to ino begins or settles: ino->lock held. */
 void fs_wstamp(struct fs *fs, struct inode *ino);
 /* A call of ours changed ino on the server otherwise (a SETATTR, an

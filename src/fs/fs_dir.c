@@ -273,7 +273,7 @@ static bool wstraddled_fh(struct fs *fs, const struct nfs_fh3 *fh,
 	ino = inode_find_fh(fs->inodes, fh);
 	if (!ino)
 		return false;
-	straddled = fs_wstraddled(ino, since);
+	straddled = fs_wstraddled(fs, ino, since);
 	inode_forget(fs->inodes, ino->id, 1);
 	return straddled;
 }
