@@ -93,6 +93,11 @@ static int describe(void *ctx, uint64_t fileid, struct ctl_out *out)
 		if (left > 0)
 			ctl_printf(out, "attributes believed for %.1f s more\n",
 				   left);
+		ctl_printf(out, "metadata: mode %04o, %u links, owner %u, "
+			   "group %u, ctime %u.%09u\n",
+			   (unsigned)(as.attr.mode & 07777), as.attr.nlink,
+			   as.attr.uid, as.attr.gid, as.attr.ctime.seconds,
+			   as.attr.ctime.nseconds);
 	}
 	if (fs->nfs->v4delegs) {
 		int64_t granted;

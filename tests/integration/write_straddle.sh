@@ -8,7 +8,7 @@
 # The proxy holds back the replies of one procedure, so that a flush surely
 # comes between that call and its answer: ACCESS (an open by another user),
 # LOOKUP (a stat once the name's entry timed out) and READDIRPLUS (ls -l).
-# A truncate and a chmod of ours are such changes too.
+# A truncate, a chmod, a link and an unlink of ours are such changes too.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/faults_lib.sh"
 ensure_server
@@ -112,20 +112,23 @@ straddle_case lookup_during 3 during stat -c %s lookup_during
 # READDIRPLUS (17): a listing, whose entries carry attributes.
 straddle_case readdirplus 17 before ls -ln
 straddle_case readdirplus_during 17 during ls -ln
-# --- our own changes overtake a LOOKUP --------------------------------
-# change_case NAME CHANGE WANT: the LOOKUP of a stat of NAME goes out;
+# --- our own changes overtake a LOOKUP or a listing -------------------
+# change_case NAME CHANGE WANT [PROC TRIGGER...]: the LOOKUP of a stat of
+# NAME (or PROC, 3 or 17, of TRIGGER run in NAME's directory) goes out;
 # then the process that holds NAME open makes CHANGE (Python, with fd and
-# f); then the LOOKUP's reply comes, from before the change.  It must not
-# be cached: afterwards, by name and by descriptor, the file shows WANT
-# ("size mode links").
+# f); then the call's reply comes, from before the change.  It must not be
+# cached: afterwards, by name and by descriptor, the file shows WANT
+# ("size mode links"), and so does the daemon's cache.
 change_case() {
-	local name=$1 change=$2 want=$3 f=$MNT/$T/$1 out
-	set_delay 3 400
-	out=$(python3 - "$f" "$change" <<'PY'
+	local name=$1 change=$2 want=$3 proc=${4:-3} f=$MNT/$T/$1 out cached
+	shift $(($# > 3 ? 4 : 3))
+	(($#)) || set -- stat "$name"
+	set_delay "$proc" 400
+	out=$(python3 - "$f" "$change" "$@" <<'PY'
 import os, subprocess, sys, time
-f, change = sys.argv[1:3]
-t = subprocess.Popen(["sh", "-c", 'cd "$0" && read go && exec stat "$1"',
-                      os.path.dirname(f), os.path.basename(f)],
+f, change, trigger = sys.argv[1], sys.argv[2], sys.argv[3:]
+t = subprocess.Popen(["sh", "-c", 'cd "$0" && read go && exec "$@"',
+                      os.path.dirname(f)] + trigger,
                      stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
 fd = os.open(f, os.O_WRONLY)
 time.sleep(1.2)  # the name's entry times out (actimeo=1)
@@ -142,8 +145,16 @@ PY
 ) || fail "$name: the change failed"
 	set_delay 0 0
 	assert_eq "$(printf '%s\n%s' "$want" "$want")" "$out" \
-		"$name: size, mode and links by name and by descriptor once the late LOOKUP reply is in"
-	note "$name: a late LOOKUP reply did not undo it"
+		"$name: size, mode and links by name and by descriptor once the late reply to $* is in"
+	# The kernel may hold the change's own answer still; the daemon's
+	# cache must not hold the late one either.
+	cached=$("$NFSFUSECTL" "$MNT" cache "$f" | awk '
+		$1 == "attributes:" && $2 == "size" && / believed$/ { size = $3 }
+		$1 == "metadata:" { sub(/,$/, "", $3); mode = $3 + 0; links = $4 }
+		END { if (size != "") print size, mode, links }')
+	[[ -z $cached ]] || assert_eq "$want" "$cached" \
+		"$name: size, mode and links the daemon caches once the late reply to $* is in"
+	note "$name: a late reply to $* did not undo it"
 }
 
 printf 'zero one\n' >"$MNT/$T/truncated"
@@ -152,6 +163,27 @@ change_case truncated 'os.ftruncate(fd, 0)' "0 644 1"
 printf 'zero one\n' >"$MNT/$T/chmodded"
 chmod 0644 "$MNT/$T/chmodded"
 change_case chmodded 'os.fchmod(fd, 0o600)' "9 600 1"
+
+# A link made or removed elsewhere changes the file's link count: by
+# descriptor (through /proc, so that the name is not looked up) and in
+# another directory, whose lock the listing does not hold.  The late call
+# is a listing's: a link looks up the new name whatever the kernel holds,
+# and would wait for a late LOOKUP reply of its own.
+mkdir "$MNT/$T/other"
+printf 'zero one\n' >"$MNT/$T/linked"
+chmod 0644 "$MNT/$T/linked"
+# (os.link would link the /proc symlink itself: linkat with
+# AT_SYMLINK_FOLLOW, 0x400, from the current directory, AT_FDCWD.)
+change_case linked 'import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+if libc.linkat(-100, b"/proc/self/fd/%d" % fd, -100,
+               os.path.join(os.path.dirname(f), "other", "linked").encode(), 0x400):
+    raise OSError(ctypes.get_errno(), "linkat")' "9 644 2" 17 ls -ln
+printf 'zero one\n' >"$MNT/$T/unlinked"
+chmod 0644 "$MNT/$T/unlinked"
+ln "$MNT/$T/unlinked" "$MNT/$T/other/unlinked"
+change_case unlinked 'os.unlink(os.path.join(os.path.dirname(f), "other", "unlinked"))' \
+	"9 644 1" 17 ls -ln
 
 s=$(($(counter "$MNT" attr_straddled) - s0))
 ((s >= 2)) || fail "attr_straddled rose by $s, not at least 2 (a LOOKUP and a listing)"
