@@ -969,14 +969,31 @@ static bool access_cached(struct inode *ino, const struct access_key *k,
 	return hit;
 }
 
-static void access_remember(struct inode *ino, const struct access_key *k,
-			    uint32_t asked, uint32_t granted)
+/*
+ * The answer is dated by the ctime its own reply shows, not the one cached
+ * now: a chmod of ours that overtook the call has moved the cached ctime
+ * on, and an answer from before it must not pass for one after it.  Nor is
+ * an answer kept when such a change straddled the call at all, for a
+ * server whose ctime may not move within its granularity.  at: the reply's
+ * attributes; since: fs_wsince() before the call.
+ */
+static void access_remember(struct fs *fs, struct inode *ino,
+			    const struct access_key *k, uint32_t asked,
+			    uint32_t granted, const struct post_op_attr *at,
+			    uint64_t since)
 {
+	if (fs_wstraddled(fs, ino, since))
+		return;
 	pthread_mutex_lock(&ino->lock);
-	/* Without attributes, nothing dates the answer. */
-	if (ino->as.valid && inode_access_cache(ino))
-		access_store(ino->acc, k, asked, granted, &ino->as.attr.ctime,
-			     clock_mono_ns());
+	if (inode_access_cache(ino)) {
+		/* Without attributes, nothing dates the answer. */
+		if (at->present)
+			access_store(ino->acc, k, asked, granted,
+				     &at->attr.ctime, clock_mono_ns());
+		else if (ino->as.valid)
+			access_store(ino->acc, k, asked, granted,
+				     &ino->as.attr.ctime, clock_mono_ns());
+	}
 	pthread_mutex_unlock(&ino->lock);
 }
 
@@ -1013,7 +1030,8 @@ int fs_check_access(fuse_req_t req, struct inode *ino, uint32_t want)
 		if (res.status != NFS3_OK)
 			return nfs_stat_errno(res.status);
 		granted = res.access;
-		access_remember(ino, &key, ACCESS3_ALL, granted);
+		access_remember(fs_of(req), ino, &key, ACCESS3_ALL, granted,
+				&res.obj_attributes, since);
 	}
 	return (granted & want) == want ? 0 : -EACCES;
 }
