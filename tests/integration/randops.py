@@ -4,10 +4,13 @@
 
     randops.py FILE [--seed N] [--ops N] [--max-size BYTES]
                [--full-every N] [--server-copy PATH] [--log FILE] [--quiet]
+               [--no-mmap]
 
 Opens FILE (created empty) and runs a seeded series of operations on it --
 pwrite, pread, ftruncate, fsync, fstat, close and open again (sometimes
-with O_TRUNC), and reads through a second descriptor -- applying each one
+with O_TRUNC), reads through a second descriptor, and reads and writes
+through a shared mapping of part of the file (written pages left for the
+kernel's write-back or msync'd) -- applying each one
 to an in-memory model (a bytearray) too.  Every read must return what the
 model holds, every fstat its size, and at the end the whole file must
 equal the model, read through a fresh descriptor and, with --server-copy,
@@ -18,6 +21,7 @@ A failure prints the operation number, the operation, the seed and the
 first differing byte, and exits 1.  The same seed replays the same run.
 """
 import argparse
+import mmap
 import os
 import random
 import sys
@@ -67,8 +71,9 @@ def read_whole(path):
 
 
 class Run:
-    def __init__(self, path, seed, max_size):
+    def __init__(self, path, seed, max_size, use_mmap=True):
         self.path = path
+        self.use_mmap = use_mmap
         self.rnd = random.Random(seed)
         self.max_size = max_size
         self.model = bytearray()
@@ -141,6 +146,40 @@ class Run:
             self.model += bytes(new - size)
         return f"ftruncate {new}"
 
+    def map_range(self):
+        """A range inside the file (a mapping past its end faults) and the
+        page-aligned mapping that holds it: (start, length, off, n)."""
+        size = len(self.model)
+        off = self.rnd.randrange(size)
+        n = min(self.length(), size - off)
+        start = off & ~(mmap.ALLOCATIONGRANULARITY - 1)
+        return start, off + n - start, off, n
+
+    def op_mapread(self):
+        if not self.model:
+            return self.op_fstat()
+        start, length, off, n = self.map_range()
+        with mmap.mmap(self.fd, length, offset=start,
+                       access=mmap.ACCESS_READ) as m:
+            got = m[off - start:off - start + n]
+        check_equal(f"mmap read off={off} len={n}", got,
+                    bytes(self.model[off:off + n]))
+        return f"mmap read off={off} len={n}"
+
+    def op_mapwrite(self):
+        if not self.model:
+            return self.op_fstat()
+        start, length, off, n = self.map_range()
+        data = self.rnd.randbytes(n)
+        sync = self.rnd.random() < 0.5
+        with mmap.mmap(self.fd, length, offset=start,
+                       access=mmap.ACCESS_WRITE) as m:
+            m[off - start:off - start + n] = data
+            if sync:
+                m.flush()
+        self.model[off:off + n] = data
+        return f"mmap write off={off} len={n}" + (" msync" if sync else "")
+
     def op_fstat(self):
         st = os.fstat(self.fd)
         if st.st_size != len(self.model):
@@ -168,6 +207,8 @@ class Run:
         ops = [(self.op_write, 40), (self.op_read, 36),
                (self.op_read_other_fd, 4), (self.op_truncate, 6),
                (self.op_fstat, 8), (self.op_fsync, 3), (self.op_reopen, 3)]
+        if self.use_mmap:
+            ops += [(self.op_mapread, 4), (self.op_mapwrite, 4)]
         funcs = [f for f, _ in ops]
         weights = [w for _, w in ops]
         last = "start"
@@ -197,11 +238,13 @@ def main():
     ap.add_argument("--full-every", type=int, default=1000)
     ap.add_argument("--server-copy")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--no-mmap", action="store_true",
+                    help="no reads or writes through a mapping")
     ap.add_argument("--log", help="write every operation to this file")
     a = ap.parse_args()
 
     t0 = time.monotonic()
-    r = Run(a.file, a.seed, a.max_size)
+    r = Run(a.file, a.seed, a.max_size, not a.no_mmap)
     try:
         log = open(a.log, "w") if a.log else None
         r.run(a.ops, a.full_every, log)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# randops.py -- seeded random open/read/write/truncate/fsync operations
-# checked against a model of the file -- on a plain mount (one run of
+# randops.py -- seeded random open/read/write/truncate/fsync operations,
+# and reads and writes through shared mappings, checked against a model
+# of the file -- on a plain mount (one run of
 # 20,000 operations) and through a lossy proxy (TCP, 5 % of the calls and
 # 5 % of the replies dropped, timeo=1: eight runs of 2,500 operations on
 # eight files at once, so that their timeouts overlap).  Each run ends by
