@@ -734,6 +734,7 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	struct nfs3_link_res res;
 	struct fuse_entry_param e;
 	uint64_t since;
+	bool believed;
 	int ret;
 
 	if (!i) {
@@ -761,11 +762,12 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	}
 	/* The link count changed: the reply's attributes say so (with our
 	 * writes in flight none are believed anyway), and older answers
-	 * would bring the old count back. */
+	 * would bring the old count back.  A statement of its own: `since`
+	 * is passed as the tick leaves it. */
+	believed = fs_wchanged_own(fs_of(req), i, &since);
 	ret = fs_make_entry(req, dir, &i->fh,
-			    fs_wchanged_own(fs_of(req), i, &since)
-				    ? &res.file_attributes : NULL,
-			    since, newname, &e);
+			    believed ? &res.file_attributes : NULL, since,
+			    newname, &e);
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;

@@ -10,7 +10,8 @@
 #     change or read it (no GETATTR or ACCESS after a reply that carried
 #     attributes, no COMMIT for files that went FILE_SYNC, no LOOKUP of a
 #     name READDIRPLUS returned, no LOOKUP before each unlink while no
-#     file is open or has other links).
+#     file is open or has other links);
+#   - a hard link: LINK, and no GETATTR for the new link count.
 . "$(dirname "$0")/lib.sh"
 ensure_server
 need_nfsfuse
@@ -222,6 +223,20 @@ assert_eq "$DIRS" "$(delta "$r0" "$r1" RMDIR)" "rm -rf: one RMDIR per directory"
 # rm reads each directory twice (a look for entries, then the walk).
 (($(delta "$r0" "$r1" READDIRPLUS) <= 2 * DIRS)) || fail "rm -rf: $(delta "$r0" "$r1" READDIRPLUS) READDIRPLUS for $DIRS directories"
 umount_nfsfuse "$M5"
+
+# --- a hard link: LINK, whose reply brings the new link count ----------
+M6=$(new_mountpoint)
+mount_nfsfuse "$M6" -o nolock
+echo data >"$M6/$T/ln_a"
+stat "$M6/$T/ln_a" >/dev/null
+r0=$(rpcs "$M6")
+ln "$M6/$T/ln_a" "$M6/$T/ln_b"
+links=$(stat -c %h "$M6/$T/ln_a" "$M6/$T/ln_b" | tr '\n' ' ')
+r1=$(rpcs "$M6")
+assert_eq "2 2 " "$links" "link counts of both names after ln"
+assert_eq 1 "$(delta "$r0" "$r1" LINK)" "ln: LINK"
+assert_eq 0 "$(delta "$r0" "$r1" GETATTR)" "ln and a stat of both names: GETATTR (LINK's reply has the attributes)"
+umount_nfsfuse "$M6"
 
 # --- noacl: nothing asked, nothing marked ------------------------------
 M3=$(new_mountpoint)
