@@ -17,6 +17,10 @@
 	X(attr_uncacheable)     /* reply not cached: a write was in flight */\
 	X(attr_straddled)       /* entry asked again: a batch of our writes
 				 * began or settled during its call */\
+	X(attr_from_flush)      /* a stat after a flush answered from its
+				 * WRITE replies, no GETATTR */\
+	X(attr_batch_size)      /* the kernel's size check before a read or
+				 * lseek answered, our writes left gathered */\
 	X(attr_refused)         /* no file type, or not the file's: dropped */\
 	X(lookup_hits)                                                      \
 	X(lookup_misses)                                                    \

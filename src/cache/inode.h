@@ -80,6 +80,9 @@ struct inode {
 	bool wbatch;            /* writes sent since the last flush */
 	struct fattr3 wb_before; /* attributes before that batch */
 	bool wb_before_valid;
+	/* Monotonic ns until which wb_before would still have been
+	 * believed, had no batch begun. */
+	int64_t wb_before_until;
 	/* Where our writes of the batch reach: a file with writes not yet
 	 * on the server is never told to the kernel as shorter, or its
 	 * next O_APPEND would land on them. */

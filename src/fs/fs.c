@@ -499,11 +499,21 @@ int fs_getattr_rpc(fuse_req_t req, struct inode *ino, struct fattr3 *a)
 /* Fresh attributes of ino as a stat needs them: size and mtime are the
  * server's only once our writes reached it (the Linux client flushes
  * before stat for the same reason).  A flush error is the writers' to
- * hear (fs_file.c, handle_werr), not the asker's. */
+ * hear (fs_file.c, handle_werr), not the asker's.  The flush's own
+ * WRITE replies, when they show the change was ours alone, are the
+ * server's word after it: no GETATTR to ask it again (nor does the Linux
+ * client send one after its write-back). */
 static int stat_attr(fuse_req_t req, struct inode *ino, struct fattr3 *a)
 {
-	if (ino->wb)
+	double left;
+
+	if (ino->wb) {
 		fs_writes_settle(req, ino);
+		if (inode_fresh_attr(ino, a, &left)) {
+			STAT_INC(attr_from_flush);
+			return 0;
+		}
+	}
 	return fs_getattr_rpc(req, ino, a);
 }
 
@@ -769,6 +779,31 @@ static void fs_forget_multi(fuse_req_t req, size_t count,
 	fuse_reply_none(req);
 }
 
+/*
+ * The kernel's own look at the size before a read or an lseek, which
+ * names the open file (a stat(2) never does), while our writes are
+ * gathered: the attributes from before them with the size they reach.
+ * A flush here would send every small write that a read follows as a
+ * WRITE of its own, and the mtime it moved would make the kernel drop
+ * every page it holds of the file, its own writes' included.  Only while
+ * the attributes from before would still be believed, as another
+ * client's change is looked for at the same pace as ever; and given to
+ * the kernel to be asked again at once, so that a stat still flushes and
+ * shows the server's mtime.
+ */
+static bool batch_attr(struct inode *ino, struct fattr3 *a)
+{
+	bool ok;
+
+	pthread_mutex_lock(&ino->lock);
+	ok = ino->wbatch && ino->wb_before_valid &&
+	     clock_mono_ns() < ino->wb_before_until;
+	if (ok)
+		*a = ino->wb_before;
+	pthread_mutex_unlock(&ino->lock);
+	return ok;
+}
+
 static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 		       struct fuse_file_info *fi)
 {
@@ -780,7 +815,6 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 	double left;
 	bool had;
 
-	(void)fi;
 	if (!i) {
 		fuse_reply_err(req, ESTALE);
 		return;
@@ -790,6 +824,14 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 		fs_inode_stat(i, &a, &st);
 		fs_kernel_attr_given(i, left);
 		fuse_reply_attr(req, &st, left);
+		return;
+	}
+	/* fs_inode_stat() gives the size our writes reach. */
+	if (fi && batch_attr(i, &a)) {
+		STAT_INC(attr_batch_size);
+		fs_inode_stat(i, &a, &st);
+		fs_kernel_attr_given(i, 0.0);
+		fuse_reply_attr(req, &st, 0.0);
 		return;
 	}
 	if (fs_deleg_vouches(fs_of(req), i, &a)) {

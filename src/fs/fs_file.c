@@ -1011,6 +1011,7 @@ static void batch_begin(struct fs *fs, struct inode *i)
 	i->wb_end = 0;
 	i->wb_before = i->as.attr;
 	i->wb_before_valid = i->as.valid;
+	i->wb_before_until = i->as.valid ? i->as.fetched + i->as.timeo : 0;
 	acache_invalidate(&i->as);
 }
 

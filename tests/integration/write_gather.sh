@@ -7,6 +7,9 @@
 #    file, not before every write (FUSE_HANDLE_KILLPRIV_V2);
 #  - a server error on a gathered WRITE (here a permission taken away on
 #    the server meanwhile) is reported at fsync and close;
+#  - a read after each write keeps them gathered and the kernel's pages
+#    (the size the kernel asks first is answered without sending them),
+#    while fstat sends them and lseek(SEEK_END) sees them;
 #  - unlocking a byte-range lock sends what was written under it;
 #  - mmap writes and O_APPEND from two processes reach the server whole.
 . "$(dirname "$0")/lib.sh"
@@ -66,6 +69,70 @@ os.close(fd)
 open(sys.argv[2], "wb").write(buf)
 PY
 cmp "$NFSFUSE_TMP/odd" "$B/$T/odd" || fail "nearly sequential writes: a second mount reads other bytes"
+
+# --- a read after each write: the writes stay gathered, the pages kept ---
+# Before each read the kernel asks for the size, naming the open file: the
+# daemon answers with the size the gathered writes reach and sends none of
+# them, so the mtime the kernel holds does not move under its own pages.
+# A stat still sends them, and takes the attributes from their replies;
+# lseek(SEEK_END) sees the size they reach.  The writer runs as a
+# coprocess and the counters are read between its steps: it must exec
+# nothing itself, as every close of a copy of its descriptor (at exec
+# too) flushes.
+N=512
+WR_SCRIPT='
+import os, sys
+f, n = sys.argv[1], int(sys.argv[2])
+def step(*out):
+    print(*out, flush=True)
+    sys.stdin.readline()
+fd = os.open(f, os.O_CREAT | os.O_RDWR | os.O_TRUNC, 0o644)
+os.write(fd, bytes(n * 4096))
+os.fsync(fd)
+before = os.fstat(fd).st_mtime_ns
+while os.read(fd, 1 << 20):
+    pass
+step("ready")
+bad = "-"
+for i in range(n - 1):
+    page = bytes([i % 251 + 1]) * 4096
+    os.pwrite(fd, page, i * 4096)
+    if os.pread(fd, 4096, i * 4096) != page:
+        bad = "page%d" % i
+    if os.pread(fd, 4096, (i + 1) * 4096) != bytes(4096):
+        bad = "page%d" % (i + 1)
+os.pwrite(fd, b"tail", n * 4096)
+step(bad, os.lseek(fd, 0, os.SEEK_END))
+st = os.fstat(fd)
+step(st.st_size, "newer" if st.st_mtime_ns > before else "not-newer")
+os.close(fd)
+'
+coproc WR { python3 -c "$WR_SCRIPT" "$A/$T/wr" "$N"; }
+read -r -u "${WR[0]}" line && [[ $line == ready ]] || fail "the writer did not start: $line"
+w0=$(calls "$A" WRITE) d0=$(counter "$A" data_hits) r0=$(calls "$A" READ) b0=$(counter "$A" attr_batch_size)
+echo go >&"${WR[1]}"
+read -r -u "${WR[0]}" bad end || fail "the writer stopped in its writes"
+w1=$(calls "$A" WRITE) d1=$(counter "$A" data_hits) r1=$(calls "$A" READ) b1=$(counter "$A" attr_batch_size)
+g1=$(calls "$A" GETATTR)
+echo stat >&"${WR[1]}"
+read -r -u "${WR[0]}" size newer || fail "the writer stopped at its fstat"
+w2=$(calls "$A" WRITE) g2=$(calls "$A" GETATTR)
+echo close >&"${WR[1]}"
+wait "$WR_PID" || fail "the writer failed"
+note "$N writes each followed by reads: $((w1 - w0)) WRITEs, $((d1 - d0 + r1 - r0)) reads reached the daemon, $((b1 - b0)) size checks answered"
+assert_eq - "$bad" "reads after each write: the page just written, and the zeros after it"
+((w1 - w0 <= N * 4096 / WSIZE + 2)) ||
+	fail "$((w1 - w0)) WRITEs for $N writes each followed by reads, more than size/wsize + 2"
+# A few reach the daemon as the kernel's read-ahead around each WRITE;
+# one for every write would be the kernel dropping its pages.
+((d1 - d0 + r1 - r0 <= N / 16)) ||
+	fail "$((d1 - d0 + r1 - r0)) of $((2 * (N - 1))) reads reached the daemon: the kernel dropped its pages"
+((b1 - b0 >= N / 2)) || fail "attr_batch_size rose by $((b1 - b0)) for $N writes each followed by reads"
+assert_eq $((N * 4096 + 4)) "$end" "lseek(SEEK_END) with the writes gathered"
+assert_eq "$((N * 4096 + 4)) newer" "$size $newer" "fstat after the writes: size, and mtime against the one before"
+((w2 > w1)) || fail "fstat sent no WRITE: the gathered writes were not sent before it"
+assert_eq "$g1" "$g2" "GETATTR calls for an fstat that sent the writes (their replies carry the attributes)"
+assert_file_eq "$S/wr" "$A/$T/wr" "the file written with reads between, on the server and through the mount"
 
 # --- a server error on gathered writes surfaces at fsync and close -------
 # Where the other user's writer and this script signal each other.
