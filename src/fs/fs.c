@@ -798,8 +798,14 @@ static bool batch_attr(struct inode *ino, struct fattr3 *a)
 	pthread_mutex_lock(&ino->lock);
 	ok = ino->wbatch && ino->wb_before_valid &&
 	     clock_mono_ns() < ino->wb_before_until;
-	if (ok)
+	if (ok) {
 		*a = ino->wb_before;
+		/* Here, under the lock that saw the batch: settled by the
+		 * time fs_inode_stat() looks, it would leave the size from
+		 * before, and the kernel cut its pages to it. */
+		if (ino->wb_end > a->size)
+			a->size = ino->wb_end;
+	}
 	pthread_mutex_unlock(&ino->lock);
 	return ok;
 }
@@ -826,7 +832,6 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 		fuse_reply_attr(req, &st, left);
 		return;
 	}
-	/* fs_inode_stat() gives the size our writes reach. */
 	if (fi && batch_attr(i, &a)) {
 		STAT_INC(attr_batch_size);
 		fs_inode_stat(i, &a, &st);
