@@ -90,6 +90,11 @@
 #          long listing; local is warm.
 #   create N files of 4 KiB, each open(O_CREAT|O_EXCL)+write+close, from one
 #          process; local adds a final `sync -f`.  No libnfs equivalent.
+#   write+read  a file of N pages (made, fsync'd and read once, untimed);
+#          then, through that descriptor, a 4 KiB write of each page
+#          followed by a read of the next one, and the close: the pattern
+#          of a database or a log read back.  nfsfuse (fresh mount), the
+#          previous build, local.  No libnfs equivalent.
 #   untar, find -ls, rm -rf  tar -x --no-same-owner of a tar (in /dev/shm)
 #          of /usr/include, then `find -ls` of the tree and `rm -rf` of it,
 #          each on a fresh mount with the caches dropped, by this build and
@@ -179,6 +184,7 @@ UNTAR_SRC=/usr/include
 UNTAR_GIVEN=0
 TMO=
 CREATE_SIZE=4096
+WR_PAGES=4096
 # A workload whose first run takes longer than this is not repeated.
 LONG_RUN=60
 # What the daemon may hold beside its data cache after a long read (see
@@ -203,7 +209,7 @@ while [[ $# -gt 0 ]]; do
 	--mem-read) need_arg "$@"; need_uint "$1" "$2"; MEMREAD_MIB=$2; shift 2 ;;
 	--repeat) need_arg "$@"; need_uint "$1" "$2"; REPEAT=$2; shift 2 ;;
 	--quick)
-		QUICK=1 SIZE_MIB=64 SMALLW_MIB=8 LS_FILES=500 CREATE_FILES=200
+		QUICK=1 SIZE_MIB=64 SMALLW_MIB=8 LS_FILES=500 CREATE_FILES=200 WR_PAGES=512
 		RAND_MIB=128 RAND_TIME=2 MEMREAD_MIB=512 REPEAT=1 READ_REPEAT_MIN=1
 		((UNTAR_GIVEN)) || UNTAR_SRC=/usr/include/linux
 		shift ;;
@@ -1124,6 +1130,32 @@ else row_failed "$C" local; fi
 rm -rf -- "$LOCAL/c"
 remote_rm c
 
+# ------------------------------------------------------------ 6b. write+read
+
+WRL="write 4KiB + read next, ${WR_PAGES} pages"
+log "$WRL: nfsfuse (fresh mount), previous build, local"
+if remount && measure "$WRL nfsfuse" 1 --writeread "$R/wr" "$WR_PAGES"; then
+	row_measured "$WRL" nfsfuse "$(fmt_s "$M_WALL") s"
+	WR_NFSFUSE=$M_WALL
+else row_failed "$WRL" nfsfuse; fi
+if ((HAVE_BASELINE)); then
+	use_baseline
+	if remount && measure "$WRL previous" 1 --writeread "$R/wr" "$WR_PAGES"; then
+		row_measured "$WRL" "previous build" "$(fmt_s "$M_WALL") s"
+		WR_PREV=$M_WALL
+	else row_failed "$WRL" "previous build"; fi
+	use_subject
+	remount || true
+else
+	row_missing "$WRL" "previous build" "not run: $BASELINE_WHY"
+fi
+if measure "$WRL local" 0 --writeread "$LOCAL/wr" "$WR_PAGES"; then
+	row_measured "$WRL" local "$(fmt_s "$M_WALL") s" -
+	WR_LOCAL=$M_WALL
+else row_failed "$WRL" local; fi
+rm -f -- "$LOCAL/wr"
+remote_rm wr
+
 # ------------------------------------------------------------ 7. untar, find -ls, rm -rf
 
 TREE="$(basename -- "$UNTAR_SRC") (${TAR_ENTRIES} entries, ${TAR_MB} MB)"
@@ -1723,6 +1755,11 @@ if [[ -n ${UV_TOTAL:-} ]] && ((UV_TOTAL > 0)); then
 fi
 if [[ -n ${RRV_RPCS:-} ]]; then
 	printf '  %-58s %s\n' "re-read over v4.1 (NFSv3: 1 GETATTR, 0 READ)" "$RRV_RPCS"
+fi
+if [[ -n ${WR_NFSFUSE:-} && -n ${WR_LOCAL:-} ]]; then
+	printf '  %-58s %s\n' "write 4KiB + read next: nfsfuse/local, nfsfuse/previous build" \
+		"$(awk -v a="$WR_NFSFUSE" -v l="$WR_LOCAL" -v p="${WR_PREV:-}" 'BEGIN {
+			printf "%.2f, %s", a / l, p == "" ? "-" : sprintf("%.2f", a / p) }')"
 fi
 if [[ -n ${MEM_PER_INODE:-} ]]; then
 	printf '  %-58s %s\n' "daemon memory per inode (${LS_MEM_FROM})" "$MEM_PER_INODE B"

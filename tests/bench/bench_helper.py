@@ -3,7 +3,8 @@
 
   bench_helper.py measure [--pid PID --ctl NFSFUSECTL --mnt MNT]
                           [--server-pid PID] [--timeout S] [--count-lines]
-                          (--create DIR N SIZE | -- CMD ARGS...)
+                          (--create DIR N SIZE | --writeread FILE N |
+                           -- CMD ARGS...)
 
 Runs one workload and prints shell assignments for bench.sh to eval:
 
@@ -36,6 +37,11 @@ The daemon's CPU is read after the "before" stats snapshot and before the
 
   --create DIR N SIZE   the workload is: create N files of SIZE bytes in DIR
                         (open O_CREAT|O_EXCL, one write, close), in-process.
+  --writeread FILE N    the workload is: N-1 times a 4 KiB write of page i
+                        of FILE, then a read of page i+1, through one
+                        descriptor, then its close, in-process; FILE is
+                        made (N pages, fsync'd) and read once before,
+                        untimed.
   --stdout FILE         keep what the command printed on stdout in FILE.
 
   bench_helper.py mkfiles DIR N    N empty files f000000.. (set-up, untimed)
@@ -154,12 +160,32 @@ def create_files(d, n, size):
             os.close(fd)
 
 
+def writeread_setup(path, n):
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
+    os.write(fd, bytes(n * 4096))
+    os.fsync(fd)
+    os.lseek(fd, 0, os.SEEK_SET)
+    while os.read(fd, 1 << 20):
+        pass
+    return fd
+
+
+def writeread(fd, n):
+    page = b"w" * 4096
+    for i in range(n - 1):
+        os.pwrite(fd, page, i * 4096)
+        if len(os.pread(fd, 4096, (i + 1) * 4096)) != 4096:
+            raise OSError(f"short read of page {i + 1}")
+    os.close(fd)
+
+
 def measure(argv):
     pid = ctl = mnt = spid = None
     timeout = None
     count_lines = False
     stdout_file = None
     create = None
+    wr = None
     cmd = None
     i = 0
     while i < len(argv):
@@ -180,22 +206,40 @@ def measure(argv):
             stdout_file = argv[i + 1]; i += 2
         elif a == "--create":
             create = (argv[i + 1], int(argv[i + 2]), int(argv[i + 3])); i += 4
+        elif a == "--writeread":
+            wr = (argv[i + 1], int(argv[i + 2])); i += 3
         elif a == "--":
             cmd = argv[i + 1:]; break
         else:
             die(f"measure: unknown argument {a!r}", 2)
-    if (create is None) == (not cmd):
-        die("measure: give either --create or -- CMD", 2)
+    if (create is None and wr is None) == (not cmd) or (create and wr):
+        die("measure: give one of --create, --writeread or -- CMD", 2)
     if pid is not None and not (ctl and mnt):
         die("measure: --pid needs --ctl and --mnt", 2)
 
+    if wr:
+        # Before the first snapshot: its nfsfusectl, exec'd, closes a copy
+        # of the descriptor, which flushes.
+        try:
+            wr_fd = writeread_setup(*wr)
+        except OSError as e:
+            die(f"making {wr[0]}: {e}")
     before, extra0 = ctl_stats(ctl, mnt) if pid is not None else (None, None)
     rss0 = proc_mem(pid)[0] if pid is not None else None
     dcpu0 = proc_cpu(pid) if pid is not None else None
     scpu0 = server_cpu(spid)
     busy0, cores = machine_busy()
     lines = None
-    if create:
+    if wr:
+        c0 = self_cpu()
+        t0 = time.perf_counter()
+        try:
+            writeread(wr_fd, wr[1])
+        except OSError as e:
+            die(f"writing and reading {wr[0]}: {e}")
+        wall = time.perf_counter() - t0
+        ccpu = self_cpu() - c0
+    elif create:
         c0 = self_cpu()
         t0 = time.perf_counter()
         try:
