@@ -78,11 +78,10 @@ struct inode {
 	/* The file system operations'. */
 	unsigned nopen;         /* open file handles */
 	bool wbatch;            /* writes sent since the last flush */
-	struct fattr3 wb_before; /* attributes before that batch */
-	bool wb_before_valid;
-	/* Monotonic ns until which wb_before would still have been
-	 * believed, had no batch begun. */
-	int64_t wb_before_until;
+	/* The attribute cache as that batch found it: what the batch
+	 * started from, and for how long it would still have been
+	 * believed. */
+	struct attr_state wb_before;
 	/* Where our writes of the batch reach: a file with writes not yet
 	 * on the server is never told to the kernel as shorter, or its
 	 * next O_APPEND would land on them. */

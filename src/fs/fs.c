@@ -263,7 +263,7 @@ static int deleg_report(void *ctx, const struct nfs_fh3 *fh,
 	pthread_mutex_lock(&ino->lock);
 	/* While our writes are pending the cached attributes are set
 	 * aside: the batch started from wb_before, and reaches wb_end. */
-	a = ino->wbatch ? &ino->wb_before : &ino->as.attr;
+	a = ino->wbatch ? &ino->wb_before.attr : &ino->as.attr;
 	r->change = a->change;
 	r->size = a->size;
 	r->dirty = ino->wbatch;
@@ -796,10 +796,9 @@ static bool batch_attr(struct inode *ino, struct fattr3 *a)
 	bool ok;
 
 	pthread_mutex_lock(&ino->lock);
-	ok = ino->wbatch && ino->wb_before_valid &&
-	     clock_mono_ns() < ino->wb_before_until;
+	ok = ino->wbatch && acache_fresh(&ino->wb_before, clock_mono_ns());
 	if (ok) {
-		*a = ino->wb_before;
+		*a = ino->wb_before.attr;
 		/* Here, under the lock that saw the batch: settled by the
 		 * time fs_inode_stat() looks, it would leave the size from
 		 * before, and the kernel cut its pages to it. */
@@ -810,16 +809,26 @@ static bool batch_attr(struct inode *ino, struct fattr3 *a)
 	return ok;
 }
 
+/* Reply with a as ino's attributes, which the kernel believes for
+ * timeout seconds. */
+static void reply_attr(fuse_req_t req, struct inode *ino,
+		       const struct fattr3 *a, double timeout)
+{
+	struct stat st;
+
+	fs_inode_stat(ino, a, &st);
+	fs_kernel_attr_given(ino, timeout);
+	fuse_reply_attr(req, &st, timeout);
+}
+
 static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 		       struct fuse_file_info *fi)
 {
 	struct inode *i = fs_inode(req, ino);
 	struct fattr3 a;
-	struct stat st;
-	int ret;
-
 	double left;
 	bool had;
+	int ret;
 
 	if (!i) {
 		fuse_reply_err(req, ESTALE);
@@ -827,22 +836,16 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 	}
 	if (inode_fresh_attr(i, &a, &left)) {
 		STAT_INC(attr_hits);
-		fs_inode_stat(i, &a, &st);
-		fs_kernel_attr_given(i, left);
-		fuse_reply_attr(req, &st, left);
+		reply_attr(req, i, &a, left);
 		return;
 	}
 	if (fi && batch_attr(i, &a)) {
 		STAT_INC(attr_batch_size);
-		fs_inode_stat(i, &a, &st);
-		fs_kernel_attr_given(i, 0.0);
-		fuse_reply_attr(req, &st, 0.0);
+		reply_attr(req, i, &a, 0.0);
 		return;
 	}
 	if (fs_deleg_vouches(fs_of(req), i, &a)) {
-		fs_inode_stat(i, &a, &st);
-		fs_kernel_attr_given(i, fs_attr_timeout(i));
-		fuse_reply_attr(req, &st, fs_attr_timeout(i));
+		reply_attr(req, i, &a, fs_attr_timeout(i));
 		return;
 	}
 	had = inode_get_attr(i, &a);
@@ -855,9 +858,7 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	fs_inode_stat(i, &a, &st);
-	fs_kernel_attr_given(i, fs_attr_timeout(i));
-	fuse_reply_attr(req, &st, fs_attr_timeout(i));
+	reply_attr(req, i, &a, fs_attr_timeout(i));
 }
 
 static void set_time(uint32_t *how, struct nfstime3 *t, bool now,
@@ -879,7 +880,6 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 	struct nfs3_setattr_args args;
 	struct nfs3_setattr_res res;
 	struct fattr3 a;
-	struct stat st;
 	int ret;
 
 	/* What is left of the kernel's request to clear setuid/setgid once
@@ -961,9 +961,7 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	fs_inode_stat(i, &a, &st);
-	fs_kernel_attr_given(i, fs_attr_timeout(i));
-	fuse_reply_attr(req, &st, fs_attr_timeout(i));
+	reply_attr(req, i, &a, fs_attr_timeout(i));
 }
 
 static void fs_readlink(fuse_req_t req, fuse_ino_t ino)
@@ -1029,18 +1027,17 @@ static void access_remember(struct fs *fs, struct inode *ino,
 			    uint32_t granted, const struct post_op_attr *at,
 			    uint64_t since)
 {
+	const struct nfstime3 *ctime;
+
 	if (fs_wstraddled(fs, ino, since))
 		return;
 	pthread_mutex_lock(&ino->lock);
-	if (inode_access_cache(ino)) {
-		/* Without attributes, nothing dates the answer. */
-		if (at->present)
-			access_store(ino->acc, k, asked, granted,
-				     &at->attr.ctime, clock_mono_ns());
-		else if (ino->as.valid)
-			access_store(ino->acc, k, asked, granted,
-				     &ino->as.attr.ctime, clock_mono_ns());
-	}
+	ctime = at->present ? &at->attr.ctime
+	      : ino->as.valid ? &ino->as.attr.ctime : NULL;
+	/* Without attributes, nothing dates the answer. */
+	if (ctime && inode_access_cache(ino))
+		access_store(ino->acc, k, asked, granted, ctime,
+			     clock_mono_ns());
 	pthread_mutex_unlock(&ino->lock);
 }
 

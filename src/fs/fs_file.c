@@ -1009,9 +1009,7 @@ static void batch_begin(struct fs *fs, struct inode *i)
 	i->wbatch = true;
 	fs_wstamp(fs, i);
 	i->wb_end = 0;
-	i->wb_before = i->as.attr;
-	i->wb_before_valid = i->as.valid;
-	i->wb_before_until = i->as.valid ? i->as.fetched + i->as.timeo : 0;
+	i->wb_before = i->as;
 	acache_invalidate(&i->as);
 }
 
@@ -1167,8 +1165,8 @@ static int writes_settle(fuse_req_t req, struct inode *ino, bool release)
 		ino->nwerr++;
 	}
 	batch = ino->wbatch;
-	before = ino->wb_before;
-	before_valid = ino->wb_before_valid;
+	before = ino->wb_before.attr;
+	before_valid = ino->wb_before.valid;
 	ino->wbatch = false;
 	if (batch)
 		fs_wstamp(fs, ino);
