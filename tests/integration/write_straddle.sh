@@ -28,6 +28,24 @@ MNT=$(new_mountpoint)
 # that long for the kernel to ask for the name again.
 mount_nfsfuse "$MNT" -o "port=$PROXY_PORT,mountport=$MOUNT_PORT,nolock,allow_other,actimeo=1"
 
+# The late call's process, for the Python of the cases below (on their
+# PYTHONPATH): start() runs argv in f's directory once fire() tells it to.
+# It is started before the file is opened: a child would close its copy of
+# the descriptor at exec, and the kernel flushes at every close.  In the
+# file's directory, so that only the file's name is looked up.
+cat >"$NFSFUSE_TMP/trigger.py" <<'PY'
+import os, subprocess
+
+def start(f, argv, stdout=subprocess.DEVNULL):
+    return subprocess.Popen(["sh", "-c", 'cd "$0" && read go && exec "$@"',
+                             os.path.dirname(f)] + argv,
+                            stdin=subprocess.PIPE, stdout=stdout)
+
+def fire(t):
+    t.stdin.write(b"go\n")
+    t.stdin.close()
+PY
+
 # set_delay PROC MS: the replies to NFS procedure PROC come MS late.
 set_delay() {
 	[[ $(proxy_ctl "$CTL" "delay-reply-procs $1") == ok* ]] || fail "proxy: delay-reply-procs $1"
@@ -50,15 +68,11 @@ straddle_case() {
 	printf 'zero\n' >"$f"
 	chmod 0644 "$f"
 	set_delay "$proc" 400
-	out=$(python3 - "$f" "$when" "$@" <<'PY'
+	out=$(PYTHONPATH=$NFSFUSE_TMP python3 - "$f" "$when" "$@" <<'PY'
 import os, subprocess, sys, time
-f, when, trigger = sys.argv[1], sys.argv[2], sys.argv[3:]
-# Started before the file is opened: a child would close its copy of the
-# descriptor at exec, and the kernel flushes at every close.  In the
-# file's directory, so that only the file's name is looked up.
-t = subprocess.Popen(["sh", "-c", 'cd "$0" && read go && exec "$@"',
-                      os.path.dirname(f)] + trigger,
-                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+import trigger
+f, when, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
+t = trigger.start(f, argv, subprocess.PIPE)
 # Writes at offsets: an O_APPEND write has the kernel ask for the size
 # first once it timed out, and that flushes what is gathered.
 fd = os.open(f, os.O_WRONLY)
@@ -66,8 +80,7 @@ os.pwrite(fd, b"one\n", 5)
 time.sleep(1.2)  # the name's entry times out (actimeo=1)
 if when == "before":
     os.pwrite(fd, b"two\n", 9)
-t.stdin.write(b"go\n")
-t.stdin.close()
+trigger.fire(t)
 time.sleep(0.15)
 if when == "during":
     os.pwrite(fd, b"two\n", 9)
@@ -124,16 +137,14 @@ change_case() {
 	shift $(($# > 3 ? 4 : 3))
 	(($#)) || set -- stat "$name"
 	set_delay "$proc" 400
-	out=$(python3 - "$f" "$change" "$@" <<'PY'
-import os, subprocess, sys, time
-f, change, trigger = sys.argv[1], sys.argv[2], sys.argv[3:]
-t = subprocess.Popen(["sh", "-c", 'cd "$0" && read go && exec "$@"',
-                      os.path.dirname(f)] + trigger,
-                     stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+	out=$(PYTHONPATH=$NFSFUSE_TMP python3 - "$f" "$change" "$@" <<'PY'
+import os, sys, time
+import trigger
+f, change, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
+t = trigger.start(f, argv)
 fd = os.open(f, os.O_WRONLY)
 time.sleep(1.2)  # the name's entry times out (actimeo=1)
-t.stdin.write(b"go\n")
-t.stdin.close()
+trigger.fire(t)
 time.sleep(0.15)
 exec(change)
 t.wait()
