@@ -173,6 +173,10 @@ struct wcc_attr {
 	uint64_t size;
 	struct nfstime3 mtime;
 	struct nfstime3 ctime;
+	/* Not on the NFSv3 wire: NFSv4's change attribute before the
+	 * operation (change_info4), which then stands for the three above;
+	 * 0 where the version has none. */
+	uint64_t change;
 };
 
 struct pre_op_attr {

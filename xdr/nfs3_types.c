@@ -245,6 +245,7 @@ static int dec_wcc_attr(struct xdr_dec *d, struct wcc_attr *a)
 	a->mtime.nseconds = xdr_get_u32(p + 12);
 	a->ctime.seconds = xdr_get_u32(p + 16);
 	a->ctime.nseconds = xdr_get_u32(p + 20);
+	a->change = 0;
 	return 0;
 }
 

@@ -42,10 +42,13 @@ static inline int64_t nfstime_ns(const struct nfstime3 *t)
 	return (int64_t)t->seconds * NS_PER_SEC + t->nseconds;
 }
 
-/* Do wcc pre-op attributes describe the file as a says it is? */
+/* Do wcc pre-op attributes describe the file as a says it is?  NFSv4's
+ * come as a change attribute, which moves at every change. */
 static inline bool wcc_attr_is(const struct wcc_attr *pre,
 			       const struct fattr3 *a)
 {
+	if (pre->change)
+		return pre->change == a->change;
 	return pre->size == a->size && nfstime_eq(&pre->mtime, &a->mtime) &&
 	       nfstime_eq(&pre->ctime, &a->ctime);
 }

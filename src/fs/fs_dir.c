@@ -217,7 +217,8 @@ static bool dir_unchanged(struct inode *dir, const struct post_op_attr *a,
 	same = dir->listed_valid && wcc_attr_is(&dir->listed, &a->attr);
 	if (cookie == 0) {
 		dir->listed = (struct wcc_attr){ a->attr.size, a->attr.mtime,
-						 a->attr.ctime };
+						 a->attr.ctime,
+						 a->attr.change };
 		dir->listed_valid = true;
 	}
 	pthread_mutex_unlock(&dir->lock);

@@ -218,11 +218,13 @@ int nfs4_open_fh(struct nfs_client *c, const struct rpc_cred *cred,
 		 volatile int *interrupted);
 
 /*
- * A create that opens: PUTFH dir OPEN(CLAIM_NULL, OPEN4_CREATE) GETFH
- * GETATTR.  a->mode UNCHECKED and GUARDED carry obj_attributes;
- * EXCLUSIVE becomes EXCLUSIVE4_1 with a->verf (attributes to be set
- * after, as with NFSv3).  The result is shaped as NFSv3's CREATE (status
- * in res->status, handle and attributes; no directory wcc).  0 (look at
+ * A create that opens: PUTFH dir SAVEFH OPEN(CLAIM_NULL, OPEN4_CREATE)
+ * GETFH GETATTR RESTOREFH GETATTR.  a->mode UNCHECKED and GUARDED carry
+ * obj_attributes; EXCLUSIVE becomes EXCLUSIVE4_1 with a->verf
+ * (attributes to be set after, as with NFSv3).  The result is shaped as
+ * NFSv3's CREATE (status in res->status, handle and attributes, the
+ * directory's wcc from its attributes after and the OPEN's change_info4,
+ * nfs4_walk.h).  0 (look at
  * res->status; on NFS3_OK *out is the open, to release) or a negative
  * errno.
  */

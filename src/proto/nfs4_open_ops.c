@@ -4,7 +4,8 @@
  * table of nfs4_open.c (and offering nfs4_deleg.c what an OPEN brought).
  *
  *   open of a file    PUTFH OPEN(CLAIM_FH) GETATTR
- *   create            PUTFH(dir) OPEN(CLAIM_NULL, OPEN4_CREATE) GETFH GETATTR
+ *   create            PUTFH(dir) SAVEFH OPEN(CLAIM_NULL, OPEN4_CREATE)
+ *                     GETFH GETATTR RESTOREFH GETATTR(dir)
  *   downgrade         PUTFH OPEN_DOWNGRADE
  *   last release      PUTFH CLOSE
  *
@@ -40,6 +41,7 @@ struct oreq {
 	struct nfs_fh3 newfh;
 	bool has_newfh;
 	struct post_op_attr attr;
+	struct wcc_data dir_wcc;            /* create's */
 };
 
 static int create_how(struct oreq *q, struct nfs4_open_args *o)
@@ -96,9 +98,17 @@ static int build_open(struct nfs4_compound *cmp, void *ctx)
 		return ret;
 	if ((ret = nfs4_add_putfh3(cmp, q->fh)))
 		return ret;
+	if (!q->create) {
+		nfs4_add_open(cmp, &o);
+		return nfs4_add_getattr3(cmp);
+	}
+	/* The directory's attributes after, as every create reads them
+	 * (nfs4_procs.c says why). */
+	nfs4_add_savefh(cmp);
 	nfs4_add_open(cmp, &o);
-	if (q->create)
-		nfs4_add_getfh(cmp);
+	nfs4_add_getfh(cmp);
+	nfs4_add_getattr3(cmp);
+	nfs4_add_restorefh(cmp);
 	return nfs4_add_getattr3(cmp);
 }
 
@@ -111,8 +121,11 @@ static int parse_open(struct nfs4_compound_res *r, void *ctx)
 
 	q->has_newfh = false;
 	q->attr.present = false;
+	memset(&q->dir_wcc, 0, sizeof(q->dir_wcc));
 	memset(&q->open, 0, sizeof(q->open));
 	ret = nfs4_walk_next(r, &w, NFS4OP_PUTFH, &sr);
+	if (ret > 0 && q->create)
+		ret = nfs4_walk_next(r, &w, NFS4OP_SAVEFH, &sr);
 	if (ret > 0)
 		ret = nfs4_walk_next(r, &w, NFS4OP_OPEN, &q->open);
 	q->st4 = w.st4;
@@ -129,7 +142,9 @@ static int parse_open(struct nfs4_compound_res *r, void *ctx)
 		q->has_newfh = nfs4_fh_to_fh3(&gf.fh, &q->newfh) == 0;
 	}
 	/* The attributes are optional: the open stands without them. */
-	return nfs4_walk_attr(r, &w, &q->attr);
+	if ((ret = nfs4_walk_attr(r, &w, &q->attr)) || !q->create)
+		return ret;
+	return nfs4_walk_dir_after(r, &w, &q->open.cinfo, &q->dir_wcc);
 }
 
 struct sreq {      /* OPEN_DOWNGRADE, CLOSE, DELEGRETURN, FREE_STATEID */
@@ -321,6 +336,7 @@ int nfs4_open_create(struct nfs_client *c, const struct rpc_cred *cred,
 	res->status = nfs4_stat_to_nfs3(q.st4);
 	if (q.st4 != NFS4_OK)
 		return 0;
+	res->dir_wcc = q.dir_wcc;
 	if (!q.has_newfh) {
 		/* Opened, but without its handle nothing can use the open:
 		 * the caller looks the name up and opens it again. */

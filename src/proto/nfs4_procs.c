@@ -12,12 +12,21 @@
  *   READLINK     PUTFH READLINK
  *   READ         PUTFH READ GETATTR
  *   WRITE        PUTFH WRITE GETATTR
- *   CREATE       PUTFH OPEN(create) GETFH GETATTR CLOSE   (mknod of a
- *                regular file; creates that open go through nfs4_open.h)
- *   MKDIR, SYMLINK, MKNOD  PUTFH CREATE GETFH GETATTR
+ *   CREATE       PUTFH SAVEFH OPEN(create) GETFH GETATTR CLOSE
+ *                RESTOREFH GETATTR   (mknod of a regular file; creates
+ *                that open go through nfs4_open.h)
+ *   MKDIR, SYMLINK, MKNOD
+ *                PUTFH SAVEFH CREATE GETFH GETATTR RESTOREFH GETATTR
  *   REMOVE, RMDIR  PUTFH REMOVE GETATTR
  *   RENAME       PUTFH SAVEFH PUTFH RENAME GETATTR RESTOREFH GETATTR
  *   LINK         PUTFH SAVEFH PUTFH LINK GETATTR RESTOREFH GETATTR
+ *
+ * Every call that changes a directory reads the directory's attributes
+ * after it, and its change_info4 becomes the wcc "before"
+ * (nfs4_wcc_from_cinfo()): without them the directory's cached
+ * attributes would be dropped at each create, and the kernel's next
+ * look at the directory (a permission check on the way to the next
+ * name) would cost a GETATTR of its own.
  *   READDIR(PLUS) PUTFH READDIR, entries rewritten in the v3 format
  *   FSSTAT, FSINFO, PATHCONF  PUTFH GETATTR of the file system's values
  *   COMMIT       PUTFH COMMIT GETATTR
@@ -437,10 +446,13 @@ static int build_create(struct nfs4_compound *cmp, struct v4call *q)
 		return -EINVAL;
 	}
 	build_dirop(cmp, q, &a->where);
+	nfs4_add_savefh(cmp);
 	nfs4_add_open(cmp, &o);
 	nfs4_add_getfh(cmp);
 	nfs4_add_getattr3(cmp);
-	return nfs4_add_close(cmp, &cl);
+	nfs4_add_close(cmp, &cl);
+	nfs4_add_restorefh(cmp);
+	return nfs4_add_getattr3(cmp);
 }
 
 static int build_mkobj(struct nfs4_compound *cmp, struct v4call *q)
@@ -492,8 +504,11 @@ static int build_mkobj(struct nfs4_compound *cmp, struct v4call *q)
 		return ret;
 	ca.name = nfs4_str(where->name);
 	build_dirop(cmp, q, where);
+	nfs4_add_savefh(cmp);
 	nfs4_add_create(cmp, &ca);
 	nfs4_add_getfh(cmp);
+	nfs4_add_getattr3(cmp);
+	nfs4_add_restorefh(cmp);
 	return nfs4_add_getattr3(cmp);
 }
 
@@ -833,15 +848,24 @@ static int parse_ops(struct nfs4_compound_res *r, struct v4call *q)
 		struct nfs4_stateid_res cr;
 
 		if ((ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0 ||
+		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_SAVEFH, &sr)) <= 0 ||
 		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_OPEN, &or)) <= 0)
 			return ret;
 		ret = step_fh_attr(r, q, &res->obj, &res->obj_attributes);
-		if (ret == 0 && !q->w.stopped &&
-		    nfs4_compound_next(r, NFS4OP_CLOSE, &cr) == 0 &&
-		    cr.status != NFS4_OK)
+		if (ret || q->w.stopped)
+			return ret;
+		/* The file stands made whatever became of its CLOSE. */
+		ret = nfs4_compound_next(r, NFS4OP_CLOSE, &cr);
+		if (ret == -ENODATA)
+			return 0;
+		if (ret)
+			return ret;
+		if (cr.status != NFS4_OK) {
 			nf_log(NF_LOG_INFO, "CLOSE after create: %s",
 			       nfs4_stat_name(cr.status));
-		return ret;
+			return 0;
+		}
+		return nfs4_walk_dir_after(r, &q->w, &or.cinfo, &res->dir_wcc);
 	}
 	case NFS3PROC_MKDIR:
 	case NFS3PROC_SYMLINK:
@@ -850,9 +874,12 @@ static int parse_ops(struct nfs4_compound_res *r, struct v4call *q)
 		struct nfs4_create_res cr;
 
 		if ((ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0 ||
+		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_SAVEFH, &sr)) <= 0 ||
 		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_CREATE, &cr)) <= 0)
 			return ret;
-		return step_fh_attr(r, q, &res->obj, &res->obj_attributes);
+		if ((ret = step_fh_attr(r, q, &res->obj, &res->obj_attributes)))
+			return ret;
+		return nfs4_walk_dir_after(r, &q->w, &cr.cinfo, &res->dir_wcc);
 	}
 	case NFS3PROC_REMOVE:
 	case NFS3PROC_RMDIR: {
@@ -862,7 +889,10 @@ static int parse_ops(struct nfs4_compound_res *r, struct v4call *q)
 		if ((ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0 ||
 		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_REMOVE, &cr)) <= 0)
 			return ret;
-		return nfs4_walk_attr(r, &q->w, &res->dir_wcc.after);
+		if ((ret = nfs4_walk_attr(r, &q->w, &res->dir_wcc.after)))
+			return ret;
+		nfs4_wcc_from_cinfo(&cr.cinfo, &res->dir_wcc);
+		return 0;
 	}
 	case NFS3PROC_RENAME: {
 		struct nfs3_rename_res *res = q->res;
@@ -873,13 +903,11 @@ static int parse_ops(struct nfs4_compound_res *r, struct v4call *q)
 		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0 ||
 		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_RENAME, &rr)) <= 0)
 			return ret;
-		if ((ret = nfs4_walk_attr(r, &q->w, &res->todir_wcc.after)) ||
-		    q->w.stopped)
+		if ((ret = nfs4_walk_attr(r, &q->w, &res->todir_wcc.after)))
 			return ret;
-		if (nfs4_compound_next(r, NFS4OP_RESTOREFH, &sr) ||
-		    sr.status != NFS4_OK)
-			return 0;
-		return nfs4_walk_attr(r, &q->w, &res->fromdir_wcc.after);
+		nfs4_wcc_from_cinfo(&rr.target, &res->todir_wcc);
+		return nfs4_walk_dir_after(r, &q->w, &rr.source,
+					   &res->fromdir_wcc);
 	}
 	case NFS3PROC_LINK: {
 		struct nfs3_link_res *res = q->res;
@@ -890,9 +918,11 @@ static int parse_ops(struct nfs4_compound_res *r, struct v4call *q)
 		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0 ||
 		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_LINK, &lr)) <= 0)
 			return ret;
-		if ((ret = nfs4_walk_attr(r, &q->w, &res->linkdir_wcc.after)) ||
-		    q->w.stopped)
+		if ((ret = nfs4_walk_attr(r, &q->w, &res->linkdir_wcc.after)))
 			return ret;
+		nfs4_wcc_from_cinfo(&lr.cinfo, &res->linkdir_wcc);
+		if (q->w.stopped)
+			return 0;
 		if (nfs4_compound_next(r, NFS4OP_RESTOREFH, &sr) ||
 		    sr.status != NFS4_OK)
 			return 0;

@@ -89,6 +89,39 @@ void nfs4_attr_to_post_op(const struct nfs4_fattr *f,
 	out->present = true;
 }
 
+void nfs4_wcc_from_cinfo(const struct nfs4_change_info *ci,
+			 struct wcc_data *w)
+{
+	w->before.present = ci->atomic && ci->before != 0 &&
+			    w->after.present &&
+			    w->after.attr.change == ci->after;
+	w->before.attr = (struct wcc_attr){ .change = ci->before };
+}
+
+int nfs4_walk_dir_after(struct nfs4_compound_res *r, struct nfs4_walk *w,
+			const struct nfs4_change_info *ci,
+			struct wcc_data *out)
+{
+	struct nfs4_status_res sr;
+	int ret;
+
+	out->before.present = false;
+	out->after.present = false;
+	if (w->stopped)
+		return 0;
+	ret = nfs4_compound_next(r, NFS4OP_RESTOREFH, &sr);
+	if (ret == -ENODATA || (ret == 0 && sr.status != NFS4_OK)) {
+		w->stopped = true;
+		return 0;
+	}
+	if (ret)
+		return ret;
+	if ((ret = nfs4_walk_attr(r, w, &out->after)))
+		return ret;
+	nfs4_wcc_from_cinfo(ci, out);
+	return 0;
+}
+
 int nfs4_fh_to_fh3(const struct nfs4_fh *in, struct nfs_fh3 *out)
 {
 	static int warned;

@@ -44,6 +44,20 @@ int nfs4_walk_next(struct nfs4_compound_res *r, struct nfs4_walk *w,
 int nfs4_walk_attr(struct nfs4_compound_res *r, struct nfs4_walk *w,
 		   struct post_op_attr *out);
 
+/* change_info4 into w->before, once w->after holds the directory's
+ * attributes read after the operation: NFSv4's wcc.  Present only where
+ * it proves the operation the directory's one change: taken atomically
+ * with it, and "after" still the change attribute read since. */
+void nfs4_wcc_from_cinfo(const struct nfs4_change_info *ci,
+			 struct wcc_data *w);
+
+/* RESTOREFH GETATTR after an operation on the directory saved before
+ * it: its attributes after into out->after, and ci into out->before as
+ * above.  Optional, as nfs4_walk_attr().  0 or -EBADMSG. */
+int nfs4_walk_dir_after(struct nfs4_compound_res *r, struct nfs4_walk *w,
+			const struct nfs4_change_info *ci,
+			struct wcc_data *out);
+
 /* A handle the upper layers can hold: 0, or -1 when it is longer than
  * NFS3_FHSIZE (logged once). */
 int nfs4_fh_to_fh3(const struct nfs4_fh *in, struct nfs_fh3 *out);

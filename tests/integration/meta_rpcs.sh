@@ -11,6 +11,8 @@
 #     attributes, no COMMIT for files that went FILE_SYNC, no LOOKUP of a
 #     name READDIRPLUS returned, no LOOKUP before each unlink while no
 #     file is open or has other links);
+#   - the untar and its rm -rf over NFSv4.1: no COMPOUND for a GETATTR
+#     alone (each create and remove brings the directory's attributes);
 #   - a hard link: LINK, and no GETATTR for the new link count.
 . "$(dirname "$0")/lib.sh"
 ensure_server
@@ -223,6 +225,52 @@ assert_eq "$DIRS" "$(delta "$r0" "$r1" RMDIR)" "rm -rf: one RMDIR per directory"
 # rm reads each directory twice (a look for entries, then the walk).
 (($(delta "$r0" "$r1" READDIRPLUS) <= 2 * DIRS)) || fail "rm -rf: $(delta "$r0" "$r1" READDIRPLUS) READDIRPLUS for $DIRS directories"
 umount_nfsfuse "$M5"
+
+# --- the same untar over NFSv4.1: every COMPOUND carries the call it is
+# for.  A create's reply brings the directory's attributes after it (a
+# GETATTR in the same COMPOUND), so the kernel's next look at the
+# directory, a permission check on the way to the next name, needs no
+# COMPOUND of its own.
+# v4ops MNT: the COMPOUNDs and the operations in them so far, "OP N".
+v4ops() {
+	"$NFSFUSECTL" "$1" stats --json | python3 -c 'import json,sys
+s = json.load(sys.stdin)
+print("COMPOUND", s["rpc"].get("COMPOUND", {}).get("calls", 0))
+for k, v in s.get("nfs4ops", {}).items(): print(k, v["calls"])'
+}
+M7=$(new_mountpoint)
+mount_nfsfuse "$M7" -o vers=4.1
+mkdir "$M7/$T/u4"
+r0=$(v4ops "$M7")
+tar -C "$M7/$T/u4" --no-same-owner -xf "$SRC/t.tar"
+r1=$(v4ops "$M7")
+main=0
+for op in LOOKUP OPEN CLOSE OPEN_DOWNGRADE CREATE SETATTR WRITE COMMIT \
+	REMOVE RENAME LINK READ READDIR READLINK ACCESS; do
+	main=$((main + $(delta "$r0" "$r1" "$op")))
+done
+compounds=$(delta "$r0" "$r1" COMPOUND)
+note "untar over NFSv4.1: $compounds COMPOUNDs, $((compounds - main)) without a call of their own (OPEN $(delta "$r0" "$r1" OPEN), CREATE $(delta "$r0" "$r1" CREATE), LOOKUP $(delta "$r0" "$r1" LOOKUP), SETATTR $(delta "$r0" "$r1" SETATTR))"
+assert_eq "$FILES" "$(delta "$r0" "$r1" OPEN)" "untar over NFSv4.1: one OPEN per file"
+assert_eq $((DIRS + LINKS)) "$(delta "$r0" "$r1" CREATE)" "untar over NFSv4.1: one CREATE per directory and symlink"
+((compounds - main <= 2)) ||
+	fail "untar over NFSv4.1: $((compounds - main)) COMPOUNDs for $ENTRIES entries with no call but GETATTR (want at most 2)"
+cmp <(cd "$SRC" && find t -type f -exec md5sum {} + | sort) \
+	<(cd "$M7/$T/u4" && find t -type f -exec md5sum {} + | sort) >/dev/null ||
+	fail "untar over NFSv4.1: the tree read back differs"
+# And removing it: the directory's attributes come with each REMOVE.
+r0=$(v4ops "$M7")
+rm -rf "$M7/$T/u4/t"
+r1=$(v4ops "$M7")
+main=0
+for op in LOOKUP REMOVE READDIR ACCESS OPEN CLOSE; do
+	main=$((main + $(delta "$r0" "$r1" "$op")))
+done
+compounds=$(delta "$r0" "$r1" COMPOUND)
+assert_not_exists "$S/u4/t" "rm -rf over NFSv4.1 removed the tree"
+((compounds - main <= 2)) ||
+	fail "rm -rf over NFSv4.1: $((compounds - main)) COMPOUNDs with no call but GETATTR (want at most 2)"
+umount_nfsfuse "$M7"
 
 # --- a hard link: LINK, whose reply brings the new link count ----------
 M6=$(new_mountpoint)

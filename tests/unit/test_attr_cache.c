@@ -145,6 +145,29 @@ static void test_wcc_match(void **state)
 	assert_false(acache_fresh(&s, 0));
 }
 
+/* NFSv4's pre-op attributes are a change attribute (change_info4):
+ * that alone decides, whatever the timestamps say. */
+static void test_wcc_match_change(void **state)
+{
+	struct attr_state s = { 0 };
+	struct fattr3 a = file_attr(7, 1000);
+	struct wcc_attr pre = { .change = 42 };
+	int64_t skew = 0;
+
+	(void)state;
+	a.change = 42;
+	acache_update(&s, &a, &params, 0, REAL, &skew);
+	assert_true(acache_wcc_matches(&s, &pre));
+	pre.change = 43;                             /* moved in between */
+	pre.size = 7;
+	pre.mtime = pre.ctime = a.mtime;
+	assert_false(acache_wcc_matches(&s, &pre));
+	/* a cache from a version without one never matches it */
+	a.change = 0;
+	acache_update(&s, &a, &params, 1, REAL, &skew);
+	assert_false(acache_wcc_matches(&s, &pre));
+}
+
 /* A file that lost a name is asked about again, and what the server
  * then says is still compared with what was cached: a data change behind
  * it is seen as one, not taken as a first answer. */
@@ -215,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_recent_change_not_trusted),
 		cmocka_unit_test(test_server_clock_ahead),
 		cmocka_unit_test(test_wcc_match),
+		cmocka_unit_test(test_wcc_match_change),
 		cmocka_unit_test(test_expire_keeps_for_compare),
 		cmocka_unit_test(test_change_attribute),
 	};

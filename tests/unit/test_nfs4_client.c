@@ -19,6 +19,7 @@
 #include "../../src/proto/nfs4_owner.h"
 #include "../../src/proto/nfs4_session.h"
 #include "../../src/proto/nfs4_slots.h"
+#include "../../src/proto/nfs4_walk.h"
 
 static void test_slots_basic(void **state)
 {
@@ -302,6 +303,43 @@ static uint32_t cb_answer(struct nfs4_session *s, struct xdr_enc *call,
 }
 
 /* lseek(2)'s answer from a SEEK reply (RFC 7862 §15.11). */
+/* change_info4 stands for wcc pre-op attributes only when the server
+ * took it atomically with the operation and the attributes read after
+ * the operation are still at its "after". */
+static void test_cinfo_wcc(void **state)
+{
+	struct nfs4_change_info ci = { .atomic = true, .before = 7,
+				       .after = 8 };
+	struct wcc_data w;
+
+	(void)state;
+	memset(&w, 0, sizeof(w));
+	w.after.present = true;
+	w.after.attr.change = 8;
+	nfs4_wcc_from_cinfo(&ci, &w);
+	assert_true(w.before.present);
+	assert_int_equal(w.before.attr.change, 7);
+	/* another change between the operation and the GETATTR */
+	w.after.attr.change = 9;
+	nfs4_wcc_from_cinfo(&ci, &w);
+	assert_false(w.before.present);
+	/* not atomic (nfs-ganesha's): proves nothing */
+	w.after.attr.change = 8;
+	ci.atomic = false;
+	nfs4_wcc_from_cinfo(&ci, &w);
+	assert_false(w.before.present);
+	/* no attributes after */
+	ci.atomic = true;
+	w.after.present = false;
+	nfs4_wcc_from_cinfo(&ci, &w);
+	assert_false(w.before.present);
+	/* a server without change attributes */
+	w.after.present = true;
+	ci.before = 0;
+	nfs4_wcc_from_cinfo(&ci, &w);
+	assert_false(w.before.present);
+}
+
 static void test_seek_answer(void **state)
 {
 	struct nfs42_seek_res r = { NFS3_OK, false, 8388608 };
@@ -520,6 +558,7 @@ int main(void)
 		cmocka_unit_test(test_status_map),
 		cmocka_unit_test(test_backchannel),
 		cmocka_unit_test(test_seek_answer),
+		cmocka_unit_test(test_cinfo_wcc),
 		cmocka_unit_test(test_v42_unavailable),
 	};
 

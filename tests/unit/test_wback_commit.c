@@ -94,7 +94,8 @@ static void srv_touch(void)
 
 static struct wcc_attr wcc_of(const struct fattr3 *a)
 {
-	struct wcc_attr w = { a->size, a->mtime, a->ctime };
+	struct wcc_attr w = { .size = a->size, .mtime = a->mtime,
+			      .ctime = a->ctime };
 
 	return w;
 }
