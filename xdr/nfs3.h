@@ -284,6 +284,10 @@ struct nfs3_read_args {
 	struct nfs_fh3 file;
 	uint64_t offset;
 	uint32_t count;
+	/* Not on the NFSv3 wire, where a READ's attributes come with it at
+	 * no cost: the caller has no use for them, and NFSv4 asks for none
+	 * (a GETATTR in the COMPOUND costs the server as much as the READ). */
+	bool no_attr;
 };
 struct nfs3_read_res {
 	uint32_t status;

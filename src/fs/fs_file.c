@@ -779,6 +779,7 @@ static bool ra_issue(const struct rpc_cred *cred, struct fs *fs,
 		r->args.file = ino->fh;
 		r->args.offset = start;
 		r->args.count = (uint32_t)len;
+		r->args.no_attr = true; /* ra_done() learns none */
 		batch[n++] = r;
 		start += len;
 		ino->ra_inflight++;
@@ -852,11 +853,18 @@ static int read_once(fuse_req_t req, const struct rpc_cred *cred,
 		     struct rpc_reply *reply)
 {
 	struct fs *fs = fs_of(req);
-	struct nfs3_read_args args = { i->fh, off, (uint32_t)n };
+	struct nfs3_read_args args = { .file = i->fh, .offset = off,
+				       .count = (uint32_t)n };
 	uint64_t since = fs_wsince(fs);
+	struct fattr3 held;
+	double left;
 	bool fresh;
 	int ret;
 
+	/* Where attributes cost a call of their own (NFSv4), only those
+	 * the cache no longer believes are asked for: the next READ after
+	 * they time out brings them, as a GETATTR would. */
+	args.no_attr = fs->nfs->v4 && inode_fresh_attr(i, &held, &left);
 	ret = fs_call_as(req, cred, NFS3PROC_READ, &args, res, reply);
 	if (ret) {
 		rpc_reply_release(reply);

@@ -10,7 +10,7 @@
  *   LOOKUP       PUTFH LOOKUP|LOOKUPP GETFH GETATTR
  *   ACCESS       PUTFH ACCESS GETATTR           (the same bits as v3)
  *   READLINK     PUTFH READLINK
- *   READ         PUTFH READ GETATTR
+ *   READ         PUTFH READ GETATTR    (GETATTR only where asked)
  *   WRITE        PUTFH WRITE GETATTR
  *   CREATE       PUTFH SAVEFH OPEN(create) GETFH GETATTR CLOSE
  *                RESTOREFH GETATTR   (mknod of a regular file; creates
@@ -573,7 +573,7 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 			return -EIO;
 		nfs4_add_putfh3(cmp, &a->file);
 		nfs4_add_read(cmp, &ra);
-		return nfs4_add_getattr3(cmp);
+		return a->no_attr ? 0 : nfs4_add_getattr3(cmp);
 	}
 	case NFS3PROC_WRITE: {
 		const struct nfs3_write_args *a = q->args;
@@ -828,6 +828,8 @@ static int parse_ops(struct nfs4_compound_res *r, struct v4call *q)
 		res->eof = rr.eof;
 		res->data = rr.data;
 		res->data_len = rr.data_len;
+		if (((const struct nfs3_read_args *)q->args)->no_attr)
+			return 0;
 		return nfs4_walk_attr(r, &q->w, &res->file_attributes);
 	}
 	case NFS3PROC_WRITE: {

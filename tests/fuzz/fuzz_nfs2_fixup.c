@@ -159,7 +159,9 @@ static void run(unsigned proc, uint64_t offset, uint32_t count,
 	memset(fh.data, 0xa5, NFS2_FHSIZE);
 	switch (proc) {
 	case NFS3PROC_READ:
-		args.read = (struct nfs3_read_args){ fh, offset, count };
+		args.read = (struct nfs3_read_args){ .file = fh,
+						     .offset = offset,
+						     .count = count };
 		break;
 	case NFS3PROC_WRITE:
 		args.write = (struct nfs3_write_args){ fh, offset, count,
