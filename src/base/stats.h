@@ -31,6 +31,8 @@
 	X(getxattr_other)       /* getxattr of a name that is no ACL */     \
 	X(groups_hits)          /* caller's groups known, not read */      \
 	X(groups_reads)         /* caller's groups read from /proc */      \
+	X(idmap_hits)           /* NFSv4 owner mapped from a kept answer */\
+	X(idmap_lookups)        /* ... by asking the user/group database */\
 	X(lookup_complete_dir)  /* "no such name" from a directory we made */\
 	X(data_hits)            /* blocks read from the data cache */       \
 	X(data_misses)          /* blocks read from the server */           \

@@ -16,6 +16,7 @@
 #include "fs_quota.h"
 #include "../lock/lock.h"
 #include "../proto/nfs4_deleg.h"
+#include "../proto/nfs4_idcache.h"
 #include "../proto/nfs4_lock.h"
 #include "../proto/nfs4_session.h"
 #include "../proto/nfsacl_client.h"
@@ -165,6 +166,7 @@ static int drop(void *ctx, uint64_t fileid, bool all)
 	struct drop_ctx d = { .fs = fs };
 
 	if (all) {
+		nfs4_idcache_forget();
 		d.cap = inode_count(fs->inodes) + 16;
 		d.ids = calloc(d.cap, sizeof(*d.ids));
 		inode_foreach(fs->inodes, drop_each, &d);

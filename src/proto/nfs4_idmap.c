@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../base/log.h"
+#include "nfs4_idcache.h"
 
 /* Set once by nfs4_idmap_init() before any other thread exists. */
 static char domain[NFS4_IDMAP_DOMAIN_MAX] = "localdomain";
@@ -153,32 +154,49 @@ static bool local_name(const char *s, size_t len, char *out, size_t outlen)
 	return true;
 }
 
-uint32_t nfs4_idmap_uid(const char *s, size_t len)
+static uint32_t user_id(const char *s, size_t len)
 {
 	char name[NFS4_IDMAP_NAME_MAX], buf[4096];
 	struct passwd pw, *r = NULL;
-	uint32_t id;
 
-	if (numeric(s, len, &id))
-		return id;
 	if (!local_name(s, len, name, sizeof(name)) ||
 	    getpwnam_r(name, &pw, buf, sizeof(buf), &r) || !r)
 		return NFS4_IDMAP_OVERFLOW;
 	return (uint32_t)r->pw_uid;
 }
 
-uint32_t nfs4_idmap_gid(const char *s, size_t len)
+static uint32_t group_id(const char *s, size_t len)
 {
 	char name[NFS4_IDMAP_NAME_MAX], buf[16384];
 	struct group gr, *r = NULL;
-	uint32_t id;
 
-	if (numeric(s, len, &id))
-		return id;
 	if (!local_name(s, len, name, sizeof(name)) ||
 	    getgrnam_r(name, &gr, buf, sizeof(buf), &r) || !r)
 		return NFS4_IDMAP_OVERFLOW;
 	return (uint32_t)r->gr_gid;
+}
+
+/* An owner or group string to its id: a number as it is, a name as the
+ * database said, lately (nfs4_idcache.h) or now. */
+static uint32_t to_id(enum nfs4_idcache_db db, const char *s, size_t len)
+{
+	uint32_t id;
+
+	if (numeric(s, len, &id) || nfs4_idcache_id(db, s, len, &id))
+		return id;
+	id = db == NFS4_IDCACHE_USER ? user_id(s, len) : group_id(s, len);
+	nfs4_idcache_put_id(db, s, len, id);
+	return id;
+}
+
+uint32_t nfs4_idmap_uid(const char *s, size_t len)
+{
+	return to_id(NFS4_IDCACHE_USER, s, len);
+}
+
+uint32_t nfs4_idmap_gid(const char *s, size_t len)
+{
+	return to_id(NFS4_IDCACHE_GROUP, s, len);
 }
 
 void nfs4_idmap_user(uint32_t uid, char *out, size_t outlen)
@@ -186,11 +204,13 @@ void nfs4_idmap_user(uint32_t uid, char *out, size_t outlen)
 	char buf[4096];
 	struct passwd pw, *r = NULL;
 
-	if (getpwuid_r((uid_t)uid, &pw, buf, sizeof(buf), &r) == 0 && r &&
-	    (size_t)snprintf(out, outlen, "%s@%s", r->pw_name, domain) <
-		    outlen)
+	if (nfs4_idcache_name(NFS4_IDCACHE_USER, uid, out, outlen))
 		return;
-	snprintf(out, outlen, "%u", (unsigned)uid);
+	if (getpwuid_r((uid_t)uid, &pw, buf, sizeof(buf), &r) != 0 || !r ||
+	    (size_t)snprintf(out, outlen, "%s@%s", r->pw_name, domain) >=
+		    outlen)
+		snprintf(out, outlen, "%u", (unsigned)uid);
+	nfs4_idcache_put_name(NFS4_IDCACHE_USER, uid, out);
 }
 
 void nfs4_idmap_group(uint32_t gid, char *out, size_t outlen)
@@ -198,9 +218,11 @@ void nfs4_idmap_group(uint32_t gid, char *out, size_t outlen)
 	char buf[16384];
 	struct group gr, *r = NULL;
 
-	if (getgrgid_r((gid_t)gid, &gr, buf, sizeof(buf), &r) == 0 && r &&
-	    (size_t)snprintf(out, outlen, "%s@%s", r->gr_name, domain) <
-		    outlen)
+	if (nfs4_idcache_name(NFS4_IDCACHE_GROUP, gid, out, outlen))
 		return;
-	snprintf(out, outlen, "%u", (unsigned)gid);
+	if (getgrgid_r((gid_t)gid, &gr, buf, sizeof(buf), &r) != 0 || !r ||
+	    (size_t)snprintf(out, outlen, "%s@%s", r->gr_name, domain) >=
+		    outlen)
+		snprintf(out, outlen, "%u", (unsigned)gid);
+	nfs4_idcache_put_name(NFS4_IDCACHE_GROUP, gid, out);
 }

@@ -255,6 +255,11 @@ assert_eq "$FILES" "$(delta "$r0" "$r1" OPEN)" "untar over NFSv4.1: one OPEN per
 assert_eq $((DIRS + LINKS)) "$(delta "$r0" "$r1" CREATE)" "untar over NFSv4.1: one CREATE per directory and symlink"
 ((compounds - main <= 2)) ||
 	fail "untar over NFSv4.1: $((compounds - main)) COMPOUNDs for $ENTRIES entries with no call but GETATTR (want at most 2)"
+# Each reply's owner and group strings: the user and group databases
+# asked once per name, not per reply.
+lookups=$(counter "$M7" idmap_lookups)
+((lookups <= 8)) || fail "untar over NFSv4.1: the user and group databases asked $lookups times"
+(($(counter "$M7" idmap_hits) >= ENTRIES)) || fail "untar over NFSv4.1: only $(counter "$M7" idmap_hits) owner strings mapped from kept answers"
 cmp <(cd "$SRC" && find t -type f -exec md5sum {} + | sort) \
 	<(cd "$M7/$T/u4" && find t -type f -exec md5sum {} + | sort) >/dev/null ||
 	fail "untar over NFSv4.1: the tree read back differs"

@@ -13,8 +13,10 @@
 
 #include <cmocka.h>
 
+#include "../../src/base/stats.h"
 #include "../../src/proto/nfs42_ops.h"
 #include "../../src/proto/nfs4_cb.h"
+#include "../../src/proto/nfs4_idcache.h"
 #include "../../src/proto/nfs4_idmap.h"
 #include "../../src/proto/nfs4_owner.h"
 #include "../../src/proto/nfs4_session.h"
@@ -204,6 +206,59 @@ static void test_idmap(void **state)
 	assert_string_equal(d, "root@Example.ORG");
 	nfs4_idmap_user(4000000000u, d, sizeof(d));
 	assert_string_equal(d, "4000000000");
+}
+
+/* The database's answers are kept, and forgotten when its files change
+ * (looked at once a second at most) or on request. */
+static void test_idcache(void **state)
+{
+	char pw[] = "/tmp/nfsfuse-idcache-pw-XXXXXX";
+	char gr[] = "/tmp/nfsfuse-idcache-gr-XXXXXX";
+	int fp = mkstemp(pw), fg = mkstemp(gr);
+	uint64_t hits = STAT_GET(idmap_hits);
+	char d[64];
+	uint32_t id;
+
+	(void)state;
+	assert_true(fp >= 0 && fg >= 0);
+	nfs4_idcache_watch(pw, gr);
+	assert_false(nfs4_idcache_id(NFS4_IDCACHE_USER, "a@x", 3, &id));
+	nfs4_idcache_put_id(NFS4_IDCACHE_USER, "a@x", 3, 0);
+	nfs4_idcache_put_id(NFS4_IDCACHE_GROUP, "a@xyz", 3, 7);
+	assert_true(nfs4_idcache_id(NFS4_IDCACHE_USER, "a@x", 3, &id));
+	assert_int_equal(id, 0);
+	/* the users' and the groups' answers are apart */
+	assert_true(nfs4_idcache_id(NFS4_IDCACHE_GROUP, "a@x", 3, &id));
+	assert_int_equal(id, 7);
+	assert_false(nfs4_idcache_name(NFS4_IDCACHE_GROUP, 7, d, sizeof(d)));
+	nfs4_idcache_put_name(NFS4_IDCACHE_GROUP, 7, "g@x");
+	assert_true(nfs4_idcache_name(NFS4_IDCACHE_GROUP, 7, d, sizeof(d)));
+	assert_string_equal(d, "g@x");
+	/* too small a buffer is no answer */
+	assert_false(nfs4_idcache_name(NFS4_IDCACHE_GROUP, 7, d, 3));
+	assert_int_equal(STAT_GET(idmap_hits), hits + 3);
+	/* a user added: every answer may be wrong now */
+	assert_int_equal(write(fp, "u:x:1:1::/:/bin/sh\n", 19), 19);
+	usleep(1100 * 1000);
+	assert_false(nfs4_idcache_id(NFS4_IDCACHE_USER, "a@x", 3, &id));
+	assert_false(nfs4_idcache_name(NFS4_IDCACHE_GROUP, 7, d, sizeof(d)));
+	nfs4_idcache_put_id(NFS4_IDCACHE_USER, "a@x", 3, 5);
+	usleep(1100 * 1000); /* looked at again, unchanged: kept */
+	assert_true(nfs4_idcache_id(NFS4_IDCACHE_USER, "a@x", 3, &id));
+	assert_int_equal(id, 5);
+	nfs4_idcache_forget();
+	assert_false(nfs4_idcache_id(NFS4_IDCACHE_USER, "a@x", 3, &id));
+	/* through the mapping: the second answer is the kept one */
+	nfs4_idcache_watch(NULL, NULL);
+	nfs4_idmap_init("example.org");
+	hits = STAT_GET(idmap_hits);
+	assert_int_equal(nfs4_idmap_uid("root@example.org", 16), 0);
+	assert_int_equal(nfs4_idmap_uid("root@example.org", 16), 0);
+	assert_int_equal(STAT_GET(idmap_hits), hits + 1);
+	close(fp);
+	close(fg);
+	unlink(pw);
+	unlink(gr);
 }
 
 static void test_status_map(void **state)
@@ -555,6 +610,7 @@ int main(void)
 		cmocka_unit_test(test_owner_rules),
 		cmocka_unit_test(test_hostid_kept),
 		cmocka_unit_test(test_idmap),
+		cmocka_unit_test(test_idcache),
 		cmocka_unit_test(test_status_map),
 		cmocka_unit_test(test_backchannel),
 		cmocka_unit_test(test_seek_answer),
