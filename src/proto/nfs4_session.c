@@ -107,6 +107,33 @@ static bool pure_prefix(const struct nfs4_req *q, uint32_t nres)
 	return true;
 }
 
+/* The trace's line for a COMPOUND's reply: its operations, and the one
+ * that failed.  The RPC's own line says only "COMPOUND". */
+static void trace_compound(const struct nfs4_req *q,
+			   const struct nfs4_compound_res *r)
+{
+	char ops[16 * NFS4_REQ_OPS] = "";
+	size_t n = 0;
+	uint32_t nops = q->nops < NFS4_REQ_OPS ? q->nops : NFS4_REQ_OPS;
+	const char *st = nfs4_stat_name(r->status);
+
+	for (uint32_t i = 0; i < nops && n < sizeof(ops); i++) {
+		const char *name = nfs4_op_name(q->ops[i]);
+		int k = snprintf(ops + n, sizeof(ops) - n, "%s%s",
+				 i ? " " : "", name ? name : "?");
+
+		if (k > 0)
+			n += (size_t)k;
+	}
+	if (r->status == NFS4_OK || r->nres == 0 || r->nres > nops) {
+		trace_line("compound %s: %s", ops, st ? st : "?");
+		return;
+	}
+	trace_line("compound %s: %s at %s", ops, st ? st : "?",
+		   nfs4_op_name(q->ops[r->nres - 1]) ?
+		   nfs4_op_name(q->ops[r->nres - 1]) : "?");
+}
+
 static int dec_compound(struct xdr_dec *d, void *arg)
 {
 	struct nfs4_req *q = arg;
@@ -118,6 +145,8 @@ static int dec_compound(struct xdr_dec *d, void *arg)
 	if (nfs4_dec_compound_res(d, &r))
 		return -EBADMSG;
 	q->status = r.status;
+	if (trace_active())
+		trace_compound(q, &r);
 	if (q->sequence) {
 		ret = nfs4_compound_next(&r, NFS4OP_SEQUENCE, &q->seq);
 		if (ret == -ENODATA) {
