@@ -1041,6 +1041,17 @@ static void access_remember(struct fs *fs, struct inode *ino,
 	pthread_mutex_unlock(&ino->lock);
 }
 
+void fs_access_answered(struct fs *fs, struct inode *ino,
+			const struct rpc_cred *cred, uint32_t asked,
+			uint32_t granted, const struct post_op_attr *at,
+			uint64_t since)
+{
+	struct access_key key;
+
+	access_key_of(&key, cred);
+	access_remember(fs, ino, &key, asked, granted, at, since);
+}
+
 int fs_check_access(fuse_req_t req, struct inode *ino, uint32_t want)
 {
 	struct nfs3_access_args args;

@@ -157,6 +157,13 @@ void fs_dir_named(struct inode *dir, const char *name, bool ok);
 /* May the caller of req access ino this way (ACCESS3_* bits)?  Answers
  * from the access cache when it can.  0, -EACCES or another -errno. */
 int fs_check_access(fuse_req_t req, struct inode *ino, uint32_t want);
+/* An ACCESS answer for cred that came with another call (an NFSv4 OPEN):
+ * kept for fs_check_access() as its own would be.  at: that reply's
+ * attributes; since: fs_wsince() before it. */
+void fs_access_answered(struct fs *fs, struct inode *ino,
+			const struct rpc_cred *cred, uint32_t asked,
+			uint32_t granted, const struct post_op_attr *at,
+			uint64_t since);
 /* Fresh attributes of ino from the server. */
 int fs_getattr_rpc(fuse_req_t req, struct inode *ino, struct fattr3 *a);
 

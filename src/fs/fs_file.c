@@ -184,17 +184,25 @@ static void handle_free(struct fs *fs, struct open_file *h)
 	free(h);
 }
 
-/* NFSv4: OPEN of ino for h (PUTFH OPEN GETATTR); *pa its attributes. */
+/* NFSv4: OPEN of ino for h (PUTFH OPEN ACCESS GETATTR); *pa its
+ * attributes.  The ACCESS answer goes where fs_check_access() looks
+ * next, so that the open costs one round trip. */
 static int handle_open_v4(fuse_req_t req, struct open_file *h,
 			  struct inode *ino, struct post_op_attr *pa)
 {
+	struct fs *fs = fs_of(req);
+	struct nfs4_access_ask ask = { .asked = ACCESS3_ALL };
+	uint64_t since = fs_wsince(fs);
 	struct fs_wait w;
 	int ret;
 
 	fs_wait_begin(&w, req);
-	ret = nfs4_open_fh(fs_of(req)->nfs, &h->cred, &ino->fh, h->v4access,
-			   &h->v4, pa, &w.stop);
+	ret = nfs4_open_fh(fs->nfs, &h->cred, &ino->fh, h->v4access, &h->v4,
+			   pa, &ask, &w.stop);
 	fs_wait_end(&w);
+	if (ret == 0 && ask.answered)
+		fs_access_answered(fs, ino, &h->cred, ask.asked, ask.granted,
+				   pa, since);
 	return ret;
 }
 

@@ -206,16 +206,28 @@ int nfs4_free_stateid(struct nfs_client *c, const struct rpc_cred *cred,
 		      const struct nfs_fh3 *fh, const struct nfs4_stateid *sid,
 		      uint32_t *st4);
 
+/* An ACCESS asked in the same COMPOUND as an OPEN: the bits asked
+ * (ACCESS3_*), and on return whether the server answered and what it
+ * granted. */
+struct nfs4_access_ask {
+	uint32_t asked;
+	bool answered;
+	uint32_t granted;
+};
+
 /*
- * open(2) of an existing file: PUTFH OPEN(CLAIM_FH, access) GETATTR, as
- * cred (its uid names the open-owner).  0 with *out the open (to release)
- * and *attr the file's attributes after it (present when the server sent
- * them), or a negative errno (nothing held).
+ * open(2) of an existing file: PUTFH OPEN(CLAIM_FH, access) [ACCESS]
+ * GETATTR, as cred (its uid names the open-owner).  0 with *out the open
+ * (to release) and *attr the file's attributes after it (present when the
+ * server sent them), or a negative errno (nothing held).  With ask, the
+ * caller's ACCESS rights come with it, as the Linux client asks them
+ * (one round trip for both); an open the server already holds (under a
+ * delegation) sends nothing and answers nothing.
  */
 int nfs4_open_fh(struct nfs_client *c, const struct rpc_cred *cred,
 		 const struct nfs_fh3 *fh, uint32_t access,
 		 struct nfs4_open **out, struct post_op_attr *attr,
-		 volatile int *interrupted);
+		 struct nfs4_access_ask *ask, volatile int *interrupted);
 
 /*
  * A create that opens: PUTFH dir SAVEFH OPEN(CLAIM_NULL, OPEN4_CREATE)

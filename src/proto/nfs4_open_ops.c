@@ -3,7 +3,7 @@
  * OPEN, OPEN_DOWNGRADE, CLOSE and DELEGRETURN on the wire, keeping the
  * table of nfs4_open.c (and offering nfs4_deleg.c what an OPEN brought).
  *
- *   open of a file    PUTFH OPEN(CLAIM_FH) GETATTR
+ *   open of a file    PUTFH OPEN(CLAIM_FH) [ACCESS] GETATTR
  *   create            PUTFH(dir) SAVEFH OPEN(CLAIM_NULL, OPEN4_CREATE)
  *                     GETFH GETATTR RESTOREFH GETATTR(dir)
  *   downgrade         PUTFH OPEN_DOWNGRADE
@@ -42,6 +42,7 @@ struct oreq {
 	bool has_newfh;
 	struct post_op_attr attr;
 	struct wcc_data dir_wcc;            /* create's */
+	struct nfs4_access_ask *ask;        /* open's, or NULL */
 };
 
 static int create_how(struct oreq *q, struct nfs4_open_args *o)
@@ -100,6 +101,9 @@ static int build_open(struct nfs4_compound *cmp, void *ctx)
 		return ret;
 	if (!q->create) {
 		nfs4_add_open(cmp, &o);
+		if (q->ask)
+			nfs4_add_access(cmp, &(struct nfs4_access_args){
+						     q->ask->asked & 0x3f });
 		return nfs4_add_getattr3(cmp);
 	}
 	/* The directory's attributes after, as every create reads them
@@ -140,6 +144,19 @@ static int parse_open(struct nfs4_compound_res *r, void *ctx)
 		if ((ret = nfs4_walk_next(r, &fw, NFS4OP_GETFH, &gf)) <= 0)
 			return ret;
 		q->has_newfh = nfs4_fh_to_fh3(&gf.fh, &q->newfh) == 0;
+	}
+	if (q->ask) {
+		/* Optional too: without it the caller asks on its own. */
+		struct nfs4_access_res ar;
+
+		q->ask->answered = false;
+		ret = nfs4_compound_next(r, NFS4OP_ACCESS, &ar);
+		if (ret == -ENODATA || (ret == 0 && ar.status != NFS4_OK))
+			return 0;
+		if (ret)
+			return ret;
+		q->ask->answered = true;
+		q->ask->granted = ar.access;
 	}
 	/* The attributes are optional: the open stands without them. */
 	if ((ret = nfs4_walk_attr(r, &w, &q->attr)) || !q->create)
@@ -262,7 +279,7 @@ static void oreq_init(struct oreq *q, struct nfs_client *c,
 int nfs4_open_fh(struct nfs_client *c, const struct rpc_cred *cred,
 		 const struct nfs_fh3 *fh, uint32_t access,
 		 struct nfs4_open **out, struct post_op_attr *attr,
-		 volatile int *interrupted)
+		 struct nfs4_access_ask *ask, volatile int *interrupted)
 {
 	uint32_t uid = cred ? cred->uid : 0;
 	struct nfs4_open *o;
@@ -273,8 +290,11 @@ int nfs4_open_fh(struct nfs_client *c, const struct rpc_cred *cred,
 	attr->present = false;
 	if (!c->v4 || !c->v4opens)
 		return -ENOTSUP;
+	if (ask)
+		ask->answered = false;
 	oreq_init(&q, c, cred, access);
 	q.fh = fh;
+	q.ask = ask;
 	q.want = nfs4_deleg_want(c, q.access);
 	if (q.access == 0)
 		return -EINVAL;

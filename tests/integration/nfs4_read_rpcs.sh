@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# NFSv4.1 READs: a GETATTR in the COMPOUND costs the server about what the
-# READ costs, so a READ asks for the file's attributes only when the
-# cache no longer believes those it holds.  Random 4 KiB reads of a file
-# opened once go out as READs alone (and give back the server's bytes);
-# under noac, where nothing is believed, each READ brings the attributes.
+# NFSv4.1 READs and opens, counted.  A GETATTR in the COMPOUND costs the
+# server about what the READ costs, so a READ asks for the file's
+# attributes only when the cache no longer believes those it holds.
+# Random 4 KiB reads of a file opened once go out as READs alone (and give
+# back the server's bytes); under noac, where nothing is believed, each
+# READ brings the attributes.  An open asks its ACCESS in the OPEN's
+# COMPOUND: reading a file is OPEN, READ and CLOSE, three round trips.
 . "$(dirname "$0")/lib.sh"
 ensure_server
 need_nfsfuse
@@ -64,21 +66,49 @@ note "$N random reads: $(delta "$r0" "$r1" COMPOUND) COMPOUNDs, READ $reads, GET
 ((getattrs <= 3)) || fail "$getattrs GETATTRs with $reads READs while the attributes are believed (want at most 3)"
 umount_nfsfuse "$M"
 
+# Opens: 20 small files, each read once, on a mount that has listed them.
+mkdir "$S/small"
+for i in $(seq 20); do echo "file $i" >"$S/small/f$i"; done
+M3=$(new_mountpoint)
+mount_nfsfuse "$M3" -o vers=4.1
+ls -l "$M3/$T/small" >/dev/null
+r0=$(v4ops "$M3")
+for i in $(seq 20); do
+	assert_eq "file $i" "$(cat "$M3/$T/small/f$i")" "f$i read over NFSv4.1"
+done
+r1=$(v4ops "$M3")
+opens=$(delta "$r0" "$r1" OPEN)
+other=$(delta "$r0" "$r1" COMPOUND)
+for op in OPEN CLOSE READ LOOKUP; do other=$((other - $(delta "$r0" "$r1" $op))); done
+note "20 files read: $(delta "$r0" "$r1" COMPOUND) COMPOUNDs, OPEN $opens, ACCESS $(delta "$r0" "$r1" ACCESS), $other with none of OPEN, CLOSE, READ, LOOKUP"
+assert_eq 20 "$opens" "an OPEN per file read"
+assert_eq 20 "$(delta "$r0" "$r1" ACCESS)" "an ACCESS per first open, inside the OPEN's COMPOUND"
+((other <= 2)) || fail "$other COMPOUNDs of their own (an ACCESS or GETATTR) for 20 opens (want at most 2)"
+umount_nfsfuse "$M3"
+
 M2=$(new_mountpoint)
 mount_nfsfuse "$M2" -o vers=4.1,noac
-r0=$(v4ops "$M2")
+# The trace names each COMPOUND's operations: READs with and without a
+# GETATTR are told apart there.
+TR=$(tmpdir_new)/trace
+"$NFSFUSECTL" "$M2" trace >"$TR" 2>&1 &
+tpid=$!
+on_exit bash -c "kill $tpid 2>/dev/null || true"
+# The subscription is live once a COMPOUND of ours shows in it.
+traced() { stat "$M2/$T/data" >/dev/null; grep -q "^[0-9:.]* compound " "$TR"; }
+wait_until 60 traced || fail "no COMPOUND lines in the trace: $(head -c 600 "$TR")"
 randread "$M2/$T/data" "$S/data" 50 || fail "random reads over NFSv4.1 with noac"
-r1=$(v4ops "$M2")
-reads=$(delta "$r0" "$r1" READ)
-# The GETATTRs in READs: all but those of COMPOUNDs of their own (the
-# kernel's look at the size before each read) and those that come with
-# the OPEN, LOOKUP and ACCESS of opening the file.
-alone=$(($(delta "$r0" "$r1" COMPOUND) - reads))
-for op in OPEN CLOSE LOOKUP ACCESS; do alone=$((alone - $(delta "$r0" "$r1" $op))); done
-inreads=$(($(delta "$r0" "$r1" GETATTR) - alone))
-for op in OPEN LOOKUP ACCESS; do inreads=$((inreads - $(delta "$r0" "$r1" $op))); done
-note "noac: READ $reads, $inreads of them with a GETATTR, $alone GETATTRs alone"
-((reads >= 25)) || fail "only $reads READs for 50 random reads under noac"
-((inreads == reads)) || fail "noac: $inreads of $reads READs brought the attributes (nothing vouched for them)"
+# The trace keeps the order of events: once a LOOKUP made after the
+# reads shows, every READ's line has come.
+stat "$M2/$T/no-such-name" >/dev/null 2>&1 || true
+wait_until 60 grep -q "LOOKUP GETFH GETATTR: NFS4ERR_NOENT at LOOKUP" "$TR" ||
+	fail "the LOOKUP after the reads is not in the trace"
+kill "$tpid" 2>/dev/null || true
+with=$(grep -c "compound SEQUENCE PUTFH READ GETATTR: NFS4_OK" "$TR" || true)
+without=$(grep -c "compound SEQUENCE PUTFH READ: NFS4_OK" "$TR" || true)
+note "noac: $with READs with a GETATTR, $without without"
+grep -q "lost" "$TR" && note "the trace lost lines: $(grep -m1 lost "$TR")"
+((with >= 25)) || fail "noac: only $with READs with a GETATTR in the trace for 50 random reads"
+assert_eq 0 "$without" "noac: READs without the attributes nothing vouched for"
 umount_nfsfuse "$M2"
 echo PASS
