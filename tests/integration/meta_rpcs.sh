@@ -13,7 +13,9 @@
 #     file is open or has other links);
 #   - the untar and its rm -rf over NFSv4.1: no COMPOUND for a GETATTR
 #     alone (each create and remove brings the directory's attributes);
-#   - a hard link: LINK, and no GETATTR for the new link count.
+#   - a hard link: LINK, and no GETATTR for the new link count;
+#   - the first open of a file: an ACCESS, whose attributes serve
+#     close-to-open, and no GETATTR; a second open: one GETATTR.
 . "$(dirname "$0")/lib.sh"
 ensure_server
 need_nfsfuse
@@ -290,6 +292,33 @@ assert_eq "2 2 " "$links" "link counts of both names after ln"
 assert_eq 1 "$(delta "$r0" "$r1" LINK)" "ln: LINK"
 assert_eq 0 "$(delta "$r0" "$r1" GETATTR)" "ln and a stat of both names: GETATTR (LINK's reply has the attributes)"
 umount_nfsfuse "$M6"
+
+# --- opening a file: close-to-open from the ACCESS the open needs ------
+# The first open of a file by a user needs an ACCESS for its permission
+# check; that reply's attributes serve close-to-open, so the open costs
+# one call (the Linux client's count).  A second open knows the answer
+# and revalidates with a GETATTR alone.
+echo "open me" >"$S/opened"
+M8=$(new_mountpoint)
+mount_nfsfuse "$M8" -o nolock
+stat "$M8/$T/opened" >/dev/null
+r0=$(rpcs "$M8")
+assert_eq "open me" "$(cat "$M8/$T/opened")" "first read of a file"
+r1=$(rpcs "$M8")
+assert_eq 1 "$(delta "$r0" "$r1" ACCESS)" "first open: ACCESS"
+assert_eq 0 "$(delta "$r0" "$r1" GETATTR)" "first open: GETATTR (the ACCESS reply's attributes serve close-to-open)"
+assert_eq 1 "$(delta "$r0" "$r1" READ)" "first open: READ"
+r0=$(rpcs "$M8")
+assert_eq "open me" "$(cat "$M8/$T/opened")" "second read of a file"
+r1=$(rpcs "$M8")
+assert_eq 0 "$(delta "$r0" "$r1" ACCESS)" "second open: ACCESS (the answer is kept)"
+assert_eq 1 "$(delta "$r0" "$r1" GETATTR)" "second open: one GETATTR for close-to-open"
+assert_eq 0 "$(delta "$r0" "$r1" READ)" "second open of an unchanged file: READ"
+# A change made on the server is seen at the next open all the same.
+echo "changed" >"$S/opened"
+touch -d '+2 seconds' "$S/opened"
+assert_eq "changed" "$(cat "$M8/$T/opened")" "a change made on the server is read at the next open"
+umount_nfsfuse "$M8"
 
 # --- noacl: nothing asked, nothing marked ------------------------------
 M3=$(new_mountpoint)
