@@ -150,10 +150,7 @@ static int parse_open(struct nfs4_compound_res *r, void *ctx)
 		struct nfs4_access_res ar;
 
 		q->ask->answered = false;
-		ret = nfs4_compound_next(r, NFS4OP_ACCESS, &ar);
-		if (ret == -ENODATA || (ret == 0 && ar.status != NFS4_OK))
-			return 0;
-		if (ret)
+		if ((ret = nfs4_walk_optional(r, &w, NFS4OP_ACCESS, &ar)) <= 0)
 			return ret;
 		q->ask->answered = true;
 		q->ask->granted = ar.access;

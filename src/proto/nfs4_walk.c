@@ -55,6 +55,22 @@ int nfs4_walk_next(struct nfs4_compound_res *r, struct nfs4_walk *w,
 	return 1;
 }
 
+int nfs4_walk_optional(struct nfs4_compound_res *r, struct nfs4_walk *w,
+		       uint32_t op, void *res)
+{
+	uint32_t *status = res; /* every result begins with its status */
+	int ret;
+
+	if (w->stopped)
+		return 0;
+	ret = nfs4_compound_next(r, op, res);
+	if (ret == -ENODATA || (ret == 0 && *status != NFS4_OK)) {
+		w->stopped = true;
+		return 0;
+	}
+	return ret ? ret : 1;
+}
+
 int nfs4_walk_attr(struct nfs4_compound_res *r, struct nfs4_walk *w,
 		   struct post_op_attr *out)
 {
@@ -62,14 +78,7 @@ int nfs4_walk_attr(struct nfs4_compound_res *r, struct nfs4_walk *w,
 	int ret;
 
 	out->present = false;
-	if (w->stopped)
-		return 0;
-	ret = nfs4_compound_next(r, NFS4OP_GETATTR, &gr);
-	if (ret == -ENODATA || (ret == 0 && gr.status != NFS4_OK)) {
-		w->stopped = true;
-		return 0;
-	}
-	if (ret)
+	if ((ret = nfs4_walk_optional(r, w, NFS4OP_GETATTR, &gr)) <= 0)
 		return ret;
 	nfs4_attr_to_post_op(&gr.attrs, out);
 	return 0;
@@ -107,14 +116,7 @@ int nfs4_walk_dir_after(struct nfs4_compound_res *r, struct nfs4_walk *w,
 
 	out->before.present = false;
 	out->after.present = false;
-	if (w->stopped)
-		return 0;
-	ret = nfs4_compound_next(r, NFS4OP_RESTOREFH, &sr);
-	if (ret == -ENODATA || (ret == 0 && sr.status != NFS4_OK)) {
-		w->stopped = true;
-		return 0;
-	}
-	if (ret)
+	if ((ret = nfs4_walk_optional(r, w, NFS4OP_RESTOREFH, &sr)) <= 0)
 		return ret;
 	if ((ret = nfs4_walk_attr(r, w, &out->after)))
 		return ret;

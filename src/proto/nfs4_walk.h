@@ -39,8 +39,13 @@ struct nfs4_walk {
  * COMPOUND stopped at or before it (w->st4 then says why); -EBADMSG. */
 int nfs4_walk_next(struct nfs4_compound_res *r, struct nfs4_walk *w,
 		   uint32_t op, void *res);
-/* An optional GETATTR into *out (present only when it succeeded): its
- * failure ends the walk but leaves w->st4 alone.  0 or -EBADMSG. */
+/* The next result, optional: 1 when present and NFS4_OK; 0 when the
+ * COMPOUND stopped at or before it, which ends the walk but leaves
+ * w->st4 alone; -EBADMSG. */
+int nfs4_walk_optional(struct nfs4_compound_res *r, struct nfs4_walk *w,
+		       uint32_t op, void *res);
+/* An optional GETATTR into *out (present only when it succeeded), as
+ * above.  0 or -EBADMSG. */
 int nfs4_walk_attr(struct nfs4_compound_res *r, struct nfs4_walk *w,
 		   struct post_op_attr *out);
 
