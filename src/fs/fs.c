@@ -1052,39 +1052,35 @@ void fs_access_answered(struct fs *fs, struct inode *ino,
 	access_remember(fs, ino, &key, asked, granted, at, since);
 }
 
-bool fs_access_known(fuse_req_t req, struct inode *ino, uint32_t want)
+bool fs_access_known(struct inode *ino, const struct rpc_cred *cred,
+		     uint32_t want)
 {
 	struct access_key key;
-	struct rpc_cred cred;
 	uint32_t granted;
 
-	fs_req_cred(req, &cred);
-	access_key_of(&key, &cred);
+	access_key_of(&key, cred);
 	return access_cached(ino, &key, want, &granted);
 }
 
-int fs_access_rpc(fuse_req_t req, struct inode *ino, uint32_t *granted,
+int fs_access_rpc(fuse_req_t req, struct inode *ino,
+		  const struct rpc_cred *cred, uint32_t *granted,
 		  struct post_op_attr *at, uint64_t since)
 {
 	struct nfs3_access_args args = { .object = ino->fh,
 					 .access = ACCESS3_ALL };
 	struct nfs3_access_res res;
-	struct access_key key;
-	struct rpc_cred cred;
 	int ret;
 
 	at->present = false;
-	ret = fs_call(req, NFS3PROC_ACCESS, &args, &res, NULL);
+	ret = fs_call_as(req, cred, NFS3PROC_ACCESS, &args, &res, NULL);
 	if (ret)
 		return ret;
 	*at = res.obj_attributes;
 	if (res.status != NFS3_OK)
 		return nfs_stat_errno(res.status);
 	*granted = res.access;
-	fs_req_cred(req, &cred);
-	access_key_of(&key, &cred);
-	access_remember(fs_of(req), ino, &key, ACCESS3_ALL, res.access,
-			&res.obj_attributes, since);
+	fs_access_answered(fs_of(req), ino, cred, ACCESS3_ALL, res.access,
+			   &res.obj_attributes, since);
 	return 0;
 }
 
@@ -1102,7 +1098,7 @@ int fs_check_access(fuse_req_t req, struct inode *ino, uint32_t want)
 	access_key_of(&key, &cred);
 	if (!access_cached(ino, &key, want, &granted)) {
 		since = fs_wsince(fs_of(req));
-		ret = fs_access_rpc(req, ino, &granted, &at, since);
+		ret = fs_access_rpc(req, ino, &cred, &granted, &at, since);
 		if (ret == -ENOTSUP) {
 			/* The protocol has no ACCESS (NFSv2): the mode bits we
 			 * have, or allow; the server still checks each call

@@ -157,13 +157,16 @@ void fs_dir_named(struct inode *dir, const char *name, bool ok);
 /* May the caller of req access ino this way (ACCESS3_* bits)?  Answers
  * from the access cache when it can.  0, -EACCES or another -errno. */
 int fs_check_access(fuse_req_t req, struct inode *ino, uint32_t want);
-/* Is the caller of req's answer for want (ACCESS3_* bits) on ino known? */
-bool fs_access_known(fuse_req_t req, struct inode *ino, uint32_t want);
-/* ACCESS of every right for the caller of req, remembered as
- * fs_check_access() looks for it: 0 with *granted, or a negative errno
- * (-ENOTSUP: the protocol has none, NFSv2).  *at: the reply's attributes,
- * not learned here (the caller does, with since: fs_wsince() before). */
-int fs_access_rpc(fuse_req_t req, struct inode *ino, uint32_t *granted,
+/* Is cred's answer for want (ACCESS3_* bits) on ino known? */
+bool fs_access_known(struct inode *ino, const struct rpc_cred *cred,
+		     uint32_t want);
+/* ACCESS of every right for cred (req's, from fs_req_cred()),
+ * remembered as fs_check_access() looks for it: 0 with *granted, or a
+ * negative errno (-ENOTSUP: the protocol has none, NFSv2).  *at: the
+ * reply's attributes, not learned here (the caller does, with since:
+ * fs_wsince() before). */
+int fs_access_rpc(fuse_req_t req, struct inode *ino,
+		  const struct rpc_cred *cred, uint32_t *granted,
 		  struct post_op_attr *at, uint64_t since);
 /* An ACCESS answer for cred that came with another call (an NFSv4 OPEN):
  * kept for fs_check_access() as its own would be.  at: that reply's

@@ -259,12 +259,16 @@ static bool nopen_dec(struct inode *ino)
 static int attr_by_access(fuse_req_t req, struct inode *ino, uint32_t want,
 			  uint64_t since, struct post_op_attr *pa)
 {
+	struct rpc_cred cred;
 	uint32_t granted;
 	int ret;
 
-	if (fs_of(req)->nfs->v4 || fs_access_known(req, ino, want))
+	if (fs_of(req)->nfs->v4)
 		return 0;
-	ret = fs_access_rpc(req, ino, &granted, pa, since);
+	fs_req_cred(req, &cred);
+	if (fs_access_known(ino, &cred, want))
+		return 0;
+	ret = fs_access_rpc(req, ino, &cred, &granted, pa, since);
 	if (ret == -ENOTSUP)
 		return 0;
 	if (ret)
@@ -892,15 +896,13 @@ static int read_once(fuse_req_t req, const struct rpc_cred *cred,
 	struct nfs3_read_args args = { .file = i->fh, .offset = off,
 				       .count = (uint32_t)n };
 	uint64_t since = fs_wsince(fs);
-	struct fattr3 held;
-	double left;
 	bool fresh;
 	int ret;
 
 	/* Where attributes cost a call of their own (NFSv4), only those
 	 * the cache no longer believes are asked for: the next READ after
 	 * they time out brings them, as a GETATTR would. */
-	args.no_attr = fs->nfs->v4 && inode_fresh_attr(i, &held, &left);
+	args.no_attr = fs->nfs->v4 && fs_attr_timeout(i) > 0;
 	ret = fs_call_as(req, cred, NFS3PROC_READ, &args, res, reply);
 	if (ret) {
 		rpc_reply_release(reply);
