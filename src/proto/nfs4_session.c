@@ -115,7 +115,7 @@ static void trace_compound(const struct nfs4_req *q,
 	char ops[16 * NFS4_REQ_OPS] = "";
 	size_t n = 0;
 	uint32_t nops = q->nops < NFS4_REQ_OPS ? q->nops : NFS4_REQ_OPS;
-	const char *st = nfs4_stat_name(r->status);
+	const char *st = nfs4_stat_name(r->status), *at;
 
 	for (uint32_t i = 0; i < nops && n < sizeof(ops); i++) {
 		const char *name = nfs4_op_name(q->ops[i]);
@@ -129,9 +129,8 @@ static void trace_compound(const struct nfs4_req *q,
 		trace_line("compound %s: %s", ops, st ? st : "?");
 		return;
 	}
-	trace_line("compound %s: %s at %s", ops, st ? st : "?",
-		   nfs4_op_name(q->ops[r->nres - 1]) ?
-		   nfs4_op_name(q->ops[r->nres - 1]) : "?");
+	at = nfs4_op_name(q->ops[r->nres - 1]);
+	trace_line("compound %s: %s at %s", ops, st ? st : "?", at ? at : "?");
 }
 
 static int dec_compound(struct xdr_dec *d, void *arg)
