@@ -18,6 +18,9 @@ struct inode_table {
 	struct dcache *dc;
 	GHashTable *by_id;   /* uint64_t id → struct inode * (owner) */
 	GHashTable *by_fh;   /* struct nfs_fh3 * (inside the inode) → inode */
+	/* struct dent_key * (inside an inode's dent) → that dent; a dent
+	 * whose key another inode took since is no longer in here. */
+	GHashTable *by_name;
 	uint64_t next_id;
 	struct inode *root;
 	unsigned nmultilink;          /* atomic: inodes with multilink set */
@@ -40,6 +43,46 @@ static gboolean fh_equal(gconstpointer a, gconstpointer b)
 	return x->len == y->len && memcmp(x->data, y->data, x->len) == 0;
 }
 
+/* A directory's node id and a name in it. */
+struct dent_key {
+	uint64_t dir;
+	const char *name;
+};
+
+struct inode_dent {
+	struct dent_key key;    /* key.name points at name */
+	struct inode *ino;
+	struct inode_dent *next; /* the inode's other names */
+	char name[];
+};
+
+/* Names kept per inode: a file with more links than this is found by
+ * its last few names only. */
+#define INODE_DENTS_MAX 4
+
+static guint dent_hash(gconstpointer p)
+{
+	const struct dent_key *k = p;
+
+	return g_str_hash(k->name) ^ (guint)(k->dir * 2654435761u);
+}
+
+static gboolean dent_equal(gconstpointer a, gconstpointer b)
+{
+	const struct dent_key *x = a, *y = b;
+
+	return x->dir == y->dir && !strcmp(x->name, y->name);
+}
+
+/* Free d, out of the index unless another inode took its key since.
+ * Table lock held. */
+static void dent_free_locked(struct inode_table *t, struct inode_dent *d)
+{
+	if (g_hash_table_lookup(t->by_name, &d->key) == d)
+		g_hash_table_remove(t->by_name, &d->key);
+	free(d);
+}
+
 static struct inode *inode_new(const struct nfs_fh3 *fh, uint64_t id)
 {
 	struct inode *ino = calloc(1, sizeof(*ino));
@@ -56,6 +99,12 @@ static struct inode *inode_new(const struct nfs_fh3 *fh, uint64_t id)
 
 static void inode_free(struct inode_table *t, struct inode *ino)
 {
+	while (ino->dent) {
+		struct inode_dent *d = ino->dent;
+
+		ino->dent = d->next;
+		dent_free_locked(t, d);
+	}
 	if (ino->multilink)
 		__atomic_sub_fetch(&t->nmultilink, 1, __ATOMIC_RELAXED);
 	dfile_free(t->dc, ino->df);
@@ -98,6 +147,7 @@ struct inode_table *inode_table_new(const struct nfs_fh3 *root_fh,
 	pthread_mutex_init(&t->lock, NULL);
 	t->by_id = g_hash_table_new(g_int64_hash, g_int64_equal);
 	t->by_fh = g_hash_table_new(fh_hash, fh_equal);
+	t->by_name = g_hash_table_new(dent_hash, dent_equal);
 	t->next_id = root_id + 1;
 	g_hash_table_insert(t->by_id, &t->root->id, t->root);
 	g_hash_table_insert(t->by_fh, &t->root->fh, t->root);
@@ -116,6 +166,7 @@ void inode_table_free(struct inode_table *t)
 		inode_free(t, v);
 	g_hash_table_destroy(t->by_id);
 	g_hash_table_destroy(t->by_fh);
+	g_hash_table_destroy(t->by_name);
 	pthread_mutex_destroy(&t->lock);
 	free(t);
 }
@@ -163,6 +214,103 @@ struct inode *inode_find_fh(struct inode_table *t, const struct nfs_fh3 *fh)
 	if (ino)
 		ino->nlookup++;
 	pthread_mutex_unlock(&t->lock);
+	return ino;
+}
+
+void inode_named(struct inode_table *t, struct inode *ino, uint64_t dir,
+		 const char *name)
+{
+	struct dent_key k = { dir, name };
+	size_t len = strlen(name);
+	struct inode_dent *d, **pp;
+	unsigned kept = 0;
+
+	/* The same name again (a listing, a LOOKUP revalidating) is the
+	 * common case: it allocates nothing. */
+	pthread_mutex_lock(&t->lock);
+	d = g_hash_table_lookup(t->by_name, &k);
+	pthread_mutex_unlock(&t->lock);
+	if (d && d->ino == ino)
+		return;
+	d = malloc(sizeof(*d) + len + 1);
+	if (!d)
+		return;
+	memcpy(d->name, name, len + 1);
+	d->key.dir = dir;
+	d->key.name = d->name;
+	d->ino = ino;
+	pthread_mutex_lock(&t->lock);
+	pthread_mutex_lock(&ino->lock);
+	/* Its names before, less those another inode took since and the
+	 * oldest past the cap. */
+	for (pp = &ino->dent; *pp;) {
+		struct inode_dent *o = *pp;
+
+		if (kept + 1 >= INODE_DENTS_MAX ||
+		    g_hash_table_lookup(t->by_name, &o->key) != o ||
+		    dent_equal(&o->key, &k)) {
+			*pp = o->next;
+			dent_free_locked(t, o);
+		} else {
+			kept++;
+			pp = &o->next;
+		}
+	}
+	d->next = ino->dent;
+	ino->dent = d;
+	pthread_mutex_unlock(&ino->lock);
+	g_hash_table_replace(t->by_name, &d->key, d);
+	pthread_mutex_unlock(&t->lock);
+}
+
+/* Take the name dir/name out of the index; its inode with one lookup
+ * added when want, else NULL.  Table lock held. */
+/* Take the name dir/name out of the index; its inode with one lookup
+ * added when want, else NULL.  The inode keeps the name (newest first,
+ * for the trace) until it is named again.  Table lock held. */
+static struct inode *unname_locked(struct inode_table *t, uint64_t dir,
+				   const char *name, bool want)
+{
+	struct dent_key k = { dir, name };
+	struct inode_dent *d = g_hash_table_lookup(t->by_name, &k);
+
+	if (!d)
+		return NULL;
+	g_hash_table_remove(t->by_name, &k);
+	if (!want)
+		return NULL;
+	d->ino->nlookup++;
+	return d->ino;
+}
+
+const char *inode_name(struct inode *ino, char *buf, size_t size)
+{
+	if (!size)
+		return buf;
+	pthread_mutex_lock(&ino->lock);
+	snprintf(buf, size, "%s", ino->dent ? ino->dent->name : "");
+	pthread_mutex_unlock(&ino->lock);
+	return buf;
+}
+
+void inode_unnamed(struct inode_table *t, uint64_t dir, const char *name)
+{
+	pthread_mutex_lock(&t->lock);
+	unname_locked(t, dir, name, false);
+	pthread_mutex_unlock(&t->lock);
+}
+
+struct inode *inode_renamed(struct inode_table *t, uint64_t dir,
+			    const char *name, uint64_t newdir,
+			    const char *newname)
+{
+	struct inode *ino;
+
+	pthread_mutex_lock(&t->lock);
+	ino = unname_locked(t, dir, name, true);
+	pthread_mutex_unlock(&t->lock);
+	if (ino)
+		inode_named(t, ino, newdir, newname);
 	return ino;
 }
 

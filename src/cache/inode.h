@@ -28,6 +28,7 @@
 #include "readahead.h"
 
 struct dcache;
+struct inode_dent;
 struct dfile;
 struct wback;
 
@@ -42,6 +43,11 @@ struct inode {
 	uint64_t id;            /* node id; immutable */
 	struct nfs_fh3 fh;      /* immutable */
 	uint64_t nlookup;       /* table lock */
+	/* The names the kernel last took this inode under, newest first,
+	 * to find it by name again (inode_renamed) and to name it in the
+	 * trace (inode_name).  Changed under the table lock and `lock`
+	 * both, so either lock reads it; owned. */
+	struct inode_dent *dent;
 
 	/* Held by a write from before it joins the write-behind until the
 	 * batch is marked, and by a flush from before it starts until the
@@ -100,7 +106,6 @@ struct inode {
 	/* The cached attributes show a non-directory with more than one
 	 * name (counted in the table: inode_multilinked). */
 	bool multilink;
-	char name[64];          /* last name seen, for the trace only */
 	/* A directory: its size, mtime and ctime when a READDIRPLUS last
 	 * listed it from the start (fs_dir.c), to tell an unchanged one. */
 	struct wcc_attr listed;
@@ -148,6 +153,28 @@ struct inode *inode_remember(struct inode_table *t, const struct nfs_fh3 *fh);
  * NULL when no inode has that handle (nothing is created).
  */
 struct inode *inode_find_fh(struct inode_table *t, const struct nfs_fh3 *fh);
+/*
+ * The kernel took ino as `name` in the directory whose node id is dir (a
+ * LOOKUP, a create, a listing).  Remembered so that a call which names
+ * only the directory and the name, and changes the file itself (a RENAME
+ * moves its ctime), can find the inode: a few names per inode, the last
+ * ones.  Out of memory, the inode is just not found by name.  Only a
+ * hint: another client may have moved the name since, so it serves where
+ * a wrong inode costs no more than a question to the server.
+ */
+void inode_named(struct inode_table *t, struct inode *ino, uint64_t dir,
+		 const char *name);
+/* The newest of those names, copied to buf (truncated to size); "" when
+ * none.  Takes ino->lock. */
+const char *inode_name(struct inode *ino, char *buf, size_t size);
+/* name left dir (REMOVE, RMDIR): no inode is found under it now. */
+void inode_unnamed(struct inode_table *t, uint64_t dir, const char *name);
+/* name in dir is now newname in newdir (RENAME): the inode taken under
+ * name, with one lookup added, found under newname from now on; NULL
+ * when none. */
+struct inode *inode_renamed(struct inode_table *t, uint64_t dir,
+			    const char *name, uint64_t newdir,
+			    const char *newname);
 /* The lookups ino holds now: the kernel's and the daemon's own. */
 uint64_t inode_lookups(struct inode_table *t, const struct inode *ino);
 /* Take n lookups away; frees the inode at zero.  Forgetting more than was

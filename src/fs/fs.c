@@ -182,9 +182,14 @@ void fs_name_lost(struct fs *fs, struct inode *ino)
 		fuse_lowlevel_notify_inval_inode(fs->se, ino->id, -1, 0);
 }
 
-static const char *name_of(struct inode *ino)
+const char *fs_name_of(struct inode *ino)
 {
-	return ino->name[0] ? ino->name : "(unnamed)";
+	/* A few at once: one trace line may name two files. */
+	static __thread char names[4][NFS3_MAXNAMLEN + 1];
+	static __thread unsigned next;
+	char *buf = names[next++ % 4];
+
+	return inode_name(ino, buf, sizeof(names[0]))[0] ? buf : "(unnamed)";
 }
 
 /* NFSv4: while a delegation for ino is held, no other client changes it
@@ -207,7 +212,7 @@ bool fs_deleg_vouches(struct fs *fs, struct inode *ino, struct fattr3 *a)
 		return false;
 	STAT_INC(deleg_attr_hits);
 	TRACE("getattr %s: attributes timed out, a delegation is held → "
-	      "no GETATTR", name_of(ino));
+	      "no GETATTR", fs_name_of(ino));
 	return true;
 }
 
@@ -220,7 +225,7 @@ static void deleg_forget(void *ctx, const struct nfs_fh3 *fh, bool recalled)
 		return;
 	inode_expire_attr(ino);
 	TRACE("delegation of %s %s: attributes to be asked again",
-	      name_of(ino), recalled ? "recalled" : "gone");
+	      fs_name_of(ino), recalled ? "recalled" : "gone");
 	/* Attributes only (no pages, no lock taken with them): the
 	 * kernel asks us at the next stat. */
 	if (recalled && fs->se)
@@ -245,7 +250,7 @@ static int deleg_flush(void *ctx, const struct nfs_fh3 *fh)
 	if (wb) {
 		ret = wback_push(wb);
 		TRACE("write delegation of %s going back: our writes sent and "
-		      "committed first%s", name_of(ino), ret ? " (failed)" : "");
+		      "committed first%s", fs_name_of(ino), ret ? " (failed)" : "");
 	}
 	inode_forget(fs->inodes, ino->id, 1);
 	return ret;
@@ -303,7 +308,7 @@ void fs_purge_data(struct fs *fs, struct inode *ino, const char *why)
 	if (ino->df)
 		n = dcache_purge(fs->dc, ino->df);
 	TRACE("%s %s: data changed on the server → purge %u blocks", why,
-	      name_of(ino), n);
+	      fs_name_of(ino), n);
 }
 
 uint64_t fs_wsince(struct fs *fs)
@@ -378,7 +383,7 @@ static enum acache_change learn_settled(struct fs *fs, struct inode *ino,
 	if (change == ACACHE_REFUSED) {
 		STAT_INC(attr_refused);
 		TRACE("attributes of %s refused: file type %u, known as %u",
-		      name_of(ino), a->type, inode_type(ino));
+		      fs_name_of(ino), a->type, inode_type(ino));
 	}
 	return change;
 }
@@ -424,7 +429,7 @@ void fs_learn_wcc(struct fs *fs, struct inode *ino, const struct wcc_data *w,
 	if (w->before.present && inode_wcc_matches(ino, &w->before.attr)) {
 		STAT_INC(wcc_kept);
 		TRACE("%s %s: wcc pre-op matches the cache → ours alone, kept",
-		      op, name_of(ino));
+		      op, fs_name_of(ino));
 		if (w->after.present)
 			inode_set_attr(fs->inodes, ino, &w->after.attr);
 		else
@@ -432,7 +437,7 @@ void fs_learn_wcc(struct fs *fs, struct inode *ino, const struct wcc_data *w,
 		return;
 	}
 	STAT_INC(wcc_lost);
-	TRACE("%s %s: wcc pre-op %s → changed elsewhere", op, name_of(ino),
+	TRACE("%s %s: wcc pre-op %s → changed elsewhere", op, fs_name_of(ino),
 	      w->before.present ? "differs from the cache" : "missing");
 	if (w->before.present) {
 		STAT_INC(purge_wcc);
@@ -556,11 +561,8 @@ int fs_make_entry(fuse_req_t req, struct inode *dir,
 			return ret;
 		}
 	}
-	if (name && name[0]) {
-		pthread_mutex_lock(&ino->lock);
-		snprintf(ino->name, sizeof(ino->name), "%s", name);
-		pthread_mutex_unlock(&ino->lock);
-	}
+	if (dir && name && name[0] && strcmp(name, ".") && strcmp(name, ".."))
+		inode_named(fs->inodes, ino, dir->id, name);
 	memset(e, 0, sizeof(*e));
 	e->ino = ino->id;
 	fs_inode_stat(ino, &attr, &e->attr);
@@ -737,7 +739,7 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		STAT_INC(lookup_complete_dir);
 		TRACE("lookup %s in %s: no such name (a directory made here, "
 		      "changed by nobody else since) → no LOOKUP", name,
-		      name_of(dir));
+		      fs_name_of(dir));
 		fuse_reply_entry(req, &e);
 		return;
 	}

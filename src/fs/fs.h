@@ -75,6 +75,10 @@ void fs_inode_stat(struct inode *ino, const struct fattr3 *a, struct stat *st);
 /* ino lost a name (REMOVE, RENAME over it): its link count and ctime
  * moved on the server, so neither our attributes nor the kernel's hold. */
 void fs_name_lost(struct fs *fs, struct inode *ino);
+/* The name the kernel last took ino under, for the trace and the log:
+ * valid until the calling thread's fourth call after this one;
+ * "(unnamed)" for the root and a file known by no name. */
+const char *fs_name_of(struct inode *ino);
 /* NFSv4: what this fs does for the delegations of its mount
  * (nfs4_deleg.h, ctx the fs): forget the attributes of a file whose
  * delegation is recalled or gone (the kernel's too when recalled), send

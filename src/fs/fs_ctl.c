@@ -73,7 +73,7 @@ static int describe(void *ctx, uint64_t fileid, struct ctl_out *out)
 
 	ctl_printf(out, "node %llu, fileid %llu, last name '%s'\n",
 		   (unsigned long long)ino->id, (unsigned long long)fileid,
-		   ino->name);
+		   fs_name_of(ino));
 	if (!as.valid) {
 		ctl_printf(out, "attributes: none believed (%s)\n",
 			   batch ? "our writes are in flight: the write "

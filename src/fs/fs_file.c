@@ -316,7 +316,7 @@ static int cto_revalidate(fuse_req_t req, struct inode *ino,
 		/* Opened here under a delegation: nobody else changed it. */
 		STAT_INC(cto_keep);
 		TRACE("open %s: a delegation is held → no OPEN, no GETATTR, "
-		      "keep data", ino->name[0] ? ino->name : "(unnamed)");
+		      "keep data", fs_name_of(ino));
 		return 1;
 	} else if ((ret = attr_by_access(req, ino, want, since, &pa))) {
 		if (ret < 0)
@@ -345,7 +345,7 @@ static int cto_revalidate(fuse_req_t req, struct inode *ino,
 		return 0; /* fs_learn purged and traced it */
 	STAT_INC(cto_keep);
 	TRACE("open %s: revalidated, unchanged → keep data",
-	      ino->name[0] ? ino->name : "(unnamed)");
+	      fs_name_of(ino));
 	return 1;
 }
 
@@ -1147,11 +1147,11 @@ static bool settle_batch(struct fs *fs, struct inode *ino,
 		STAT_INC(wcc_kept);
 		if (chain == WBACK_OURS)
 			TRACE("write-back %s: wcc chain from the cached "
-			      "attributes → ours alone, data kept", ino->name);
+			      "attributes → ours alone, data kept", fs_name_of(ino));
 		else
 			TRACE("write-back %s: no pre-op attributes from the "
 			      "server; size and times as our writes left them "
-			      "→ taken as ours, data kept", ino->name);
+			      "→ taken as ours, data kept", fs_name_of(ino));
 		/* Re-arm the cache with the attributes our writes left: the
 		 * data they changed is already in the data cache. */
 		pthread_mutex_lock(&ino->lock);
@@ -1168,7 +1168,7 @@ static bool settle_batch(struct fs *fs, struct inode *ino,
 		STAT_INC(wcc_lost);
 		STAT_INC(purge_wcc);
 		TRACE("write-back %s: wcc chain broken → changed elsewhere",
-		      ino->name);
+		      fs_name_of(ino));
 		fs_purge_data(fs, ino, "write-back");
 		inode_invalidate_attr(ino);
 	}
@@ -1261,7 +1261,7 @@ void fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		ret = writes_settle(req, i, true);
 		if (ret)
 			nf_log(NF_LOG_WARNING, "data of %s may not have reached "
-			       "the server: %s", i->name, strerror(-ret));
+			       "the server: %s", fs_name_of(i), strerror(-ret));
 		last = nopen_dec(i);
 	}
 	/* NFSv4: CLOSE (or OPEN_DOWNGRADE) once the written data is on

@@ -328,7 +328,7 @@ void fs_silly_release(fuse_req_t req, struct inode *ino)
 	if (ret == 0 || ret == -ENOENT) {
 		STAT_INC(silly_removes);
 		TRACE("close %s: last close of an unlinked file → REMOVE %s",
-		      ino->name, s->name);
+		      fs_name_of(ino), s->name);
 	} else {
 		/* A later listing of the directory will find it an orphan. */
 		nf_log(NF_LOG_WARNING, "cannot remove %s at last close: %s",
@@ -451,6 +451,8 @@ void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 		ret = silly_rename(req, dir, name, ino, silly);
 	else
 		ret = remove_fh(req, &dir->fh, name);
+	if (ret == 0)
+		inode_unnamed(fs_of(req)->inodes, dir->id, name);
 	if (ino) {
 		if (ret == 0)
 			fs_name_lost(fs_of(req), ino);
@@ -682,7 +684,30 @@ void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 	ret = rmdir_fh(req, dir, name);
 	if (ret == -ENOTEMPTY)
 		ret = rmdir_silly(req, dir, name);
+	if (ret == 0)
+		inode_unnamed(fs_of(req)->inodes, dir->id, name);
 	fuse_reply_err(req, -ret);
+}
+
+/*
+ * A RENAME moves the file's ctime on the server, as rename(2) does on a
+ * local disk, and its reply carries no attributes of the file: those we
+ * hold are asked again at the next use (the Linux client marks the inode
+ * too).  The kernel names only the directory and the name, so the inode
+ * is the one it last took under that name.
+ */
+static void renamed(struct fs *fs, struct inode *from, const char *name,
+		    struct inode *to, const char *newname)
+{
+	struct inode *moved = inode_renamed(fs->inodes, from->id, name,
+					    to->id, newname);
+
+	if (!moved)
+		return;
+	inode_expire_attr(moved);
+	TRACE("rename %s → %s: its ctime moved on the server → attributes "
+	      "asked again", name, newname);
+	inode_forget(fs->inodes, moved->id, 1);
 }
 
 void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
@@ -713,6 +738,8 @@ void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 		return;
 	}
 	ret = rename_fh(req, &from->fh, name, &to->fh, newname);
+	if (ret == 0)
+		renamed(fs_of(req), from, name, to, newname);
 	if (target) {
 		if (ret && open_last)
 			silly_undo(req, to, newname, target, silly);

@@ -302,7 +302,7 @@ static int64_t copy_range(fuse_req_t req, struct inode *src, uint64_t off_in,
 		return ret;
 	if (res.status == NFS3_OK)
 		TRACE("copy_file_range %s → %s: COPY of %llu bytes on the "
-		      "server", src->name, dst->name,
+		      "server", fs_name_of(src), fs_name_of(dst),
 		      (unsigned long long)res.count);
 	/* Whatever the outcome, the destination may hold new bytes. */
 	fs_wchanged(fs, dst);

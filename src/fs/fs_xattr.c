@@ -295,7 +295,7 @@ static int acl_none_by_fs(fuse_req_t req, struct inode *i,
 		return 0;
 	STAT_INC(acl_none_fs);
 	TRACE("%s %s: file system %#llx keeps no ACLs → no GETACL", op,
-	      i->name[0] ? i->name : "(unnamed)",
+	      fs_name_of(i),
 	      (unsigned long long)a->fsid);
 	return why == ACLFS_NOTSUPP && !fs->kernel_acl ? -EOPNOTSUPP
 							: -ENODATA;

@@ -48,11 +48,6 @@ static bool is_nfs4_acl(const char *name)
 	return !strcmp(name, XATTR_NFS4_ACL);
 }
 
-static const char *name_of(const struct inode *i)
-{
-	return i->name[0] ? i->name : "(unnamed)";
-}
-
 /* How long "no ACL attribute here" is believed (as in fs_xattr.c). */
 static int64_t notsupp_ttl(struct fs *fs)
 {
@@ -91,7 +86,7 @@ static bool fs_lacks_acl(fuse_req_t req, struct inode *i, const char *op)
 		return false;
 	STAT_INC(acl_none_fs);
 	TRACE("%s %s: file system %#llx has no ACL attribute → no GETATTR",
-	      op, name_of(i), (unsigned long long)a.fsid);
+	      op, fs_name_of(i), (unsigned long long)a.fsid);
 	return true;
 }
 
@@ -168,7 +163,7 @@ static int acl_read(fuse_req_t req, struct inode *i, const char *op,
 		fs_mark(fs, res.attr.attr.fsid, res.attr.attr.fileid,
 			res.supported);
 	if (!res.supported || !res.has_acl) {
-		TRACE("%s %s: the server %s", op, name_of(i),
+		TRACE("%s %s: the server %s", op, fs_name_of(i),
 		      res.supported ? "sent no ACL"
 				    : "does not keep ACLs there");
 		ret = res.supported ? -ENODATA : -EOPNOTSUPP;
@@ -263,7 +258,7 @@ static int acl_write(fuse_req_t req, struct inode *i, const char *value,
 	if (res.st4 == NFS4ERR_ATTRNOTSUPP && inode_get_attr(i, &a))
 		fs_mark(fs, a.fsid, a.fileid, false);
 	TRACE("setxattr %s: SETATTR of an ACL of %u entries → %s",
-	      name_of(i), acl.naces,
+	      fs_name_of(i), acl.naces,
 	      res.st4 == NFS4_OK ? "OK" : nfs4_stat_name(res.st4)
 					  ? nfs4_stat_name(res.st4) : "?");
 	return res.st4 == NFS4_OK ? 0 : st4_errno(res.st4);

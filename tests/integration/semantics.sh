@@ -5,6 +5,9 @@
 #    existing name too), through names and through open descriptors (a
 #    file unlinked while open shows 0 links, as on a local disk), seen by
 #    the mount that made the change and by a second mount looking;
+#  - a rename moves the renamed file's ctime, which the mount shows at
+#    once although it cached the file's attributes just before (the
+#    RENAME reply carries none of the file's);
 #  - a write by a non-owner to a setuid/setgid file it may write succeeds
 #    and clears the bits on the server (allow_other mount, second user).
 . "$(dirname "$0")/lib.sh"
@@ -35,6 +38,39 @@ with_timeout python3 "$OPS" "$A/$T/shared" "$B/$T/shared" >"$NFSFUSE_TMP/shared.
 	fail "the run seen through a second mount failed"
 diff -u "$NFSFUSE_TMP/local.out" "$NFSFUSE_TMP/shared.out" >&2 ||
 	fail "link counts seen by a second mount differ from the local disk's"
+
+# --- ctime after a rename ----------------------------------------------
+# The oracle first: the export's own file system moves a renamed file's
+# ctime (as ext4, xfs and tmpfs do).
+: >"$EXPORT_DIR/$T/oracle"
+c0=$(stat_of %z "$EXPORT_DIR/$T/oracle")
+sleep 1.1
+mv "$EXPORT_DIR/$T/oracle" "$EXPORT_DIR/$T/oracle.moved"
+[[ $(stat_of %z "$EXPORT_DIR/$T/oracle.moved") != "$c0" ]] ||
+	skip "the export's file system keeps the ctime of a renamed file"
+M=$A/$T/mv
+mkdir "$M" "$M/sub"
+: >"$M/f"
+mkdir "$M/d"
+ln -s f "$M/s"
+mkfifo "$M/p"
+: >"$M/h"
+ln "$M/h" "$M/h2"
+declare -A before
+# Cached by the mount now, believed for seconds to come.
+for n in f d s p h2; do before[$n]=$(stat_of %z "$M/$n"); done
+sleep 1.1
+for n in f d s p h2; do
+	# A rename within the directory, and one to another directory.
+	to=$n.moved
+	[[ $n == d || $n == p ]] && to=sub/$n.moved
+	mv "$M/$n" "$M/$to"
+	got=$(stat_of %z "$M/$to")
+	assert_ne "${before[$n]}" "$got" "the ctime of $n, renamed, through the mount"
+	assert_eq "$(stat_of %z "$EXPORT_DIR/$T/mv/$to")" "$got" "the ctime of $n, renamed, against the server's"
+done
+# The other name of the hard-linked file is the same file.
+assert_eq "$(stat_of %z "$M/h2.moved")" "$(stat_of %z "$M/h")" "the ctime through the other link"
 
 # --- setuid/setgid cleared by a non-owner's write ----------------------
 # Root's files, written by another user through an allow_other mount: the

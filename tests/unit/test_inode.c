@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Inode table arithmetic: lookup counts, identity by handle, the root. */
+/* Inode table arithmetic: lookup counts, identity by handle, the root,
+ * the names the kernel took inodes under. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -83,8 +84,14 @@ static void test_memory_per_inode(void **state)
 	(void)state;
 	before = mallinfo2().uordblks;
 	for (unsigned k = 0; k < n; k++) {
+		char name[32];
+
 		memcpy(fh.data, &k, sizeof(k));
-		assert_non_null(inode_remember(t, &fh));
+		ino = inode_remember(t, &fh);
+		assert_non_null(ino);
+		/* Every inode the kernel holds came to it by a name. */
+		snprintf(name, sizeof(name), "file-%05u.c", k);
+		inode_named(t, ino, 1, name);
 	}
 	after = mallinfo2().uordblks;
 	assert_int_equal(inode_count(t), n + 1);
@@ -232,6 +239,60 @@ static void test_dir_completeness(void **state)
 	inode_table_free(t);
 }
 
+/* The names the kernel took inodes under: found again by a rename. */
+static void test_names(void **state)
+{
+	struct nfs_fh3 root = mkfh(1, 4), fa = mkfh(2, 4), fb = mkfh(3, 4);
+	struct inode_table *t = inode_table_new(&root, 1, &params, NULL);
+	struct inode *a = inode_remember(t, &fa), *b = inode_remember(t, &fb);
+	char buf[8], n[8];
+
+	(void)state;
+	assert_string_equal(inode_name(a, buf, sizeof(buf)), "");
+	assert_null(inode_renamed(t, 1, "x", 1, "y"));
+	inode_named(t, a, 1, "x");
+	inode_named(t, a, 1, "x"); /* again: nothing changes */
+	assert_ptr_equal(inode_renamed(t, 1, "x", 1, "y"), a);
+	assert_int_equal(a->nlookup, 2); /* the caller's hold */
+	inode_forget(t, a->id, 1);
+	assert_null(inode_renamed(t, 1, "x", 1, "w"));
+	assert_string_equal(inode_name(a, buf, sizeof(buf)), "y");
+	/* Another file takes the name: a rename finds that one. */
+	inode_named(t, b, 1, "y");
+	assert_ptr_equal(inode_renamed(t, 1, "y", 2, "z"), b);
+	inode_forget(t, b->id, 1);
+	assert_null(inode_renamed(t, 1, "y", 1, "v"));
+	/* The same name in another directory is another name. */
+	inode_named(t, a, 3, "z");
+	assert_ptr_equal(inode_renamed(t, 2, "z", 2, "zz"), b);
+	inode_forget(t, b->id, 1);
+	/* Removed: not found, but still the file's name in the trace. */
+	inode_unnamed(t, 2, "zz");
+	assert_null(inode_renamed(t, 2, "zz", 2, "q"));
+	assert_string_equal(inode_name(b, buf, sizeof(buf)), "zz");
+	/* A file with many links keeps its last few names. */
+	for (int k = 0; k < 6; k++) {
+		snprintf(n, sizeof(n), "l%d", k);
+		inode_named(t, a, 1, n);
+	}
+	assert_ptr_equal(inode_renamed(t, 1, "l5", 1, "m5"), a);
+	inode_forget(t, a->id, 1);
+	assert_ptr_equal(inode_renamed(t, 1, "l3", 1, "m3"), a);
+	inode_forget(t, a->id, 1);
+	assert_null(inode_renamed(t, 1, "l0", 1, "m0"));
+	/* Truncated to the buffer. */
+	inode_named(t, a, 1, "a-long-name");
+	assert_string_equal(inode_name(a, buf, sizeof(buf)), "a-long-");
+	/* Freed with their names (valgrind and ASan check that); a name
+	 * of a freed inode is found no more. */
+	inode_forget(t, b->id, 1);
+	inode_named(t, a, 4, "zz");
+	inode_forget(t, a->id, 1);
+	assert_null(inode_renamed(t, 4, "zz", 4, "q"));
+	assert_int_equal(inode_count(t), 1);
+	inode_table_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_attr_type_refused),
 		cmocka_unit_test(test_over_forget_aborts),
 		cmocka_unit_test(test_dir_completeness),
+		cmocka_unit_test(test_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
