@@ -85,19 +85,22 @@ static int time_from_set_time(uint32_t how, const struct nfstime3 *t,
 	case SET_TO_SERVER_TIME:
 		if (!now)
 			return -EINVAL;
-		if (now->seconds == NFS2_SATTR_NOT_SET)
+		if (now->seconds < 0 || now->seconds >= NFS2_SATTR_NOT_SET)
 			return -EOVERFLOW;
-		out->seconds = now->seconds;
+		out->seconds = (uint32_t)now->seconds;
 		out->useconds = NFS2_USEC_SERVER_TIME;
 		return 0;
-	case SET_TO_CLIENT_TIME:
+	case SET_TO_CLIENT_TIME: {
+		struct nfstime3 w = nfstime3_wire(t);
+
 		if (t->nseconds >= NSEC_PER_SEC)
 			return -EINVAL;
-		if (t->seconds == NFS2_SATTR_NOT_SET)
+		if (w.seconds == NFS2_SATTR_NOT_SET)
 			return -EOVERFLOW;
-		out->seconds = t->seconds;
-		out->useconds = t->nseconds / NSEC_PER_USEC;
+		out->seconds = (uint32_t)w.seconds;
+		out->useconds = w.nseconds / NSEC_PER_USEC;
 		return 0;
+	}
 	}
 	return -EINVAL;
 }

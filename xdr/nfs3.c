@@ -20,12 +20,6 @@ static int enc_fail(struct xdr_enc *e, int err)
 	return e->err;
 }
 
-static int enc_nfstime3(struct xdr_enc *e, const struct nfstime3 *t)
-{
-	xdr_enc_u32(e, t->seconds);
-	return xdr_enc_u32(e, t->nseconds);
-}
-
 /* A path (symlink target) of at most NFS3_MAXPATHLEN bytes. */
 static int enc_nfspath3(struct xdr_enc *e, const char *path)
 {
@@ -106,7 +100,7 @@ int nfs3_enc_setattr_args(struct xdr_enc *e, const void *args)
 	nfs3_enc_sattr3(e, &a->new_attributes);
 	xdr_enc_bool(e, a->guard_check);
 	if (a->guard_check)
-		enc_nfstime3(e, &a->guard_ctime);
+		nfs3_enc_nfstime3(e, &a->guard_ctime);
 	return e->err;
 }
 

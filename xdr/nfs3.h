@@ -134,10 +134,38 @@ struct nfs_fh3 {
 	uint8_t data[NFS3_FHSIZE];
 };
 
+/*
+ * On the NFSv3 wire the seconds are a uint32: 1970 to 2106.  A fattr3
+ * also carries the attributes of an NFSv4 reply, whose nfstime4 reaches
+ * before 1970 and past 2106, so the field is wider than the wire's (see
+ * nfstime3_wire(), and nfs4_fattr_to_attr3() for its bounds).  Packed to
+ * 12 bytes: every cached inode holds several.
+ */
 struct nfstime3 {
-	uint32_t seconds;
+	int64_t seconds;
 	uint32_t nseconds;
-};
+} __attribute__((packed, aligned(4)));
+
+/* The seconds a fattr3 holds at most either way: a time in nanoseconds
+ * then fits an int64 (1678 to 2262). */
+#define NFSTIME3_SECONDS_MAX (INT64_MAX / 1000000000 - 1)
+
+/* t as the NFSv3 wire holds it: a time before 1970 as the epoch, one
+ * after 2106 as its last second (the limits the Linux client sets an
+ * NFSv3 mount's timestamps to). */
+static inline struct nfstime3 nfstime3_wire(const struct nfstime3 *t)
+{
+	struct nfstime3 w = *t;
+
+	if (w.seconds < 0) {
+		w.seconds = 0;
+		w.nseconds = 0;
+	} else if (w.seconds > (int64_t)UINT32_MAX) {
+		w.seconds = UINT32_MAX;
+		w.nseconds = 0;
+	}
+	return w;
+}
 
 struct specdata3 {
 	uint32_t specdata1;
@@ -224,6 +252,8 @@ int nfs3_dec_wcc_data(struct xdr_dec *d, struct wcc_data *w);
 int nfs3_dec_post_op_fh3(struct xdr_dec *d, struct post_op_fh3 *fh);
 int nfs3_enc_sattr3(struct xdr_enc *e, const struct sattr3 *s);
 int nfs3_enc_diropargs3(struct xdr_enc *e, const struct diropargs3 *a);
+/* An nfstime3 as the wire holds it (nfstime3_wire). */
+int nfs3_enc_nfstime3(struct xdr_enc *e, const struct nfstime3 *t);
 /* Encoders for the server side of tests and proxies. */
 int nfs3_enc_fattr3(struct xdr_enc *e, const struct fattr3 *a);
 int nfs3_enc_post_op_attr(struct xdr_enc *e, const struct post_op_attr *a);

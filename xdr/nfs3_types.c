@@ -88,6 +88,23 @@ static int enc_fail(struct xdr_enc *e, int err)
  *		opaque data<NFS3_FHSIZE>;
  *	};
  */
+/* nfstime3, as the wire can hold it (nfstime3_wire). */
+static void put_time(uint8_t *p, const struct nfstime3 *t)
+{
+	struct nfstime3 w = nfstime3_wire(t);
+
+	xdr_put_u32(p, (uint32_t)w.seconds);
+	xdr_put_u32(p + 4, w.nseconds);
+}
+
+int nfs3_enc_nfstime3(struct xdr_enc *e, const struct nfstime3 *t)
+{
+	struct nfstime3 w = nfstime3_wire(t);
+
+	xdr_enc_u32(e, (uint32_t)w.seconds);
+	return xdr_enc_u32(e, w.nseconds);
+}
+
 int nfs3_enc_fh3(struct xdr_enc *e, const struct nfs_fh3 *fh)
 {
 	if (!fh || fh->len > NFS3_FHSIZE)
@@ -180,12 +197,9 @@ int nfs3_enc_fattr3(struct xdr_enc *e, const struct fattr3 *a)
 	xdr_put_u32(p + 48, (uint32_t)a->fsid);
 	xdr_put_u32(p + 52, (uint32_t)(a->fileid >> 32));
 	xdr_put_u32(p + 56, (uint32_t)a->fileid);
-	xdr_put_u32(p + 60, a->atime.seconds);
-	xdr_put_u32(p + 64, a->atime.nseconds);
-	xdr_put_u32(p + 68, a->mtime.seconds);
-	xdr_put_u32(p + 72, a->mtime.nseconds);
-	xdr_put_u32(p + 76, a->ctime.seconds);
-	xdr_put_u32(p + 80, a->ctime.nseconds);
+	put_time(p + 60, &a->atime);
+	put_time(p + 68, &a->mtime);
+	put_time(p + 76, &a->ctime);
 	return 0;
 }
 
@@ -263,10 +277,8 @@ static int enc_pre_op_attr(struct xdr_enc *e, const struct pre_op_attr *a)
 	xdr_enc_bool(e, a->present);
 	if (a->present) {
 		xdr_enc_u64(e, a->attr.size);
-		xdr_enc_u32(e, a->attr.mtime.seconds);
-		xdr_enc_u32(e, a->attr.mtime.nseconds);
-		xdr_enc_u32(e, a->attr.ctime.seconds);
-		xdr_enc_u32(e, a->attr.ctime.nseconds);
+		nfs3_enc_nfstime3(e, &a->attr.mtime);
+		nfs3_enc_nfstime3(e, &a->attr.ctime);
 	}
 	return e->err;
 }
@@ -336,8 +348,7 @@ static int enc_set_time(struct xdr_enc *e, uint32_t how,
 		return xdr_enc_u32(e, how);
 	case SET_TO_CLIENT_TIME:
 		xdr_enc_u32(e, how);
-		xdr_enc_u32(e, t->seconds);
-		return xdr_enc_u32(e, t->nseconds);
+		return nfs3_enc_nfstime3(e, t);
 	}
 	return enc_fail(e, -EINVAL);
 }

@@ -385,19 +385,19 @@ int nfs4_enc_fattr(struct xdr_enc *e, const struct nfs4_fattr *a)
 
 /* ---- to and from the v3 types ---- */
 
+/* Before 1970 and after 2106 as they are; only past the bounds of a
+ * fattr3 (NFSTIME3_SECONDS_MAX) is a time clamped. */
 static struct nfstime3 time3(const struct nfs4_time *t)
 {
-	struct nfstime3 r = { 0, 0 };
+	struct nfstime3 r = { t->seconds, t->nseconds };
 
-	if (t->seconds < 0)
-		return r;
-	if (t->seconds > (int64_t)UINT32_MAX) {
-		r.seconds = UINT32_MAX;
+	if (t->seconds > NFSTIME3_SECONDS_MAX) {
+		r.seconds = NFSTIME3_SECONDS_MAX;
 		r.nseconds = 999999999u;
-		return r;
+	} else if (t->seconds < -NFSTIME3_SECONDS_MAX) {
+		r.seconds = -NFSTIME3_SECONDS_MAX;
+		r.nseconds = 0;
 	}
-	r.seconds = (uint32_t)t->seconds;
-	r.nseconds = t->nseconds;
 	return r;
 }
 

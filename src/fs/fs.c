@@ -870,7 +870,7 @@ static void set_time(uint32_t *how, struct nfstime3 *t, bool now,
 		*how = SET_TO_SERVER_TIME;
 	} else {
 		*how = SET_TO_CLIENT_TIME;
-		t->seconds = (uint32_t)ts->tv_sec;
+		t->seconds = ts->tv_sec;
 		t->nseconds = (uint32_t)ts->tv_nsec;
 	}
 }

@@ -82,10 +82,11 @@ static int describe(void *ctx, uint64_t fileid, struct ctl_out *out)
 		double age = (double)(now - as.fetched) / NS_PER_SEC;
 		double left = acache_remaining(&as, now);
 
-		ctl_printf(out, "attributes: size %llu mtime %u.%09u, fetched "
+		ctl_printf(out, "attributes: size %llu mtime %lld.%09u, fetched "
 			   "%.1f s ago; timeout %.1f s (%s) → %s\n",
 			   (unsigned long long)as.attr.size,
-			   as.attr.mtime.seconds, as.attr.mtime.nseconds, age,
+			   (long long)as.attr.mtime.seconds,
+			   as.attr.mtime.nseconds, age,
 			   (double)as.timeo / NS_PER_SEC,
 			   as.timeo == 0 ? "noac, or changed within the "
 					   "server's time_delta" :
@@ -95,9 +96,10 @@ static int describe(void *ctx, uint64_t fileid, struct ctl_out *out)
 			ctl_printf(out, "attributes believed for %.1f s more\n",
 				   left);
 		ctl_printf(out, "metadata: mode %04o, %u links, owner %u, "
-			   "group %u, ctime %u.%09u\n",
+			   "group %u, ctime %lld.%09u\n",
 			   (unsigned)(as.attr.mode & 07777), as.attr.nlink,
-			   as.attr.uid, as.attr.gid, as.attr.ctime.seconds,
+			   as.attr.uid, as.attr.gid,
+			   (long long)as.attr.ctime.seconds,
 			   as.attr.ctime.nseconds);
 	}
 	if (fs->nfs->v4delegs) {

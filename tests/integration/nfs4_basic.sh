@@ -52,6 +52,14 @@ for V in 4.1 4.2; do
 	assert_eq "$(ls "$S" | sort | tr '\n' ' ')" "$(ls "$D" | sort | tr '\n' ' ')" \
 		"directory listing"
 
+	# times before 1970 and after 2106: nfstime4 holds them
+	TZ=UTC touch -m -d "1960-05-04 03:02:01.5" "$D/g"
+	TZ=UTC touch -a -d "2200-01-02 03:04:05" "$D/g"
+	assert_eq "$(stat_of '%x %y' "$S/g")" "$(stat_of '%x %y' "$D/g")" \
+		"times set over NFSv$V, against the server's"
+	assert_eq "$(TZ=UTC date -d "2200-01-02 03:04:05" +%s) $(TZ=UTC date -d "1960-05-04 03:02:01" +%s)" \
+		"$(stat_of '%X %Y' "$S/g")" "times set over NFSv$V, on the server"
+
 	# owners: user@domain of a user both sides know, and a bare number
 	if [[ $(id -u) -eq 0 ]]; then
 		chown daemon:daemon "$S/g"

@@ -8,6 +8,7 @@
 #  - a rename moves the renamed file's ctime, which the mount shows at
 #    once although it cached the file's attributes just before (the
 #    RENAME reply carries none of the file's);
+#  - a time NFSv3 cannot carry is set to the nearest it can;
 #  - a write by a non-owner to a setuid/setgid file it may write succeeds
 #    and clears the bits on the server (allow_other mount, second user).
 . "$(dirname "$0")/lib.sh"
@@ -71,6 +72,16 @@ for n in f d s p h2; do
 done
 # The other name of the hard-linked file is the same file.
 assert_eq "$(stat_of %z "$M/h2.moved")" "$(stat_of %z "$M/h")" "the ctime through the other link"
+
+# --- times NFSv3 cannot carry -------------------------------------------
+# nfstime3 holds 1970 to 2106: a time before goes out as the epoch, one
+# after as 2106's last second (the Linux client's bounds for NFSv3), not
+# as its low 32 bits (1960 would become 2096).
+: >"$A/$T/old"
+TZ=UTC touch -m -d "1960-05-04 03:02:01" "$A/$T/old"
+TZ=UTC touch -a -d "2200-01-02 03:04:05" "$A/$T/old"
+assert_eq "4294967295 0" "$(stat_of '%X %Y' "$EXPORT_DIR/$T/old")" "times out of NFSv3's range, on the server"
+assert_eq "4294967295 0" "$(stat_of '%X %Y' "$A/$T/old")" "times out of NFSv3's range, through the mount"
 
 # --- setuid/setgid cleared by a non-owner's write ----------------------
 # Root's files, written by another user through an allow_other mount: the

@@ -558,14 +558,22 @@ static void test_fattr_to_attr3(void **state)
 	assert_true(a3.attr.fsid == (1ull ^ (2ull << 32)));
 	assert_true(a3.attr.fileid == 77);
 	assert_int_equal(a3.attr.rdev.specdata1, 8);
-	assert_int_equal(a3.attr.atime.seconds, 0);
-	assert_int_equal(a3.attr.mtime.seconds, UINT32_MAX);
+	/* Before 1970 and after 2106 as NFSv4 has them. */
+	assert_true(a3.attr.atime.seconds == -5);
+	assert_true(a3.attr.mtime.seconds == 0x1ffffffffll);
 	assert_int_equal(a3.attr.ctime.seconds, 1000);
 	assert_int_equal(a3.attr.ctime.nseconds, 999);
 	assert_true(a3.change == 0x1122334455667788ull);
 	assert_int_equal(a3.owner_group.len, 4);
 	assert_memory_equal(a3.owner_group.s, "4242", 4);
 	assert_int_equal(a3.attr.uid, 0);
+	/* A server's most distant times are clamped where nanoseconds
+	 * would no longer fit an int64. */
+	g.time_access.seconds = INT64_MAX;
+	g.time_modify.seconds = INT64_MIN;
+	assert_int_equal(nfs4_fattr_to_attr3(&g, &a3), 0);
+	assert_true(a3.attr.atime.seconds == NFSTIME3_SECONDS_MAX);
+	assert_true(a3.attr.mtime.seconds == -NFSTIME3_SECONDS_MAX);
 	xdr_check_truncations(dec_fattr, e.buf, e.len, sizeof(g));
 	xdr_enc_release(&e);
 }

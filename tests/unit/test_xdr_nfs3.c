@@ -351,9 +351,28 @@ static void test_enc_setattr(void **state)
 		U32(0),				/* no guard */
 	};
 
+	/* Times the wire cannot hold: before 1970 as the epoch, after
+	 * 2106 as its last second, as the Linux client keeps them. */
+	const struct nfs3_setattr_args c = {
+		.object = fh_a,
+		.new_attributes = {
+			.set_atime = SET_TO_CLIENT_TIME, .atime = { -1, 5 },
+			.set_mtime = SET_TO_CLIENT_TIME,
+			.mtime = { 0x100000000ll, 7 },
+		},
+	};
+	const uint8_t want_c[] = {
+		FH_A_BYTES,
+		U32(0), U32(0), U32(0), U32(0),
+		U32(2), U32(0), U32(0),
+		U32(2), U32(0xffffffffu), U32(0),
+		U32(0),
+	};
+
 	(void)state;
 	xdr_check_encoding(nfs3_enc_setattr_args, &a, want, sizeof(want));
 	xdr_check_encoding(nfs3_enc_setattr_args, &b, want_b, sizeof(want_b));
+	xdr_check_encoding(nfs3_enc_setattr_args, &c, want_c, sizeof(want_c));
 }
 
 static void test_enc_lookup(void **state)
