@@ -224,13 +224,15 @@ void inode_named(struct inode_table *t, struct inode *ino, uint64_t dir,
 	size_t len = strlen(name);
 	struct inode_dent *d, **pp;
 	unsigned kept = 0;
+	bool same;
 
 	/* The same name again (a listing, a LOOKUP revalidating) is the
 	 * common case: it allocates nothing. */
 	pthread_mutex_lock(&t->lock);
 	d = g_hash_table_lookup(t->by_name, &k);
+	same = d && d->ino == ino;
 	pthread_mutex_unlock(&t->lock);
-	if (d && d->ino == ino)
+	if (same)
 		return;
 	d = malloc(sizeof(*d) + len + 1);
 	if (!d)
