@@ -106,6 +106,18 @@ static void check_readdir(struct nfs2_readdir_res *r)
 	FUZZ_CHECK(nfs2_readdir_next(&r->entries, &ent) == 0);
 }
 
+/* A time of the message: seconds as a signed u64 (before 1970 and past
+ * 2106 too, as a fattr3 holds them), nanoseconds. */
+static int dec_time(struct xdr_dec *d, struct nfstime3 *t)
+{
+	uint64_t s;
+
+	if (xdr_dec_u64(d, &s) || xdr_dec_u32(d, &t->nseconds))
+		return -EBADMSG;
+	t->seconds = (int64_t)s;
+	return 0;
+}
+
 /* Fields of a sattr3 from the message, one word each (u64 for size). */
 static void check_sattr3(struct xdr_dec *d)
 {
@@ -119,12 +131,8 @@ static void check_sattr3(struct xdr_dec *d)
 	if (xdr_dec_u32(d, &flags) || xdr_dec_u32(d, &s.mode) ||
 	    xdr_dec_u32(d, &s.uid) || xdr_dec_u32(d, &s.gid) ||
 	    xdr_dec_u64(d, &s.size) || xdr_dec_u32(d, &s.set_atime) ||
-	    xdr_dec_u32(d, &s.atime.seconds) ||
-	    xdr_dec_u32(d, &s.atime.nseconds) ||
-	    xdr_dec_u32(d, &s.set_mtime) ||
-	    xdr_dec_u32(d, &s.mtime.seconds) ||
-	    xdr_dec_u32(d, &s.mtime.nseconds) ||
-	    xdr_dec_u32(d, &now.seconds) || xdr_dec_u32(d, &now.nseconds))
+	    dec_time(d, &s.atime) || xdr_dec_u32(d, &s.set_mtime) ||
+	    dec_time(d, &s.mtime) || dec_time(d, &now))
 		return;
 	s.set_mode = flags & 1;
 	s.set_uid = flags & 2;
@@ -143,6 +151,11 @@ static void check_sattr3(struct xdr_dec *d)
 		FUZZ_CHECK(out.size == NFS2_SATTR_NOT_SET);
 	if (s.set_mode)
 		FUZZ_CHECK(out.mode == s.mode);
+	/* A time set by the client is the nearest the wire holds (one past
+	 * 2106 failed: its clamp is the "not set" value). */
+	if (s.set_mtime == SET_TO_CLIENT_TIME)
+		FUZZ_CHECK(out.mtime.seconds == (s.mtime.seconds < 0 ? 0 :
+			   (uint32_t)s.mtime.seconds));
 	FUZZ_CHECK(fuzz_round_trip(sattr_enc, sattr_dec, &out,
 				   sizeof(out)) == 0);
 	nfs2_sattr_none(&back);
