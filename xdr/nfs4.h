@@ -146,6 +146,11 @@ enum nfs4_op {
 	NFS4OP_SEEK = 69,
 	NFS4OP_WRITE_SAME = 70,
 	NFS4OP_CLONE = 71,
+	/* RFC 8276: extended attributes */
+	NFS4OP_GETXATTR = 72,
+	NFS4OP_SETXATTR = 73,
+	NFS4OP_LISTXATTRS = 74,
+	NFS4OP_REMOVEXATTR = 75,
 	NFS4OP_ILLEGAL = 10044
 };
 
@@ -168,8 +173,8 @@ enum nfs4_cb_op {
 
 /* "SEQUENCE", "CB_RECALL"; NULL for a number not in the protocol. */
 /* Operation names by number, NULL where no operation has that number
- * (NFS4OP_ILLEGAL is not in it): NFS4OP_CLONE is the last. */
-#define NFS4_OP_NAMES 72u
+ * (NFS4OP_ILLEGAL is not in it): NFS4OP_REMOVEXATTR is the last. */
+#define NFS4_OP_NAMES 76u
 extern const char *const nfs4_op_names[NFS4_OP_NAMES];
 const char *nfs4_op_name(uint32_t op);
 const char *nfs4_cb_op_name(uint32_t op);
@@ -287,7 +292,9 @@ enum nfsstat4 {
 	NFS4ERR_OFFLOAD_DENIED = 10091,
 	NFS4ERR_WRONG_LFS = 10092,
 	NFS4ERR_BADLABEL = 10093,
-	NFS4ERR_OFFLOAD_NO_REQS = 10094
+	NFS4ERR_OFFLOAD_NO_REQS = 10094,
+	NFS4ERR_NOXATTR = 10095,          /* RFC 8276 */
+	NFS4ERR_XATTR2BIG = 10096
 };
 
 /* "NFS4ERR_BADSESSION", or NULL if unknown. */

@@ -639,6 +639,18 @@ static const struct xdr_proc_codec op_codecs[] = {
 	   struct nfs4_status_res),
 	OP(NFS4OP_COPY, "COPY", nfs4_enc_copy_args, nfs4_dec_copy_res,
 	   struct nfs4_copy_args, struct nfs4_copy_res),
+	OP(NFS4OP_GETXATTR, "GETXATTR", nfs4_enc_getxattr_args,
+	   nfs4_dec_getxattr_res, struct nfs4_getxattr_args,
+	   struct nfs4_getxattr_res),
+	OP(NFS4OP_SETXATTR, "SETXATTR", nfs4_enc_setxattr_args,
+	   nfs4_dec_cinfo_res, struct nfs4_setxattr_args,
+	   struct nfs4_cinfo_res),
+	OP(NFS4OP_LISTXATTRS, "LISTXATTRS", nfs4_enc_listxattrs_args,
+	   nfs4_dec_listxattrs_res, struct nfs4_listxattrs_args,
+	   struct nfs4_listxattrs_res),
+	OP(NFS4OP_REMOVEXATTR, "REMOVEXATTR", nfs4_enc_removexattr_args,
+	   nfs4_dec_cinfo_res, struct nfs4_removexattr_args,
+	   struct nfs4_cinfo_res),
 };
 
 const struct xdr_proc_codec *nfs4_op_codec(uint32_t op)

@@ -575,6 +575,54 @@ struct nfs4_copy_res {
 	bool synchronous;
 };
 
+/* ---- extended attributes (RFC 8276) ---- */
+
+/* An xattr's key is a component4 (1..NFS4_MAXNAMLEN bytes): the name in
+ * the user namespace, without its "user." prefix.  Its value is at most
+ * NFS4_XATTR_VALUE_MAX bytes (Linux's XATTR_SIZE_MAX). */
+#define NFS4_XATTR_VALUE_MAX 65536u
+
+struct nfs4_getxattr_args {
+	struct nfs4_str name;
+};
+struct nfs4_getxattr_res {
+	uint32_t status;
+	const uint8_t *value;    /* into the reply */
+	uint32_t len;
+};
+
+enum nfs4_setxattr_option {
+	NFS4_SETXATTR_EITHER = 0,
+	NFS4_SETXATTR_CREATE = 1,
+	NFS4_SETXATTR_REPLACE = 2,
+};
+struct nfs4_setxattr_args {
+	uint32_t option;         /* enum nfs4_setxattr_option */
+	struct nfs4_str name;
+	const void *value;
+	uint32_t len;            /* <= NFS4_XATTR_VALUE_MAX */
+};
+/* SETXATTR and REMOVEXATTR answer a change_info4: struct nfs4_cinfo_res. */
+struct nfs4_removexattr_args {
+	struct nfs4_str name;
+};
+
+struct nfs4_listxattrs_args {
+	uint64_t cookie;
+	uint32_t maxcount;
+};
+/* count names, each an xdr string (key4): walk `names` with
+ * nfs4_listxattrs_next(). */
+struct nfs4_listxattrs_res {
+	uint32_t status;
+	uint64_t cookie;
+	uint32_t count;
+	struct xdr_dec names;
+	bool eof;
+};
+/* The next name of a LISTXATTRS reply; -ENODATA after the last. */
+int nfs4_listxattrs_next(struct nfs4_listxattrs_res *r, struct nfs4_str *name);
+
 /* Typed wrappers of nfs4_compound_add(). */
 #define NFS4_ADD_VOID(name, op)                                              \
 	static inline int nfs4_add_##name(struct nfs4_compound *c)           \
@@ -629,6 +677,10 @@ NFS4_ADD(seek, NFS4OP_SEEK, struct nfs4_seek_args)
 NFS4_ADD(allocate, NFS4OP_ALLOCATE, struct nfs4_allocate_args)
 NFS4_ADD(deallocate, NFS4OP_DEALLOCATE, struct nfs4_allocate_args)
 NFS4_ADD(copy, NFS4OP_COPY, struct nfs4_copy_args)
+NFS4_ADD(getxattr, NFS4OP_GETXATTR, struct nfs4_getxattr_args)
+NFS4_ADD(setxattr, NFS4OP_SETXATTR, struct nfs4_setxattr_args)
+NFS4_ADD(listxattrs, NFS4OP_LISTXATTRS, struct nfs4_listxattrs_args)
+NFS4_ADD(removexattr, NFS4OP_REMOVEXATTR, struct nfs4_removexattr_args)
 #undef NFS4_ADD
 #undef NFS4_ADD_VOID
 
@@ -696,5 +748,11 @@ int nfs4_dec_seek_res(struct xdr_dec *d, void *res);
 int nfs4_enc_allocate_args(struct xdr_enc *e, const void *args);
 int nfs4_enc_copy_args(struct xdr_enc *e, const void *args);
 int nfs4_dec_copy_res(struct xdr_dec *d, void *res);
+int nfs4_enc_getxattr_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_getxattr_res(struct xdr_dec *d, void *res);
+int nfs4_enc_setxattr_args(struct xdr_enc *e, const void *args);
+int nfs4_enc_listxattrs_args(struct xdr_enc *e, const void *args);
+int nfs4_dec_listxattrs_res(struct xdr_dec *d, void *res);
+int nfs4_enc_removexattr_args(struct xdr_enc *e, const void *args);
 
 #endif

@@ -2,8 +2,9 @@
 /*
  * NFSv4.1 and 4.2 (RFC 8881 section 18, RFC 7862 section 15): the
  * arguments and results of the file operations: access, open and close,
- * I/O, directory changes, READDIR, attributes, locks, stateids, and 4.2's
- * SEEK, ALLOCATE, DEALLOCATE and COPY.
+ * I/O, directory changes, READDIR, attributes, locks, stateids, 4.2's
+ * SEEK, ALLOCATE, DEALLOCATE and COPY, and RFC 8276's extended
+ * attributes.
  *
  * As in nfs4_ops.c: encoders validate (-EINVAL, sticky), decoders zero
  * the result, read the status and the arm it selects, and return -EBADMSG
@@ -824,4 +825,96 @@ int nfs4_dec_copy_res(struct xdr_dec *d, void *res)
 	    dec_fixed(d, r->verifier, NFS4_VERIFIER_SIZE))
 		return -EBADMSG;
 	return dec_copy_reqs(d, r);
+}
+
+/* ---- extended attributes (RFC 8276) ---- */
+
+/* GETXATTR4args: name (xattrkey4, a component4). */
+int nfs4_enc_getxattr_args(struct xdr_enc *e, const void *args)
+{
+	const struct nfs4_getxattr_args *a = args;
+
+	return enc_component(e, a ? &a->name : NULL);
+}
+
+/* GETXATTR4resok: value (xattrvalue4, opaque<>). */
+int nfs4_dec_getxattr_res(struct xdr_dec *d, void *res)
+{
+	struct nfs4_getxattr_res *r = res;
+
+	if (dec_status(d, r, sizeof(*r), &r->status))
+		return -EBADMSG;
+	if (r->status != NFS4_OK)
+		return 0;
+	if (xdr_dec_opaque(d, NFS4_XATTR_VALUE_MAX, &r->value, &r->len))
+		return -EBADMSG;
+	return 0;
+}
+
+/* SETXATTR4args: option (setxattr_option4), key, value. */
+int nfs4_enc_setxattr_args(struct xdr_enc *e, const void *args)
+{
+	const struct nfs4_setxattr_args *a = args;
+
+	if (!a || a->option > NFS4_SETXATTR_REPLACE ||
+	    a->len > NFS4_XATTR_VALUE_MAX || (a->len && !a->value))
+		return enc_fail(e, -EINVAL);
+	xdr_enc_u32(e, a->option);
+	enc_component(e, &a->name);
+	return xdr_enc_opaque(e, NFS4_XATTR_VALUE_MAX, a->value, a->len);
+}
+
+/* REMOVEXATTR4args: key. */
+int nfs4_enc_removexattr_args(struct xdr_enc *e, const void *args)
+{
+	const struct nfs4_removexattr_args *a = args;
+
+	return enc_component(e, a ? &a->name : NULL);
+}
+
+/* LISTXATTRS4args: cookie, maxcount (of the names' bytes). */
+int nfs4_enc_listxattrs_args(struct xdr_enc *e, const void *args)
+{
+	const struct nfs4_listxattrs_args *a = args;
+
+	if (!a || a->maxcount == 0)
+		return enc_fail(e, -EINVAL);
+	xdr_enc_u64(e, a->cookie);
+	return xdr_enc_u32(e, a->maxcount);
+}
+
+/*
+ * LISTXATTRS4resok: cookie, names (xattrkey4<>), eof.  Every name is
+ * checked here (a component4), so that the walk of them cannot fail.
+ */
+int nfs4_dec_listxattrs_res(struct xdr_dec *d, void *res)
+{
+	struct nfs4_listxattrs_res *r = res;
+	const uint8_t *start;
+	struct nfs4_str name;
+	size_t at;
+
+	if (dec_status(d, r, sizeof(*r), &r->status))
+		return -EBADMSG;
+	if (r->status != NFS4_OK)
+		return 0;
+	if (xdr_dec_u64(d, &r->cookie) || xdr_dec_u32(d, &r->count))
+		return -EBADMSG;
+	/* Each name takes 8 bytes at least: no count past what is left. */
+	if (r->count > xdr_dec_left(d) / 8)
+		return -EBADMSG;
+	at = xdr_dec_left(d);
+	start = d->p;
+	for (uint32_t i = 0; i < r->count; i++)
+		if (dec_component(d, &name))
+			return -EBADMSG;
+	xdr_dec_init(&r->names, start, at - xdr_dec_left(d));
+	return xdr_dec_bool(d, &r->eof) ? -EBADMSG : 0;
+}
+
+int nfs4_listxattrs_next(struct nfs4_listxattrs_res *r, struct nfs4_str *name)
+{
+	if (xdr_dec_left(&r->names) == 0)
+		return -ENODATA;
+	return dec_component(&r->names, name);
 }

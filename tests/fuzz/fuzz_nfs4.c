@@ -147,6 +147,26 @@ static void touch_result(uint32_t op, const void *res)
 			fuzz_sink += code;
 		break;
 	}
+	case NFS4OP_GETXATTR: {
+		const struct nfs4_getxattr_res *g = res;
+
+		FUZZ_CHECK(g->len <= NFS4_XATTR_VALUE_MAX);
+		fuzz_touch(g->value, g->len);
+		break;
+	}
+	case NFS4OP_LISTXATTRS: {
+		/* The walk of checked names cannot fail, and ends. */
+		struct nfs4_listxattrs_res l = *(const struct nfs4_listxattrs_res *)res;
+		struct nfs4_str name;
+		uint32_t n = 0;
+
+		while (nfs4_listxattrs_next(&l, &name) == 0) {
+			touch_str(&name, NFS4_MAXNAMLEN);
+			n++;
+		}
+		FUZZ_CHECK(n == l.count && xdr_dec_left(&l.names) == 0);
+		break;
+	}
 	}
 }
 

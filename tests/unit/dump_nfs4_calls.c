@@ -511,6 +511,26 @@ static int acl_calls(void)
 	return err;
 }
 
+/* RFC 8276: the four extended attribute operations in one COMPOUND. */
+static int xattr_calls(void)
+{
+	struct nfs4_getxattr_args g = { { "color", 5 } };
+	struct nfs4_setxattr_args sx = { NFS4_SETXATTR_CREATE, { "color", 5 },
+					 "blue", 4 };
+	struct nfs4_listxattrs_args l = { 0, 32768 };
+	struct nfs4_removexattr_args r = { { "color", 5 } };
+	struct nfs4_compound c;
+	struct xdr_enc e;
+
+	start(&e, &c, 0x405, 2, true);
+	nfs4_add_putfh(&c, &fh);
+	nfs4_add_setxattr(&c, &sx);
+	nfs4_add_getxattr(&c, &g);
+	nfs4_add_listxattrs(&c, &l);
+	nfs4_add_removexattr(&c, &r);
+	return finish("O", &e);
+}
+
 int main(void)
 {
 	int err = 0;
@@ -522,6 +542,7 @@ int main(void)
 	err |= replies();
 	err |= callback();
 	err |= acl_calls();
+	err |= xattr_calls();
 	if (err) {
 		fprintf(stderr, "dump_nfs4_calls: an encoder failed\n");
 		return 1;

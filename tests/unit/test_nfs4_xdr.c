@@ -766,7 +766,8 @@ static void test_names(void **state)
 	(void)state;
 	assert_string_equal(nfs4_op_name(NFS4OP_SEQUENCE), "SEQUENCE");
 	assert_string_equal(nfs4_op_name(NFS4OP_CLONE), "CLONE");
-	assert_null(nfs4_op_name(72));
+	assert_string_equal(nfs4_op_name(NFS4OP_REMOVEXATTR), "REMOVEXATTR");
+	assert_null(nfs4_op_name(76));
 	assert_string_equal(nfs4_cb_op_name(NFS4CBOP_RECALL), "CB_RECALL");
 	assert_string_equal(nfs4_stat_name(NFS4ERR_BADSESSION),
 			    "NFS4ERR_BADSESSION");

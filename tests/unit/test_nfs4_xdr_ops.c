@@ -497,6 +497,98 @@ static void test_stateids_and_42(void **state)
 	assert_true(cr.synchronous);
 }
 
+/* RFC 8276: GETXATTR, SETXATTR, LISTXATTRS, REMOVEXATTR. */
+static void test_xattr_ops(void **state)
+{
+	static const uint8_t get_args[] = { U32(3), 'a', 'b', 'c', 0 };
+	static const uint8_t get_res[] = { U32(0), U32(5), 'v', 'a', 'l',
+					   'u', 'e', 0, 0, 0 };
+	static const uint8_t get_none[] = { U32(10095) };
+	static const uint8_t get_huge[] = { U32(0), U32(65537) };
+	static const uint8_t set_args[] = { U32(1), U32(3), 'a', 'b', 'c', 0,
+					    U32(2), 'h', 'i', 0, 0 };
+	static const uint8_t set_res[] = { U32(0), U32(0), U64(1), U64(2) };
+	static const uint8_t list_args[] = { U64(7), U32(4096) };
+	static const uint8_t list_res[] = { U32(0), U64(9), U32(2),
+					    U32(1), 'x', 0, 0, 0,
+					    U32(4), 'l', 'o', 'n', 'g',
+					    U32(1) };
+	/* A count of names the rest of the reply cannot hold, an empty
+	 * name: malformed. */
+	static const uint8_t list_count[] = { U32(0), U64(9),
+					      U32(0x20000000), U32(1) };
+	static const uint8_t list_empty[] = { U32(0), U64(9), U32(1),
+					      U32(0), U32(1) };
+	struct nfs4_getxattr_args ga = { nfs4_str("abc") };
+	struct nfs4_setxattr_args sa = { NFS4_SETXATTR_CREATE,
+					 nfs4_str("abc"), "hi", 2 };
+	struct nfs4_listxattrs_args la = { 7, 4096 };
+	struct nfs4_removexattr_args ra = { nfs4_str("abc") };
+	struct nfs4_getxattr_res gr;
+	struct nfs4_listxattrs_res lr;
+	struct nfs4_cinfo_res cr;
+	struct nfs4_str name;
+	struct xdr_dec d;
+	uint8_t *copy;
+
+	(void)state;
+	xdr_check_encoding(nfs4_enc_getxattr_args, &ga, get_args,
+			   sizeof(get_args));
+	xdr_check_encoding(nfs4_enc_removexattr_args, &ra, get_args,
+			   sizeof(get_args));
+	xdr_check_encoding(nfs4_enc_setxattr_args, &sa, set_args,
+			   sizeof(set_args));
+	xdr_check_encoding(nfs4_enc_listxattrs_args, &la, list_args,
+			   sizeof(list_args));
+	/* Not on the wire: an option RFC 8276 lacks, a value too long, no
+	 * name, no room for names. */
+	sa.option = 3;
+	assert_int_equal(xdr_check_encode_err(nfs4_enc_setxattr_args, &sa),
+			 -EINVAL);
+	sa.option = NFS4_SETXATTR_EITHER;
+	sa.len = NFS4_XATTR_VALUE_MAX + 1;
+	assert_int_equal(xdr_check_encode_err(nfs4_enc_setxattr_args, &sa),
+			 -EINVAL);
+	ga.name.len = 0;
+	assert_int_equal(xdr_check_encode_err(nfs4_enc_getxattr_args, &ga),
+			 -EINVAL);
+	la.maxcount = 0;
+	assert_int_equal(xdr_check_encode_err(nfs4_enc_listxattrs_args, &la),
+			 -EINVAL);
+
+	copy = xdr_check_decode_all(nfs4_dec_getxattr_res, get_res,
+				    sizeof(get_res), &gr, sizeof(gr));
+	assert_int_equal(gr.len, 5);
+	assert_memory_equal(gr.value, "value", 5);
+	free(copy);
+	free(xdr_check_decode_all(nfs4_dec_getxattr_res, get_none,
+				  sizeof(get_none), &gr, sizeof(gr)));
+	assert_int_equal(gr.status, NFS4ERR_NOXATTR);
+	xdr_dec_init(&d, get_huge, sizeof(get_huge));
+	assert_int_equal(nfs4_dec_getxattr_res(&d, &gr), -EBADMSG);
+	free(xdr_check_decode_all(nfs4_dec_cinfo_res, set_res,
+				  sizeof(set_res), &cr, sizeof(cr)));
+	assert_true(cr.cinfo.after == 2);
+
+	copy = xdr_check_decode_all(nfs4_dec_listxattrs_res, list_res,
+				    sizeof(list_res), &lr, sizeof(lr));
+	assert_true(lr.cookie == 9);
+	assert_int_equal(lr.count, 2);
+	assert_true(lr.eof);
+	assert_int_equal(nfs4_listxattrs_next(&lr, &name), 0);
+	assert_int_equal(name.len, 1);
+	assert_memory_equal(name.s, "x", 1);
+	assert_int_equal(nfs4_listxattrs_next(&lr, &name), 0);
+	assert_int_equal(name.len, 4);
+	assert_memory_equal(name.s, "long", 4);
+	assert_int_equal(nfs4_listxattrs_next(&lr, &name), -ENODATA);
+	free(copy);
+	xdr_dec_init(&d, list_count, sizeof(list_count));
+	assert_int_equal(nfs4_dec_listxattrs_res(&d, &lr), -EBADMSG);
+	xdr_dec_init(&d, list_empty, sizeof(list_empty));
+	assert_int_equal(nfs4_dec_listxattrs_res(&d, &lr), -EBADMSG);
+}
+
 /* A 4.2 operation that a 4.1 server does not know comes back ILLEGAL. */
 static void test_seek_illegal(void **state)
 {
@@ -582,6 +674,7 @@ int main(void)
 		cmocka_unit_test(test_locks),
 		cmocka_unit_test(test_stateids_and_42),
 		cmocka_unit_test(test_seek_illegal),
+		cmocka_unit_test(test_xattr_ops),
 		cmocka_unit_test(test_small_args),
 	};
 

@@ -48,8 +48,8 @@ tsh() {
 }
 
 nframes=$(tsh | wc -l)
-if [ "$nframes" -ne 29 ]; then
-	echo "FAIL: tshark saw $nframes frames, expected 29"
+if [ "$nframes" -ne 30 ]; then
+	echo "FAIL: tshark saw $nframes frames, expected 30"
 	exit 1
 fi
 
@@ -123,6 +123,7 @@ want=$(cat <<'EOF'
 27	1			11,4													
 28	0	2	53,22,34,9			0											
 29	1		53,22,9														
+30	0	2	53,22,73,72,74,75														
 EOF
 )
 got=$(tsh -T fields -e frame.number -e rpc.msgtyp -e nfs.minorversion \
@@ -144,10 +145,21 @@ want=$(cat <<'EOF'
 29	0,1,0	0x00000000,0x00000040,0x00000000	0x001601a7,0x00000006,0x00120081	OWNER@,GROUP@,1000@localdomain
 EOF
 )
-got=$(tsh -Y 'frame.number >= 28' -T fields -e frame.number -e nfs.acetype4 \
+got=$(tsh -Y 'frame.number >= 28 && frame.number <= 29' -T fields -e frame.number -e nfs.acetype4 \
 	-e nfs.aceflags4 -e nfs.acemask4 -e nfs.who)
 if [ "$got" != "$want" ]; then
 	echo "FAIL: ACL entries differ (want, then got):"
+	diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") || true
+	exit 1
+fi
+
+# The extended attribute operations (frame 30): keys, SETXATTR's option
+# (CREATE), LISTXATTRS's maxcount.
+want=$(printf '30\tcolor,color,color\t1\t32768')
+got=$(tsh -Y 'frame.number == 30' -T fields -e frame.number -e nfs.xattr.key \
+	-e nfs.setxattr.options -e nfs.lisxtattr.maxcount)
+if [ "$got" != "$want" ]; then
+	echo "FAIL: xattr fields differ (want, then got):"
 	diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") || true
 	exit 1
 fi
