@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "xdr_check.h"
+
 #include "../../src/proto/nfs4_acl_client.h"
 
 static const struct nfs_fh3 fh = { 4, { 1, 2, 3, 4 } };
@@ -107,23 +109,9 @@ static int parse_reply(struct xdr_enc *e, uint32_t nres,
 		       struct nfs4_aclcall *q)
 {
 	struct nfs4_compound_res r;
-	struct xdr_dec d;
-	struct xdr_enc whole;
-	int ret;
 
-	assert_int_equal(xdr_enc_init(&whole, 0, 0), 0);
-	xdr_enc_u32(&whole, NFS4_OK);
-	xdr_enc_string(&whole, NFS4_MAXTAG, "");
-	xdr_enc_u32(&whole, nres);
-	xdr_enc_opaque_fixed(&whole, e->buf, e->len);
-	assert_int_equal(xdr_enc_error(&whole), 0);
-	xdr_dec_init(&d, whole.buf, whole.len);
-	assert_int_equal(nfs4_dec_compound_res(&d, &r), 0);
-	ret = nfs4_aclcall_parse(&r, q);
-	/* what the results point into lives as long as the test's copy */
-	xdr_enc_release(e);
-	*e = whole;
-	return ret;
+	xdr_check_compound_reply(e, nres, &r);
+	return nfs4_aclcall_parse(&r, q);
 }
 
 static void reply_getattr(struct xdr_enc *e, bool keeps)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "xdr_check.h"
+#include "nfs4.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -89,4 +90,23 @@ int xdr_check_encode_err(xdr_check_enc_fn enc, const void *obj)
 	assert_int_equal(ret, xdr_enc_error(&e));
 	xdr_enc_release(&e);
 	return ret;
+}
+
+void xdr_check_compound_reply(struct xdr_enc *e, uint32_t nres,
+			      struct nfs4_compound_res *r)
+{
+	struct xdr_enc whole;
+	struct xdr_dec d;
+
+	assert_int_equal(xdr_enc_error(e), 0);
+	assert_int_equal(xdr_enc_init(&whole, 0, 0), 0);
+	xdr_enc_u32(&whole, NFS4_OK);
+	xdr_enc_string(&whole, NFS4_MAXTAG, "");
+	xdr_enc_u32(&whole, nres);
+	xdr_enc_opaque_fixed(&whole, e->buf, e->len);
+	assert_int_equal(xdr_enc_error(&whole), 0);
+	xdr_dec_init(&d, whole.buf, whole.len);
+	assert_int_equal(nfs4_dec_compound_res(&d, r), 0);
+	xdr_enc_release(e);
+	*e = whole;
 }

@@ -36,4 +36,12 @@ void xdr_check_encoding(xdr_check_enc_fn enc, const void *obj,
 /* enc(obj) fails; returns its error, which must also be the sticky one. */
 int xdr_check_encode_err(xdr_check_enc_fn enc, const void *obj);
 
+struct nfs4_compound_res;
+/* The nres results in *e (each an operation code and its result: what
+ * follows SEQUENCE, as the session hands a reply on) as a whole COMPOUND
+ * reply, NFS4_OK with no tag, decoded into *r.  *e becomes that reply,
+ * which *r points into: release it after the last look at *r. */
+void xdr_check_compound_reply(struct xdr_enc *e, uint32_t nres,
+			      struct nfs4_compound_res *r);
+
 #endif
