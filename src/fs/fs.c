@@ -296,6 +296,27 @@ double fs_attr_timeout(struct inode *ino)
 	return inode_fresh_attr(ino, &a, &left) ? left : 0.0;
 }
 
+bool fs_v42_missing(struct fs *fs, unsigned what)
+{
+	return __atomic_load_n(&fs->v42_missing, __ATOMIC_RELAXED) & what;
+}
+
+void fs_v42_mark_missing(struct fs *fs, unsigned what, const char *op,
+			 const char *why)
+{
+	unsigned old = __atomic_fetch_or(&fs->v42_missing, what,
+					 __ATOMIC_RELAXED);
+
+	if (!(old & what))
+		TRACE("%s: %s → not asked again on this mount", op, why);
+}
+
+const char *fs_v42_why(struct fs *fs)
+{
+	return fs->nfs->v4 ? "NFSv4.1 mount, no NFSv4.2 operations"
+			   : "no such operation before NFSv4.2";
+}
+
 void fs_purge_data(struct fs *fs, struct inode *ino, const char *why)
 {
 	unsigned n = 0;

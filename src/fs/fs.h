@@ -42,8 +42,8 @@ struct fs {
 	 * read-ahead the first open raises (bdi.h); ra_raised: done. */
 	char bdi[32];
 	int ra_raised;
-	/* NFSv4.2 operations this mount lacks (fs_space.c: FS_NO_SEEK ...),
-	 * learned from the version or a NOTSUPP; [atomic], only ever set. */
+	/* NFSv4.2 operations this mount lacks (FS_NO_SEEK ...), learned
+	 * from the version or a NOTSUPP; [atomic], only ever set. */
 	unsigned v42_missing;
 	/* Ticks at every start and end of a batch of our writes to any
 	 * file ([atomic]): fs_wsince(). */
@@ -75,6 +75,19 @@ void fs_inode_stat(struct inode *ino, const struct fattr3 *a, struct stat *st);
 /* ino lost a name (REMOVE, RENAME over it): its link count and ctime
  * moved on the server, so neither our attributes nor the kernel's hold. */
 void fs_name_lost(struct fs *fs, struct inode *ino);
+
+/* NFSv4.2 operations a mount may lack (fs->v42_missing). */
+#define FS_NO_SEEK 0x1u
+#define FS_NO_ALLOC 0x2u
+#define FS_NO_DEALLOC 0x4u
+#define FS_NO_COPY 0x8u
+#define FS_NO_XATTR 0x10u   /* GETXATTR, SETXATTR, LISTXATTRS, REMOVEXATTR */
+bool fs_v42_missing(struct fs *fs, unsigned what);
+/* Remember that the mount has no `what`; traced the first time. */
+void fs_v42_mark_missing(struct fs *fs, unsigned what, const char *op,
+			 const char *why);
+/* Why the mount has no NFSv4.2 operation at all, for the trace. */
+const char *fs_v42_why(struct fs *fs);
 /* The name the kernel last took ino under, for the trace and the log:
  * valid until the calling thread's fourth call after this one;
  * "(unnamed)" for the root and a file known by no name. */
@@ -260,6 +273,19 @@ void fs_setxattr4(fuse_req_t req, struct inode *i, const char *name,
 		  const char *value, size_t size, int flags);
 void fs_listxattr4(fuse_req_t req, struct inode *i, size_t size);
 void fs_removexattr4(fuse_req_t req, struct inode *i, const char *name);
+
+/* fs_xattr42.c: user.* on an NFSv4.2 mount (RFC 8276), where the
+ * handlers above send those names on every mount */
+bool fs_xattr_is_user(const char *name);
+void fs_uxattr_get(fuse_req_t req, struct inode *i, const char *name,
+		   size_t size);
+void fs_uxattr_set(fuse_req_t req, struct inode *i, const char *name,
+		   const char *value, size_t size, int flags);
+void fs_uxattr_remove(fuse_req_t req, struct inode *i, const char *name);
+/* The user.* names of i for a listing: a malloc'd *names of *len bytes
+ * (NULL, 0 where there are none or the mount keeps none), or -errno. */
+int fs_uxattr_list(fuse_req_t req, struct inode *i, char **names,
+		   size_t *len);
 
 /* fs_dir.c */
 void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);

@@ -42,39 +42,11 @@
 #include "../base/trace.h"
 #include "../proto/nfs42_ops.h"
 
-#define FS_NO_SEEK 0x1u
-#define FS_NO_ALLOC 0x2u
-#define FS_NO_DEALLOC 0x4u
-#define FS_NO_COPY 0x8u
-
 /* Bytes one COPY is asked for at most: a synchronous COPY holds a
  * session slot and the caller until the server is done, and a soft
  * mount gives up on a call after timeo; copy_file_range(2) may copy
  * less than asked, and its callers go on from there. */
 #define COPY_MAX (256ull << 20)
-
-static bool missing(struct fs *fs, unsigned what)
-{
-	return __atomic_load_n(&fs->v42_missing, __ATOMIC_RELAXED) & what;
-}
-
-/* Remember that the mount has no `what`; trace it the first time. */
-static void mark_missing(struct fs *fs, unsigned what, const char *op,
-			 const char *why)
-{
-	unsigned old = __atomic_fetch_or(&fs->v42_missing, what,
-					 __ATOMIC_RELAXED);
-
-	if (!(old & what))
-		TRACE("%s: %s → not asked again on this mount", op, why);
-}
-
-/* Why the mount has no NFSv4.2 operation, for the trace. */
-static const char *no_v42(struct fs *fs)
-{
-	return fs->nfs->v4 ? "NFSv4.1 mount, no NFSv4.2 operations"
-			   : "no such operation before NFSv4.2";
-}
 
 /* ---- lseek ---- */
 
@@ -109,8 +81,8 @@ void fs_lseek(fuse_req_t req, fuse_ino_t ino, off_t off, int whence,
 		return;
 	}
 	if (!nfs42_available(fs->nfs))
-		mark_missing(fs, FS_NO_SEEK, "lseek", no_v42(fs));
-	if (missing(fs, FS_NO_SEEK)) {
+		fs_v42_mark_missing(fs, FS_NO_SEEK, "lseek", fs_v42_why(fs));
+	if (fs_v42_missing(fs, FS_NO_SEEK)) {
 		fuse_reply_err(req, ENOSYS);
 		return;
 	}
@@ -130,7 +102,8 @@ void fs_lseek(fuse_req_t req, fuse_ino_t ino, off_t off, int whence,
 	}
 	ret = seek_call(req, i, (uint64_t)off, hole, &res);
 	if (ret == -ENOTSUP || (ret == 0 && res.status == NFS3ERR_NOTSUPP)) {
-		mark_missing(fs, FS_NO_SEEK, "lseek", "SEEK not supported");
+		fs_v42_mark_missing(fs, FS_NO_SEEK, "lseek",
+				    "SEEK not supported");
 		fuse_reply_err(req, ENOSYS);
 		return;
 	}
@@ -204,9 +177,9 @@ static int fallocate_range(fuse_req_t req, struct inode *i, bool dealloc,
 		return 0;
 	ret = space_call(req, i, dealloc, off, len, &res);
 	if (ret == -ENOTSUP || (ret == 0 && res.status == NFS3ERR_NOTSUPP)) {
-		mark_missing(fs, bit, "fallocate", dealloc
-			     ? "DEALLOCATE not supported"
-			     : "ALLOCATE not supported");
+		fs_v42_mark_missing(fs, bit, "fallocate", dealloc
+				    ? "DEALLOCATE not supported"
+				    : "ALLOCATE not supported");
 		return -EOPNOTSUPP;
 	}
 	if (ret)
@@ -240,9 +213,9 @@ void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t offset,
 		return;
 	}
 	if (!nfs42_available(fs->nfs))
-		mark_missing(fs, FS_NO_ALLOC | FS_NO_DEALLOC, "fallocate",
-			     no_v42(fs));
-	if (missing(fs, dealloc ? FS_NO_DEALLOC : FS_NO_ALLOC)) {
+		fs_v42_mark_missing(fs, FS_NO_ALLOC | FS_NO_DEALLOC,
+				    "fallocate", fs_v42_why(fs));
+	if (fs_v42_missing(fs, dealloc ? FS_NO_DEALLOC : FS_NO_ALLOC)) {
 		fuse_reply_err(req, EOPNOTSUPP);
 		return;
 	}
@@ -294,8 +267,8 @@ static int64_t copy_range(fuse_req_t req, struct inode *src, uint64_t off_in,
 	ret = copy_call(req, src, off_in, dst, off_out,
 			len < COPY_MAX ? len : COPY_MAX, &res);
 	if (ret == -ENOTSUP || (ret == 0 && res.status == NFS3ERR_NOTSUPP)) {
-		mark_missing(fs, FS_NO_COPY, "copy_file_range",
-			     "COPY not supported, the kernel copies");
+		fs_v42_mark_missing(fs, FS_NO_COPY, "copy_file_range",
+				    "COPY not supported, the kernel copies");
 		return -ENOSYS;
 	}
 	if (ret)
@@ -331,8 +304,9 @@ void fs_copy_file_range(fuse_req_t req, fuse_ino_t ino_in, off_t off_in,
 		return;
 	}
 	if (!nfs42_available(fs->nfs))
-		mark_missing(fs, FS_NO_COPY, "copy_file_range", no_v42(fs));
-	if (missing(fs, FS_NO_COPY)) {
+		fs_v42_mark_missing(fs, FS_NO_COPY, "copy_file_range",
+				    fs_v42_why(fs));
+	if (fs_v42_missing(fs, FS_NO_COPY)) {
 		fuse_reply_err(req, ENOSYS);
 		return;
 	}

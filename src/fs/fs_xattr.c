@@ -330,6 +330,10 @@ void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	}
 	if (kind == ACL_NONE)
 		STAT_INC(getxattr_other);
+	if (fs_xattr_is_user(name)) {
+		fs_uxattr_get(req, i, name, size);
+		return;
+	}
 	if (fs_of(req)->nfs->v4) {
 		fs_getxattr4(req, i, name, size);
 		return;
@@ -556,6 +560,10 @@ void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		fuse_reply_err(req, ESTALE);
 		return;
 	}
+	if (fs_xattr_is_user(name)) {
+		fs_uxattr_set(req, i, name, value, size, flags);
+		return;
+	}
 	if (fs_of(req)->nfs->v4) {
 		fs_setxattr4(req, i, name, value, size, flags);
 		return;
@@ -574,6 +582,10 @@ void fs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
 
 	if (!i) {
 		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	if (fs_xattr_is_user(name)) {
+		fs_uxattr_remove(req, i, name);
 		return;
 	}
 	if (fs_of(req)->nfs->v4) {

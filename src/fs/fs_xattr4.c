@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Extended attributes of an NFSv4 mount: one name, system.nfs4_acl, the
- * file's NFSv4 ACL as the Linux client gives it (xdr/nfs4.h: the XDR of
+ * Extended attributes of an NFSv4 mount: system.nfs4_acl, the file's
+ * NFSv4 ACL as the Linux client gives it (xdr/nfs4.h: the XDR of
  * fattr4_acl, read by nfs4_getfacl and written by nfs4_setfacl), through
  * GETATTR and SETATTR of the ACL attribute (proto/nfs4_acl_client.h).
+ * The user.* names are fs_xattr42.c's; a listing names both.
  *
  *   - The POSIX ACL names, and every other one, are EOPNOTSUPP: NFSv4 has
  *     no POSIX ACLs (an NFSv3 mount has them through NFSACL, fs_xattr.c).
@@ -283,21 +284,40 @@ void fs_removexattr4(fuse_req_t req, struct inode *i, const char *name)
 	fuse_reply_err(req, is_nfs4_acl(name) ? EINVAL : EOPNOTSUPP);
 }
 
+/* system.nfs4_acl where the file has an ACL, then the user.* names
+ * (fs_xattr42.c). */
 void fs_listxattr4(fuse_req_t req, struct inode *i, size_t size)
 {
-	static const char names[] = XATTR_NFS4_ACL;
+	static const char acl[] = XATTR_NFS4_ACL;
+	char *user = NULL, *names;
+	size_t len = 0, ulen;
 	void *val = NULL;
-	size_t len = 0;
 	int ret = acl_read(req, i, "listxattr", &val, &len);
 
 	free(val);
 	if (ret == 0)
-		len = sizeof(names);
+		len = sizeof(acl);
 	else if (ret == -EOPNOTSUPP || ret == -ENODATA)
 		len = 0;
 	else {
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	fs_reply_xattr(req, names, len, size);
+	ret = fs_uxattr_list(req, i, &user, &ulen);
+	if (ret) {
+		fuse_reply_err(req, -ret);
+		return;
+	}
+	names = malloc(len + ulen + 1);
+	if (!names) {
+		free(user);
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	memcpy(names, acl, len);
+	if (ulen)
+		memcpy(names + len, user, ulen);
+	fs_reply_xattr(req, names, len + ulen, size);
+	free(names);
+	free(user);
 }

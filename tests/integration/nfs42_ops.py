@@ -18,6 +18,10 @@ usage:
   nfs42_ops.py copy SRC DST
       copies SRC into DST (made empty) with copy_file_range(2) until it
       returns 0; prints the bytes copied
+  nfs42_ops.py xattr FILE
+      setxattr, getxattr, listxattr and removexattr of user.* names and a
+      getxattr of security.selinux; one line each: "CALL ANSWER", ANSWER
+      "ok", the value, the names listed, or the errno's name
 """
 import ctypes
 import errno
@@ -68,6 +72,35 @@ def fallocate(fd, mode, off, length):
     return errno.errorcode.get(e, str(e))
 
 
+def answer(fn):
+    try:
+        r = fn()
+    except OSError as e:
+        if e.errno == errno.EOPNOTSUPP:
+            return "EOPNOTSUPP"
+        return errno.errorcode.get(e.errno, str(e.errno))
+    if r is None:
+        return "ok"
+    if isinstance(r, bytes):
+        return r.decode()
+    return ",".join(sorted(r)) or "(none)"
+
+
+def xattr(path):
+    calls = [
+        ("set", lambda: os.setxattr(path, "user.color", b"blue")),
+        ("create", lambda: os.setxattr(path, "user.color", b"red",
+                                       os.XATTR_CREATE)),
+        ("get", lambda: os.getxattr(path, "user.color")),
+        ("get-missing", lambda: os.getxattr(path, "user.none")),
+        ("list", lambda: os.listxattr(path)),
+        ("remove", lambda: os.removexattr(path, "user.color")),
+        ("security", lambda: os.getxattr(path, "security.selinux")),
+    ]
+    for name, fn in calls:
+        print(name, answer(fn))
+
+
 def pattern(size):
     block = bytes((i * 7 + 3) % 251 for i in range(4096))
     return (block * (size // 4096 + 1))[:size]
@@ -88,6 +121,8 @@ def main():
         os.write(fd, pattern(int(args[1])))
         print(fallocate(fd, "punch", int(args[2]), int(args[3])))
         os.close(fd)
+    elif cmd == "xattr":
+        xattr(args[0])
     elif cmd == "copy":
         src = os.open(args[0], os.O_RDONLY)
         dst = os.open(args[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)

@@ -5,7 +5,9 @@
 # file that stat shows at once (ALLOCATE), KEEP_SIZE keeps the size, a
 # punched hole reads as zeros, also with the written bytes still gathered
 # in the daemon (DEALLOCATE); copy_file_range and cp copy the right bytes
-# although the server answers COPY with NOTSUPP, and COPY is asked once.
+# although the server answers COPY with NOTSUPP, and COPY is asked once;
+# user.* extended attributes are asked of the server (RFC 8276), which
+# keeps none (nfs-ganesha's VFS): EOPNOTSUPP, and asked once.
 # Then the same calls on vers=4.1 and vers=3 mounts: the answers of a
 # file system without holes, EOPNOTSUPP from fallocate, copies that work,
 # and none of these operations on the wire.
@@ -156,6 +158,25 @@ assert_file_eq "$D/src" "$S/dst2" "cp --reflink=never over NFSv4.2"
 assert_file_eq "$D/src" "$S/dst3" "second copy_file_range"
 assert_eq 1 $(($(op_calls "$M" COPY) - c0)) "COPY calls for three copies (NOTSUPP remembered)"
 (($(op_calls "$M" READ_PLUS) == 0)) || fail "READ_PLUS was sent"
+
+# ---- user.* extended attributes.  The test server has none: every call
+# answers as a local file system without them, the first one asks.
+XA_NONE="set EOPNOTSUPP
+create EOPNOTSUPP
+get EOPNOTSUPP
+get-missing EOPNOTSUPP
+list (none)
+remove EOPNOTSUPP
+security EOPNOTSUPP"
+: >"$D/xa"
+assert_eq 0 "$(op_calls "$M" SETXATTR)" "SETXATTR before any setxattr"
+assert_eq "$XA_NONE" "$("${OPS[@]}" xattr "$D/xa")" "xattrs over NFSv4.2, server without them"
+n=0
+for op in GETXATTR SETXATTR LISTXATTRS REMOVEXATTR; do
+	n=$((n + $(op_calls "$M" $op)))
+done
+assert_eq 1 "$(op_calls "$M" SETXATTR)" "SETXATTR asked once"
+assert_eq 1 "$n" "xattr operations sent: the first alone (NOTSUPP remembered)"
 umount_nfsfuse "$M"
 
 # ---- the same on mounts without these operations
@@ -176,7 +197,10 @@ for V in 4.1 3; do
 	assert_file_eq "$D/src" "$S/dst$V" "copy_file_range over NFSv$V, on the server"
 	cp --reflink=never "$D/src" "$D/cp$V" || fail "cp over NFSv$V"
 	assert_file_eq "$D/src" "$S/cp$V" "cp --reflink=never over NFSv$V"
-	for op in SEEK ALLOCATE DEALLOCATE COPY; do
+	: >"$D/xa$V"
+	assert_eq "$XA_NONE" "$("${OPS[@]}" xattr "$D/xa$V")" "xattrs over NFSv$V"
+	for op in SEEK ALLOCATE DEALLOCATE COPY GETXATTR SETXATTR LISTXATTRS \
+		REMOVEXATTR; do
 		assert_eq 0 "$(op_calls "$M" $op)" "$op sent over NFSv$V"
 	done
 	umount_nfsfuse "$M"
