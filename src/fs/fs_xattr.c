@@ -2,7 +2,8 @@
 /*
  * Extended attributes: only the two POSIX ACL names exist on an NFSv3
  * mount, as on a kernel one, and they go through NFSACL (xdr/nfsacl.h);
- * an NFSv4 mount has system.nfs4_acl instead (fs_xattr4.c):
+ * an NFSv4 mount has system.nfs4_acl instead (fs_xattr4.c).  The user.*
+ * names go to fs_xattr42.c on every mount (only NFSv4.2 has them):
  *
  *   system.posix_acl_access   GETACL/SETACL of the access ACL
  *   system.posix_acl_default  the same for a directory's default ACL
