@@ -109,6 +109,7 @@ static void inode_free(struct inode_table *t, struct inode *ino)
 		__atomic_sub_fetch(&t->nmultilink, 1, __ATOMIC_RELAXED);
 	dfile_free(t->dc, ino->df);
 	wback_free(ino->wb);
+	free(ino->wb_before);
 	free(ino->silly);
 	free(ino->acc);
 	if (ino->dir_names)

@@ -86,8 +86,9 @@ struct inode {
 	bool wbatch;            /* writes sent since the last flush */
 	/* The attribute cache as that batch found it: what the batch
 	 * started from, and for how long it would still have been
-	 * believed. */
-	struct attr_state wb_before;
+	 * believed.  Owned; made with wb, at the first write (most files
+	 * are never written here): set while wbatch is. */
+	struct attr_state *wb_before;
 	/* Where our writes of the batch reach: a file with writes not yet
 	 * on the server is never told to the kernel as shorter, or its
 	 * next O_APPEND would land on them. */

@@ -268,7 +268,7 @@ static int deleg_report(void *ctx, const struct nfs_fh3 *fh,
 	pthread_mutex_lock(&ino->lock);
 	/* While our writes are pending the cached attributes are set
 	 * aside: the batch started from wb_before, and reaches wb_end. */
-	a = ino->wbatch ? &ino->wb_before.attr : &ino->as.attr;
+	a = ino->wbatch ? &ino->wb_before->attr : &ino->as.attr;
 	r->change = a->change;
 	r->size = a->size;
 	r->dirty = ino->wbatch;
@@ -819,9 +819,9 @@ static bool batch_attr(struct inode *ino, struct fattr3 *a)
 	bool ok;
 
 	pthread_mutex_lock(&ino->lock);
-	ok = ino->wbatch && acache_fresh(&ino->wb_before, clock_mono_ns());
+	ok = ino->wbatch && acache_fresh(ino->wb_before, clock_mono_ns());
 	if (ok) {
-		*a = ino->wb_before.attr;
+		*a = ino->wb_before->attr;
 		/* Here, under the lock that saw the batch: settled by the
 		 * time fs_inode_stat() looks, it would leave the size from
 		 * before, and the kernel cut its pages to it. */

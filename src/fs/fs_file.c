@@ -1047,7 +1047,7 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 
 /* Our writes to ino are unsettled: the attributes the wcc chain of the
  * batch must start from are kept, and until it is settled none are
- * believed.  The inode lock is held. */
+ * believed.  The inode lock is held, i->wb_before made. */
 static void batch_begin(struct fs *fs, struct inode *i)
 {
 	if (i->wbatch)
@@ -1055,7 +1055,7 @@ static void batch_begin(struct fs *fs, struct inode *i)
 	i->wbatch = true;
 	fs_wstamp(fs, i);
 	i->wb_end = 0;
-	i->wb_before = i->as;
+	*i->wb_before = i->as;
 	acache_invalidate(&i->as);
 }
 
@@ -1093,9 +1093,12 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 	pthread_mutex_lock(&i->lock);
 	if (!i->wb)
 		i->wb = wback_new(fs->nfs, &i->fh, WBACK_MAX_HELD);
-	batch_begin(fs, i);
+	if (!i->wb_before)
+		i->wb_before = malloc(sizeof(*i->wb_before));
+	if (i->wb && i->wb_before)
+		batch_begin(fs, i);
 	pthread_mutex_unlock(&i->lock);
-	if (!i->wb) {
+	if (!i->wb || !i->wb_before) {
 		pthread_mutex_unlock(&i->settle);
 		fs_wait_end(&w);
 		fuse_reply_err(req, ENOMEM);
@@ -1211,8 +1214,10 @@ static int writes_settle(fuse_req_t req, struct inode *ino, bool release)
 		ino->nwerr++;
 	}
 	batch = ino->wbatch;
-	before = ino->wb_before.attr;
-	before_valid = ino->wb_before.valid;
+	if (batch) {
+		before = ino->wb_before->attr;
+		before_valid = ino->wb_before->valid;
+	}
 	ino->wbatch = false;
 	if (batch)
 		fs_wstamp(fs, ino);

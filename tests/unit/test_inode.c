@@ -71,7 +71,7 @@ static void test_remember_forget(void **state)
  * table's own indexes, for handles of nfs-ganesha's size.  An ACCESS
  * cache is made only for the files that get an answer.
  */
-#define INODE_BYTES_MAX 850
+#define INODE_BYTES_MAX 800
 
 static void test_memory_per_inode(void **state)
 {
