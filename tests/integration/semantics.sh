@@ -49,29 +49,39 @@ sleep 1.1
 mv "$EXPORT_DIR/$T/oracle" "$EXPORT_DIR/$T/oracle.moved"
 [[ $(stat_of %z "$EXPORT_DIR/$T/oracle.moved") != "$c0" ]] ||
 	skip "the export's file system keeps the ctime of a renamed file"
-M=$A/$T/mv
-mkdir "$M" "$M/sub"
-: >"$M/f"
-mkdir "$M/d"
-ln -s f "$M/s"
-mkfifo "$M/p"
-: >"$M/h"
-ln "$M/h" "$M/h2"
+# The same over NFSv4.1, whose RENAME has no attributes of the file
+# either.
+V4=$(new_mountpoint)
+mount_nfsfuse "$V4" -o vers=4.1
 declare -A before
-# Cached by the mount now, believed for seconds to come.
-for n in f d s p h2; do before[$n]=$(stat_of %z "$M/$n"); done
-sleep 1.1
-for n in f d s p h2; do
-	# A rename within the directory, and one to another directory.
-	to=$n.moved
-	[[ $n == d || $n == p ]] && to=sub/$n.moved
-	mv "$M/$n" "$M/$to"
-	got=$(stat_of %z "$M/$to")
-	assert_ne "${before[$n]}" "$got" "the ctime of $n, renamed, through the mount"
-	assert_eq "$(stat_of %z "$EXPORT_DIR/$T/mv/$to")" "$got" "the ctime of $n, renamed, against the server's"
+for mnt in "$A" "$V4"; do
+	v=v3
+	[[ $mnt == "$V4" ]] && v=v4.1
+	M=$mnt/$T/mv.$v
+	mkdir "$M" "$M/sub"
+	: >"$M/f"
+	mkdir "$M/d"
+	ln -s f "$M/s"
+	mkfifo "$M/p"
+	: >"$M/h"
+	ln "$M/h" "$M/h2"
+	# Cached by the mount now, believed for seconds to come.
+	for n in f d s p h2; do before[$n]=$(stat_of %z "$M/$n"); done
+	sleep 1.1
+	for n in f d s p h2; do
+		# A rename within the directory, and one to another.
+		to=$n.moved
+		[[ $n == d || $n == p ]] && to=sub/$n.moved
+		mv "$M/$n" "$M/$to"
+		got=$(stat_of %z "$M/$to")
+		assert_ne "${before[$n]}" "$got" "the ctime of $n, renamed, through the $v mount"
+		assert_eq "$(stat_of %z "$EXPORT_DIR/$T/mv.$v/$to")" "$got" \
+			"the ctime of $n, renamed, through the $v mount, against the server's"
+	done
+	# The other name of the hard-linked file is the same file.
+	assert_eq "$(stat_of %z "$M/h2.moved")" "$(stat_of %z "$M/h")" \
+		"the ctime through the other link, $v"
 done
-# The other name of the hard-linked file is the same file.
-assert_eq "$(stat_of %z "$M/h2.moved")" "$(stat_of %z "$M/h")" "the ctime through the other link"
 
 # --- times NFSv3 cannot carry -------------------------------------------
 # nfstime3 holds 1970 to 2106: a time before goes out as the epoch, one
