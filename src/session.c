@@ -318,7 +318,8 @@ static int probe_root(struct session *s, char *err, size_t errlen)
 		return -1;
 	}
 	nf_log(NF_LOG_INFO, "mounted %s:%s vers=%u rsize=%u wsize=%u "
-	       "dirsize=%u time_delta=%lld.%09us", s->o->host, s->o->export_path,
+	       "dirsize=%u time_delta=%lld.%09us", s->o->host,
+	       s->o->export_path,
 	       s->nfs.v->vers, s->nfs.rsize, s->nfs.wsize, s->nfs.dsize,
 	       (long long)fr.time_delta.seconds, fr.time_delta.nseconds);
 	return 0;

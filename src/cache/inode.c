@@ -267,8 +267,6 @@ void inode_named(struct inode_table *t, struct inode *ino, uint64_t dir,
 }
 
 /* Take the name dir/name out of the index; its inode with one lookup
- * added when want, else NULL.  Table lock held. */
-/* Take the name dir/name out of the index; its inode with one lookup
  * added when want, else NULL.  The inode keeps the name (newest first,
  * for the trace) until it is named again.  Table lock held. */
 static struct inode *unname_locked(struct inode_table *t, uint64_t dir,

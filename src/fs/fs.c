@@ -250,7 +250,8 @@ static int deleg_flush(void *ctx, const struct nfs_fh3 *fh)
 	if (wb) {
 		ret = wback_push(wb);
 		TRACE("write delegation of %s going back: our writes sent and "
-		      "committed first%s", fs_name_of(ino), ret ? " (failed)" : "");
+		      "committed first%s", fs_name_of(ino),
+		      ret ? " (failed)" : "");
 	}
 	inode_forget(fs->inodes, ino->id, 1);
 	return ret;

@@ -82,8 +82,8 @@ static int describe(void *ctx, uint64_t fileid, struct ctl_out *out)
 		double age = (double)(now - as.fetched) / NS_PER_SEC;
 		double left = acache_remaining(&as, now);
 
-		ctl_printf(out, "attributes: size %llu mtime %lld.%09u, fetched "
-			   "%.1f s ago; timeout %.1f s (%s) → %s\n",
+		ctl_printf(out, "attributes: size %llu mtime %lld.%09u, "
+			   "fetched %.1f s ago; timeout %.1f s (%s) → %s\n",
 			   (unsigned long long)as.attr.size,
 			   (long long)as.attr.mtime.seconds,
 			   as.attr.mtime.nseconds, age,

@@ -1150,7 +1150,8 @@ static bool settle_batch(struct fs *fs, struct inode *ino,
 		STAT_INC(wcc_kept);
 		if (chain == WBACK_OURS)
 			TRACE("write-back %s: wcc chain from the cached "
-			      "attributes → ours alone, data kept", fs_name_of(ino));
+			      "attributes → ours alone, data kept",
+			      fs_name_of(ino));
 		else
 			TRACE("write-back %s: no pre-op attributes from the "
 			      "server; size and times as our writes left them "

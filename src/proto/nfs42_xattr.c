@@ -142,7 +142,8 @@ static int key_of(const char *name, struct nfs4_str *key)
 }
 
 static int call(struct nfs_client *c, const struct rpc_cred *cred,
-		struct nfs42_xattr_call *q, unsigned flags, volatile int *interrupted)
+		struct nfs42_xattr_call *q, unsigned flags,
+		volatile int *interrupted)
 {
 	if (!nfs42_available(c))
 		return -ENOTSUP;

@@ -156,7 +156,8 @@ static void touch_result(uint32_t op, const void *res)
 	}
 	case NFS4OP_LISTXATTRS: {
 		/* The walk of checked names cannot fail, and ends. */
-		struct nfs4_listxattrs_res l = *(const struct nfs4_listxattrs_res *)res;
+		const struct nfs4_listxattrs_res *lr = res;
+		struct nfs4_listxattrs_res l = *lr;
 		struct nfs4_str name;
 		uint32_t n = 0;
 
