@@ -18,6 +18,7 @@
 #include "../cache/data.h"
 #include "../cache/groups.h"
 #include "../cache/wback.h"
+#include "../proto/nfs42_ops.h"
 #include "../proto/nfs4_deleg.h"
 #include "fs_quota.h"
 #include "fs_wait.h"
@@ -316,6 +317,13 @@ const char *fs_v42_why(struct fs *fs)
 {
 	return fs->nfs->v4 ? "NFSv4.1 mount, no NFSv4.2 operations"
 			   : "no such operation before NFSv4.2";
+}
+
+bool fs_v42_lacks(struct fs *fs, unsigned what, const char *op)
+{
+	if (!fs_v42_missing(fs, what) && !nfs42_available(fs->nfs))
+		fs_v42_mark_missing(fs, what, op, fs_v42_why(fs));
+	return fs_v42_missing(fs, what);
 }
 
 void fs_purge_data(struct fs *fs, struct inode *ino, const char *why)

@@ -88,6 +88,9 @@ void fs_v42_mark_missing(struct fs *fs, unsigned what, const char *op,
 			 const char *why);
 /* Why the mount has no NFSv4.2 operation at all, for the trace. */
 const char *fs_v42_why(struct fs *fs);
+/* Does the mount lack `what`?  One that is not NFSv4.2 is marked so
+ * (traced as op) at the first look. */
+bool fs_v42_lacks(struct fs *fs, unsigned what, const char *op);
 /* The name the kernel last took ino under, for the trace and the log:
  * valid until the calling thread's fourth call after this one;
  * "(unnamed)" for the root and a file known by no name. */

@@ -80,9 +80,7 @@ void fs_lseek(fuse_req_t req, fuse_ino_t ino, off_t off, int whence,
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
-	if (!nfs42_available(fs->nfs))
-		fs_v42_mark_missing(fs, FS_NO_SEEK, "lseek", fs_v42_why(fs));
-	if (fs_v42_missing(fs, FS_NO_SEEK)) {
+	if (fs_v42_lacks(fs, FS_NO_SEEK, "lseek")) {
 		fuse_reply_err(req, ENOSYS);
 		return;
 	}
@@ -212,6 +210,7 @@ void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t offset,
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
+	/* Both at once: the version lacks both, and says so once. */
 	if (!nfs42_available(fs->nfs))
 		fs_v42_mark_missing(fs, FS_NO_ALLOC | FS_NO_DEALLOC,
 				    "fallocate", fs_v42_why(fs));
@@ -303,10 +302,7 @@ void fs_copy_file_range(fuse_req_t req, fuse_ino_t ino_in, off_t off_in,
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
-	if (!nfs42_available(fs->nfs))
-		fs_v42_mark_missing(fs, FS_NO_COPY, "copy_file_range",
-				    fs_v42_why(fs));
-	if (fs_v42_missing(fs, FS_NO_COPY)) {
+	if (fs_v42_lacks(fs, FS_NO_COPY, "copy_file_range")) {
 		fuse_reply_err(req, ENOSYS);
 		return;
 	}

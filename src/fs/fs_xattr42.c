@@ -27,7 +27,6 @@
 #include "fs_wait.h"
 #include "../base/stats.h"
 #include "../base/trace.h"
-#include "../proto/nfs42_ops.h"
 #include "../proto/nfs42_xattr.h"
 #include "../proto/nfs4_session.h"
 
@@ -37,18 +36,6 @@
 bool fs_xattr_is_user(const char *name)
 {
 	return !strncmp(name, USER_PREFIX, USER_PREFIX_LEN);
-}
-
-/* Is the mount without them?  Marks it so at the first look where the
- * version says so. */
-static bool none_here(struct fs *fs, const char *op)
-{
-	if (fs_v42_missing(fs, FS_NO_XATTR))
-		return true;
-	if (nfs42_available(fs->nfs))
-		return false;
-	fs_v42_mark_missing(fs, FS_NO_XATTR, op, fs_v42_why(fs));
-	return true;
 }
 
 /* The errno of an RFC 8276 status; a server without them is remembered. */
@@ -81,7 +68,7 @@ void fs_uxattr_get(fuse_req_t req, struct inode *i, const char *name,
 	char *buf = NULL;
 	int ret;
 
-	if (none_here(fs, "getxattr")) {
+	if (fs_v42_lacks(fs, FS_NO_XATTR, "getxattr")) {
 		fuse_reply_err(req, EOPNOTSUPP);
 		return;
 	}
@@ -125,7 +112,7 @@ static int change(fuse_req_t req, struct inode *i, const char *name,
 	uint64_t since;
 	int ret;
 
-	if (none_here(fs, op))
+	if (fs_v42_lacks(fs, FS_NO_XATTR, op))
 		return -EOPNOTSUPP;
 	if (flags & XATTR_CREATE)
 		option = NFS4_SETXATTR_CREATE;
@@ -177,7 +164,7 @@ int fs_uxattr_list(fuse_req_t req, struct inode *i, char **names,
 
 	*names = NULL;
 	*len = 0;
-	if (none_here(fs, "listxattr"))
+	if (fs_v42_lacks(fs, FS_NO_XATTR, "listxattr"))
 		return 0;
 	buf = malloc(NFS42_XATTR_LIST_MAX);
 	if (!buf)
