@@ -289,7 +289,10 @@ static int probe_root(struct session *s, char *err, size_t errlen)
 	fi->wtmax = fr.wtmax;
 	fi->wtpref = fr.wtpref;
 	fi->dtpref = fr.dtpref;
-	fi->maxfilesize = fr.maxfilesize;
+	/* 0 tells nothing; the kernel's offsets end at INT64_MAX. */
+	fi->maxfilesize = fr.maxfilesize && fr.maxfilesize < INT64_MAX
+				  ? fr.maxfilesize
+				  : INT64_MAX;
 	fi->time_delta = fr.time_delta;
 	fi->properties = fr.properties;
 	s->nfs.rsize = xfer_size(s->o->rsize, s->o->proto_udp, fr.rtmax,

@@ -326,6 +326,17 @@ bool fs_v42_lacks(struct fs *fs, unsigned what, const char *op)
 	return fs_v42_missing(fs, what);
 }
 
+int fs_size_clip(const struct fs *fs, uint64_t off, uint64_t *len)
+{
+	uint64_t max = fs->nfs->info.maxfilesize;
+
+	if (off >= max)
+		return -EFBIG;
+	if (*len > max - off)
+		*len = max - off;
+	return 0;
+}
+
 void fs_purge_data(struct fs *fs, struct inode *ino, const char *why)
 {
 	unsigned n = 0;
@@ -947,6 +958,10 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 	if (to_set & FUSE_SET_ATTR_GID)
 		args.new_attributes.set_gid = true;
 	if (to_set & FUSE_SET_ATTR_SIZE) {
+		if ((uint64_t)attr->st_size > fs_of(req)->nfs->info.maxfilesize) {
+			fuse_reply_err(req, EFBIG);
+			return;
+		}
 		args.new_attributes.set_size = true;
 		args.new_attributes.size = (uint64_t)attr->st_size;
 	}

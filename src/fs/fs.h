@@ -91,6 +91,12 @@ const char *fs_v42_why(struct fs *fs);
 /* Does the mount lack `what`?  One that is not NFSv4.2 is marked so
  * (traced as op) at the first look. */
 bool fs_v42_lacks(struct fs *fs, unsigned what, const char *op);
+
+/* Bytes from off that a file of the mount may hold, as a local file
+ * system's s_maxbytes bounds write(2) (and the Linux client makes the
+ * server's maxfilesize its s_maxbytes): -EFBIG when off is at or past
+ * the server's maxfilesize, else 0 with *len cut to end there. */
+int fs_size_clip(const struct fs *fs, uint64_t off, uint64_t *len);
 /* The name the kernel last took ino under, for the trace and the log:
  * valid until the calling thread's fourth call after this one;
  * "(unnamed)" for the root and a file known by no name. */

@@ -1068,6 +1068,7 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 	struct fs_wait w;
 	struct dfile *df;
 	struct inode *i;
+	uint64_t len;
 	ssize_t n;
 	int ret;
 
@@ -1081,6 +1082,15 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
+	/* Past what the server can hold, refused here, as a local file
+	 * system refuses it: taken and gathered, it would be lost at the
+	 * flush, its error heard only at fsync or close. */
+	len = size;
+	if ((ret = fs_size_clip(fs, (uint64_t)off, &len))) {
+		fuse_reply_err(req, -ret);
+		return;
+	}
+	size = (size_t)len;
 	/* The writer waits for a flush of another (`settle`) or, past the
 	 * bound on held bytes, for the server: as its request's wait, which
 	 * only the writer's death or the unmount ends (fs_wait.h). */

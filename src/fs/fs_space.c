@@ -210,6 +210,11 @@ void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t offset,
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
+	/* As vfs_fallocate() checks a local file system's s_maxbytes. */
+	if ((uint64_t)offset + (uint64_t)length > fs->nfs->info.maxfilesize) {
+		fuse_reply_err(req, EFBIG);
+		return;
+	}
 	/* Both at once: the version lacks both, and says so once. */
 	if (!nfs42_available(fs->nfs))
 		fs_v42_mark_missing(fs, FS_NO_ALLOC | FS_NO_DEALLOC,
@@ -294,6 +299,7 @@ void fs_copy_file_range(fuse_req_t req, fuse_ino_t ino_in, off_t off_in,
 {
 	struct fs *fs = fs_of(req);
 	struct inode *src, *dst;
+	uint64_t want;
 	int64_t n;
 
 	(void)fi_in;
@@ -316,8 +322,14 @@ void fs_copy_file_range(fuse_req_t req, fuse_ino_t ino_in, off_t off_in,
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
+	/* The destination ends where write(2)'s would. */
+	want = len;
+	if ((n = fs_size_clip(fs, (uint64_t)off_out, &want))) {
+		fuse_reply_err(req, (int)-n);
+		return;
+	}
 	n = copy_range(req, src, (uint64_t)off_in, dst, (uint64_t)off_out,
-		       len);
+		       want);
 	if (n < 0)
 		fuse_reply_err(req, (int)-n);
 	else

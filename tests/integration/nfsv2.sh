@@ -39,6 +39,33 @@ assert_eq 0 "$(stat_of %s "$S/big")" "nothing written after EFBIG (no wrap to of
 expect_fail_with "File too large" truncate -s $((2 ** 31)) "$M/big"
 expect_fail_with "File too large" truncate -s 3G "$M/big"
 assert_eq 0 "$(stat_of %s "$S/big")" "size unchanged after refused truncates"
+# As vfs_fallocate() answers past a local file system's largest size,
+# before it asks whether the file system has fallocate at all.
+expect_fail_with "File too large" fallocate -l 3G "$M/big"
+# Refused at write(2) itself, as a local file system refuses a write past
+# its largest size, and cut short where it crosses it: not taken, gathered
+# and lost at the flush, with the error heard only at close.
+assert_eq "EFBIG 1 2147483647 ok" "$(python3 - "$M/big" <<'PY'
+import errno, os, sys
+fd = os.open(sys.argv[1], os.O_WRONLY)
+try:
+    os.pwrite(fd, b"x", 2 ** 31 - 1)
+    out = ["written"]
+except OSError as e:
+    out = [errno.errorcode[e.errno]]
+out.append(str(os.pwrite(fd, b"ab", 2 ** 31 - 2)))
+out.append(str(os.fstat(fd).st_size))
+try:
+    os.fsync(fd)
+    os.close(fd)
+    out.append("ok")
+except OSError as e:
+    out.append(errno.errorcode[e.errno])
+print(" ".join(out))
+PY
+)" "a write at 2 GiB - 1 refused, one across it cut short, nothing left to fail"
+assert_eq $((2 ** 31 - 1)) "$(stat_of %s "$S/big")" "the short write's byte on the server"
+truncate -s 0 "$M/big"
 # The last byte that v2 can address is fine.
 printf 'Z' | dd of="$M/big" bs=1 seek=$((2 ** 31 - 2)) conv=notrunc status=none
 assert_eq $((2 ** 31 - 1)) "$(stat_of %s "$S/big")" "a write ending at 2 GiB - 1"
