@@ -975,8 +975,9 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 			 to_set & FUSE_SET_ATTR_MTIME_NOW, &attr->st_mtim);
 
 	/* Our writes first: a truncate must not be overtaken by them, and
-	 * the wcc check needs the attributes they left. */
-	if (i->wb && (ret = fs_writes_settle(req, i))) {
+	 * the wcc check needs the attributes they left.  Their refusal
+	 * does not fail a truncate or a chmod (nor on the Linux client). */
+	if ((ret = fs_writes_before(req, i))) {
 		fuse_reply_err(req, -ret);
 		return;
 	}

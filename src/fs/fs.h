@@ -217,6 +217,11 @@ int fs_lock_releasing(fuse_req_t req, struct inode *ino);
 /* Send and COMMIT ino's written data and settle what the replies say
  * about the cache (wcc chain); the first write error, or 0. */
 int fs_writes_settle(fuse_req_t req, struct inode *ino);
+/* The same before an operation that must not be overtaken by ino's
+ * writes (a truncate, a chmod, an open's revalidation) but is not
+ * theirs to fail: their refusal is their writers' to hear at fsync and
+ * close.  -EINTR when the wait was cut short with writes unsent, or 0. */
+int fs_writes_before(fuse_req_t req, struct inode *ino);
 void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
 void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	       mode_t mode, struct fuse_file_info *fi);

@@ -301,7 +301,7 @@ static int cto_revalidate(fuse_req_t req, struct inode *ino,
 		return 1;
 	}
 	/* Our own unflushed writes are part of what the data must match. */
-	if (ino->wb && (ret = fs_writes_settle(req, ino)))
+	if ((ret = fs_writes_before(req, ino)))
 		return ret;
 	had = inode_get_attr(ino, &before);
 	pa.present = false;
@@ -398,6 +398,9 @@ void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, -ret);
 		return;
 	}
+	/* Its errors are those that come once it is open: a refusal the
+	 * open's own flush met was of writes made before it. */
+	handle_bind(h, i);
 	if (fs_of(req)->locks)
 		lockmgr_reopened(fs_of(req)->locks, i->id);
 	if (fs_of(req)->v4locks)
@@ -1246,6 +1249,13 @@ static int writes_settle(fuse_req_t req, struct inode *ino, bool release)
 int fs_writes_settle(fuse_req_t req, struct inode *ino)
 {
 	return writes_settle(req, ino, false);
+}
+
+int fs_writes_before(fuse_req_t req, struct inode *ino)
+{
+	int ret = ino->wb ? writes_settle(req, ino, false) : 0;
+
+	return ret == -EINTR ? ret : 0;
 }
 
 void fs_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
