@@ -68,6 +68,7 @@
 	X(nfs4_recoveries)      /* NFSv4 session or client id recovered */ \
 	X(nfs4_clientid_recoveries) /* ... with a new EXCHANGE_ID */       \
 	X(nfs4_calls_resent)    /* calls sent again after a recovery */    \
+	X(nfs4_calls_queued)    /* async calls that waited for a slot */   \
 	X(nfs4_delay_waits)     /* NFS4ERR_DELAY/GRACE waited out */       \
 	X(nfs4_reclaims)        /* opens had again after a recovery */     \
 	X(nfs4_state_lost)      /* opens lost: their I/O answers EIO */     \

@@ -58,6 +58,7 @@ struct nfs4_req {
 	struct rpc_cred cred;
 	uint64_t due_us;         /* parked: send again from then */
 	struct nfs4_req *next;   /* parked list */
+	bool queued;             /* parked before its first send */
 };
 
 static int enc_compound(struct xdr_enc *e, const void *arg)
@@ -233,6 +234,25 @@ static int take_slot(struct nfs4_session *s, struct nfs4_req *q,
 		if (ret)
 			break;
 	}
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+/* take_slot() for a call that must not wait: -EAGAIN when no slot is
+ * free, a recovery is under way or calls wait already (they go first);
+ * -EIO when the session is gone. */
+static int try_slot(struct nfs4_session *s, struct nfs4_req *q)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->broken || s->stop)
+		ret = -EIO;
+	else if (s->recovering || s->need != NFS4_REC_NONE || s->parked ||
+		 nfs4_slots_take(&s->slots, &q->slotid, &q->seqid))
+		ret = -EAGAIN;
+	else
+		q->gen = s->gen;
 	pthread_mutex_unlock(&s->lock);
 	return ret;
 }
@@ -586,7 +606,18 @@ int nfs4_session_call_async(struct nfs4_session *s,
 				.resendable = flags & NFS4_CALL_RESENDABLE };
 	if (cred)
 		q->cred = *cred;
-	ret = take_slot(s, q, NULL);
+	ret = try_slot(s, q);
+	if (ret == -EAGAIN) {
+		/* Never a wait for a slot here: only the transport thread
+		 * gives slots back, as it reads replies and runs their
+		 * callbacks, and the caller may hold a lock that one of
+		 * them takes (the write-back's, sending a WRITE).  The
+		 * renewal thread sends it once one comes back, as it sends
+		 * a parked call. */
+		q->queued = true;
+		park(s, q, 0);
+		return 0;
+	}
 	if (ret) {
 		free(q);
 		return ret;
@@ -1067,7 +1098,11 @@ static void *renew_main(void *arg)
 		if (s->need == NFS4_REC_NONE && !s->broken &&
 		    (q = parked_due(s, &wake))) {
 			pthread_mutex_unlock(&s->lock);
-			STAT_INC(nfs4_calls_resent);
+			if (q->queued)
+				STAT_INC(nfs4_calls_queued);
+			else
+				STAT_INC(nfs4_calls_resent);
+			q->queued = false;
 			resend_parked(s, q);
 			pthread_mutex_lock(&s->lock);
 			continue;
