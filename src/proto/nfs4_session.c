@@ -57,8 +57,7 @@ struct nfs4_req {
 	void *done_ctx;
 	struct rpc_cred cred;
 	uint64_t due_us;         /* parked: send again from then */
-	struct nfs4_req *next;   /* parked list */
-	bool queued;             /* parked before its first send */
+	struct nfs4_req *next;   /* parked list, or the slot queue */
 };
 
 static int enc_compound(struct xdr_enc *e, const void *arg)
@@ -184,7 +183,7 @@ static void put_slot_locked(struct nfs4_session *s, struct nfs4_req *q,
 	if (q->gen == s->gen)
 		nfs4_slots_release(&s->slots, q->slotid, advance, target);
 	pthread_cond_broadcast(&s->slot_free);
-	if (s->parked)
+	if (s->parked || s->slotq)
 		pthread_cond_signal(&s->renew_wake);
 }
 
@@ -248,7 +247,7 @@ static int try_slot(struct nfs4_session *s, struct nfs4_req *q)
 	pthread_mutex_lock(&s->lock);
 	if (s->broken || s->stop)
 		ret = -EIO;
-	else if (s->recovering || s->need != NFS4_REC_NONE || s->parked ||
+	else if (s->recovering || s->need != NFS4_REC_NONE || s->slotq ||
 		 nfs4_slots_take(&s->slots, &q->slotid, &q->seqid))
 		ret = -EAGAIN;
 	else
@@ -562,7 +561,31 @@ static void async_done(void *ctx, int err, struct xdr_dec *results,
 	free(q);
 }
 
-/* A parked call goes again (renewal thread, lock not held). */
+/* A call that must not wait for a slot joins the slot queue's end. */
+static void slotq_add(struct nfs4_session *s, struct nfs4_req *q)
+{
+	q->next = NULL;
+	pthread_mutex_lock(&s->lock);
+	if (!s->slotq)
+		s->slotq_tail = &s->slotq;
+	*s->slotq_tail = q;
+	s->slotq_tail = &q->next;
+	pthread_cond_signal(&s->renew_wake);
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* The slot queue, emptied (lock held): to fail. */
+static struct nfs4_req *slotq_take_all(struct nfs4_session *s)
+{
+	struct nfs4_req *list = s->slotq;
+
+	s->slotq = NULL;
+	s->slotq_tail = &s->slotq;
+	return list;
+}
+
+/* A parked call goes again, or a queued one goes with the slot taken for
+ * it (renewal thread, lock not held). */
 static void resend_parked(struct nfs4_session *s, struct nfs4_req *q)
 {
 	q->seq.status = NFS4_OK;
@@ -612,10 +635,9 @@ int nfs4_session_call_async(struct nfs4_session *s,
 		 * gives slots back, as it reads replies and runs their
 		 * callbacks, and the caller may hold a lock that one of
 		 * them takes (the write-back's, sending a WRITE).  The
-		 * renewal thread sends it once one comes back, as it sends
-		 * a parked call. */
-		q->queued = true;
-		park(s, q, 0);
+		 * renewal thread sends it once one comes back. */
+		STAT_INC(nfs4_calls_queued);
+		slotq_add(s, q);
 		return 0;
 	}
 	if (ret) {
@@ -1086,23 +1108,37 @@ static void *renew_main(void *arg)
 
 		if (recovery_work(s))
 			continue;
-		if (s->broken && s->parked) {
+		if (s->broken && (s->parked || s->slotq)) {
 			/* The recovery failed: their callers hear EIO. */
+			struct nfs4_req *queued = slotq_take_all(s);
+
 			q = s->parked;
 			s->parked = NULL;
 			pthread_mutex_unlock(&s->lock);
 			fail_parked(q);
+			fail_parked(queued);
+			pthread_mutex_lock(&s->lock);
+			continue;
+		}
+		if (s->need == NFS4_REC_NONE && !s->broken && s->slotq &&
+		    nfs4_slots_take(&s->slots, &s->slotq->slotid,
+				    &s->slotq->seqid) == 0) {
+			/* First in, first sent: a free slot is the queue
+			 * head's. */
+			q = s->slotq;
+			s->slotq = q->next;
+			if (!s->slotq)
+				s->slotq_tail = &s->slotq;
+			q->gen = s->gen;
+			pthread_mutex_unlock(&s->lock);
+			resend_parked(s, q);
 			pthread_mutex_lock(&s->lock);
 			continue;
 		}
 		if (s->need == NFS4_REC_NONE && !s->broken &&
 		    (q = parked_due(s, &wake))) {
 			pthread_mutex_unlock(&s->lock);
-			if (q->queued)
-				STAT_INC(nfs4_calls_queued);
-			else
-				STAT_INC(nfs4_calls_resent);
-			q->queued = false;
+			STAT_INC(nfs4_calls_resent);
 			resend_parked(s, q);
 			pthread_mutex_lock(&s->lock);
 			continue;
@@ -1311,7 +1347,7 @@ static void teardown_end(struct nfs4_session *s)
 void nfs4_session_stop(struct nfs4_session *s)
 {
 	struct simple_ctx x;
-	struct nfs4_req *parked;
+	struct nfs4_req *parked, *queued;
 
 	if (s->renew_running) {
 		pthread_mutex_lock(&s->lock);
@@ -1327,8 +1363,10 @@ void nfs4_session_stop(struct nfs4_session *s)
 	pthread_mutex_lock(&s->lock);
 	parked = s->parked;
 	s->parked = NULL;
+	queued = slotq_take_all(s);
 	pthread_mutex_unlock(&s->lock);
 	fail_parked(parked);
+	fail_parked(queued);
 	if (s->have_session) {
 		if (simple(s, NFS4OP_DESTROY_SESSION, false, 0, &x) ||
 		    x.res.status != NFS4_OK)

@@ -147,6 +147,9 @@ struct nfs4_session {
 	uint64_t retry_us;          /* when to try a failed one again */
 	pthread_cond_t recovered;   /* a recovery ended */
 	struct nfs4_req *parked;    /* asynchronous calls to send again */
+	/* Asynchronous calls that found no slot free (or a recovery under
+	 * way), in the order they came: the renewal thread sends them. */
+	struct nfs4_req *slotq, **slotq_tail;
 	volatile int stopping;      /* interrupts the renewal thread's calls */
 	nfs4_reclaim_fn reclaim;
 	void *reclaim_ctx;
