@@ -29,6 +29,10 @@
 
 struct chunk {
 	struct chunk *next;
+	/* Unanswered ones, also on a list of their own (wait_overlap()
+	 * walks it: the kept list may hold thousands answered). */
+	struct chunk *uprev, *unext;
+	uint64_t order;                   /* place on the kept list */
 	size_t cap;                       /* bytes data[] can hold */
 	struct wback *wb;
 	bool acked;                       /* WRITE answered */
@@ -57,6 +61,8 @@ struct wback {
 	size_t max_held;
 
 	struct chunk *head, *tail;  /* kept until committed, in send order */
+	uint64_t norder;            /* chunks ever put on it */
+	struct chunk *unanswered;   /* those on the wire, unanswered */
 	/* Writes not sent yet, gathered into one run of bytes by one
 	 * identity (wback.h says when it goes): when it is all the file
 	 * gets before a flush, it goes as one FILE_SYNC WRITE and needs no
@@ -222,6 +228,21 @@ static void keep_pair(struct wback *wb, const struct wcc_data *w)
 	wb->pairs[wb->npairs++].w = *w;
 }
 
+/* Its WRITE was answered, or never went: off the wire. */
+static void chunk_answered(struct wback *wb, struct chunk *c)
+{
+	if (c->acked)
+		return;
+	c->acked = true;
+	if (c->uprev)
+		c->uprev->unext = c->unext;
+	else
+		wb->unanswered = c->unext;
+	if (c->unext)
+		c->unext->uprev = c->uprev;
+	wb->inflight--;
+}
+
 /* Runs on the RPC transport thread: must not block. */
 static void write_done(void *ctx, int err, void *res, struct rpc_reply *reply)
 {
@@ -243,7 +264,7 @@ static void write_done(void *ctx, int err, void *res, struct rpc_reply *reply)
 	if (err == 0 || r->file_wcc.after.present)
 		keep_pair(wb, &r->file_wcc);
 	/* Answered either way: nothing need wait for it any longer. */
-	c->acked = true;
+	chunk_answered(wb, c);
 	if (err) {
 		if (!wb->err)
 			wb->err = err;
@@ -255,7 +276,6 @@ static void write_done(void *ctx, int err, void *res, struct rpc_reply *reply)
 		memcpy(wb->verf, r->verf, sizeof(wb->verf));
 		wb->have_verf = true;
 	}
-	wb->inflight--;
 	wb->seq++;
 	pthread_cond_broadcast(&wb->cond);
 	done_unlock(wb);
@@ -265,6 +285,11 @@ static void write_done(void *ctx, int err, void *res, struct rpc_reply *reply)
 static void chunk_leaves(struct wback *wb, struct chunk *c)
 {
 	c->acked = false;
+	c->uprev = NULL;
+	c->unext = wb->unanswered;
+	if (c->unext)
+		c->unext->uprev = c;
+	wb->unanswered = c;
 	wb->inflight++;
 	wb->seq++;
 	STAT_INC(writebacks);
@@ -280,7 +305,7 @@ static int send_chunk(struct wback *wb, struct chunk *c)
 	ret = nfs_call_async(wb->nfs, NFS3PROC_WRITE, &c->cred, &c->args,
 			     &c->res, write_done, c);
 	if (ret)
-		wb->inflight--;
+		chunk_answered(wb, c);
 	return ret;
 }
 
@@ -304,13 +329,11 @@ static int wait_overlap(struct wback *wb, uint64_t off, uint64_t len,
 		const struct chunk *c;
 		int ret;
 
-		/* Nothing unanswered: no walk of a long list per write. */
-		if (!wb->inflight)
-			return 0;
-		for (c = wb->head; c && c != until; c = c->next)
-			if (!c->acked && overlaps(c, off, len))
+		for (c = wb->unanswered; c; c = c->unext)
+			if ((!until || c->order < until->order) &&
+			    overlaps(c, off, len))
 				break;
-		if (!c || c == until)
+		if (!c)
 			return 0;
 		if ((ret = wait_change(wb, stop)))
 			return ret;
@@ -493,6 +516,7 @@ static int queue_chunk(struct wback *wb, struct chunk *c, bool wait,
 {
 	int ret;
 
+	c->order = ++wb->norder;
 	wait = wait && !wb->inflight;
 	if (!wait) {
 		ret = send_chunk(wb, c);

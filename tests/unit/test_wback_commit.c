@@ -339,6 +339,29 @@ static void srv_wait_held(unsigned n)
 	pthread_mutex_unlock(&srv.lock);
 }
 
+/* No more than n replies held for a while (300 ms): a call that must
+ * wait did not go out.  A slow machine only makes this pass more easily
+ * for a call that would wrongly go out; never fails the right one. */
+static bool srv_held_stays(unsigned n)
+{
+	struct timespec until;
+	bool stayed;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += 300 * 1000 * 1000;
+	if (until.tv_nsec >= 1000 * 1000 * 1000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000 * 1000 * 1000;
+	}
+	pthread_mutex_lock(&srv.lock);
+	while (srv.nheld <= n &&
+	       pthread_cond_timedwait(&srv.cond, &srv.lock, &until) == 0)
+		;
+	stayed = srv.nheld <= n;
+	pthread_mutex_unlock(&srv.lock);
+	return stayed;
+}
+
 /* ---- helpers ---- */
 
 static struct nfs_client fake_nfs = { .wsize = 1u << 20 };
@@ -490,6 +513,54 @@ static void *writer_main(void *p)
 	w->ret = wback_write(w->wb, &cred, w->off, pattern + w->off, w->len,
 			     w->gathered ? 0 : WBACK_NOW, w->stop);
 	return NULL;
+}
+
+static uint8_t over_bytes[64u << 10];
+
+static void *over_main(void *p)
+{
+	struct writer *w = p;
+
+	w->ret = wback_write(w->wb, &cred, w->off, over_bytes, w->len,
+			     WBACK_NOW, NULL);
+	return NULL;
+}
+
+/* Two WRITEs on the wire may land in either order, so a WRITE over
+ * bytes whose WRITE is unanswered waits for that answer, and only for
+ * it: one elsewhere in the file goes at once, and its answer does not
+ * let the waiting one go. */
+static void test_overlap_waits(void **state)
+{
+	const size_t piece = sizeof(over_bytes);
+	struct wback *wb = new_wb(64u << 20);
+	struct writer w = { wb, piece / 2, piece, 0, false, NULL };
+	pthread_t t;
+
+	(void)state;
+	memset(over_bytes, 0xab, sizeof(over_bytes));
+	srv_set_hold(true);
+	write_range(wb, 0, piece, piece);         /* A: [0, 64 KiB) */
+	write_range(wb, 4 * piece, piece, piece); /* B: elsewhere */
+	srv_wait_held(2);
+	assert_string_equal("WW", srv.log);
+	/* C: [32, 96 KiB), over A's second half. */
+	assert_int_equal(0, pthread_create(&t, NULL, over_main, &w));
+	assert_true(srv_held_stays(2));
+	srv_release(1); /* B answered: C still waits for A */
+	assert_true(srv_held_stays(1));
+	srv_release(0); /* A answered: C goes */
+	srv_wait_held(1);
+	srv_release(0);
+	assert_int_equal(0, pthread_join(t, NULL));
+	assert_int_equal(piece, w.ret);
+	assert_string_equal("WWW", srv.log);
+	/* C's bytes over A's, as they were written. */
+	assert_memory_equal(srv.data, pattern, piece / 2);
+	assert_memory_equal(srv.data + piece / 2, over_bytes, piece);
+	assert_memory_equal(srv.data + 4 * piece, pattern + 4 * piece, piece);
+	flush_ok(wb);
+	wback_free(wb);
 }
 
 /* The held bytes are bounded: a writer past the bound waits for the
@@ -1011,6 +1082,7 @@ int main(void)
 		cmocka_unit_test_setup(test_gather_breaks, setup),
 		cmocka_unit_test_setup(test_gather_error_at_flush, setup),
 		cmocka_unit_test_setup(test_push_keeps_error, setup),
+		cmocka_unit_test_setup(test_overlap_waits, setup),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
