@@ -1253,7 +1253,7 @@ int fs_writes_settle(fuse_req_t req, struct inode *ino)
 
 int fs_writes_before(fuse_req_t req, struct inode *ino)
 {
-	int ret = ino->wb ? writes_settle(req, ino, false) : 0;
+	int ret = writes_settle(req, ino, false);
 
 	return ret == -EINTR ? ret : 0;
 }

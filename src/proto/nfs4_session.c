@@ -206,9 +206,11 @@ static int wait_tick(struct nfs4_session *s, pthread_cond_t *cond,
 	return interrupted && *interrupted ? -EINTR : 0;
 }
 
-/* A free slot; ordinary calls first wait for a recovery to end. */
+/* A free slot; ordinary calls first wait for a recovery to end.  With
+ * nowait, for a call that must not wait, -EAGAIN instead of either wait,
+ * and behind calls queued for a slot already (they go first). */
 static int take_slot(struct nfs4_session *s, struct nfs4_req *q,
-		     volatile int *interrupted)
+		     volatile int *interrupted, bool nowait)
 {
 	bool own = q->flags & NFS4_CALL_RECOVERY;
 	int ret = 0;
@@ -219,8 +221,13 @@ static int take_slot(struct nfs4_session *s, struct nfs4_req *q,
 			ret = -EIO;
 			break;
 		}
+		if (nowait && s->slotq) {
+			ret = -EAGAIN;
+			break;
+		}
 		if (!own && (s->recovering || s->need != NFS4_REC_NONE)) {
-			ret = wait_tick(s, &s->recovered, interrupted);
+			ret = nowait ? -EAGAIN
+				     : wait_tick(s, &s->recovered, interrupted);
 			if (ret)
 				break;
 			continue;
@@ -229,29 +236,11 @@ static int take_slot(struct nfs4_session *s, struct nfs4_req *q,
 			q->gen = s->gen;
 			break;
 		}
-		ret = wait_tick(s, &s->slot_free, interrupted);
+		ret = nowait ? -EAGAIN
+			     : wait_tick(s, &s->slot_free, interrupted);
 		if (ret)
 			break;
 	}
-	pthread_mutex_unlock(&s->lock);
-	return ret;
-}
-
-/* take_slot() for a call that must not wait: -EAGAIN when no slot is
- * free, a recovery is under way or calls wait already (they go first);
- * -EIO when the session is gone. */
-static int try_slot(struct nfs4_session *s, struct nfs4_req *q)
-{
-	int ret = 0;
-
-	pthread_mutex_lock(&s->lock);
-	if (s->broken || s->stop)
-		ret = -EIO;
-	else if (s->recovering || s->need != NFS4_REC_NONE || s->slotq ||
-		 nfs4_slots_take(&s->slots, &q->slotid, &q->seqid))
-		ret = -EAGAIN;
-	else
-		q->gen = s->gen;
 	pthread_mutex_unlock(&s->lock);
 	return ret;
 }
@@ -464,7 +453,7 @@ int nfs4_session_call(struct nfs4_session *s, const struct rpc_cred *cred,
 	if (!interrupted)
 		interrupted = &s->teardown_over;
 	for (;;) {
-		ret = take_slot(s, &q, interrupted);
+		ret = take_slot(s, &q, interrupted, false);
 		if (ret)
 			return ret;
 		do {
@@ -629,7 +618,7 @@ int nfs4_session_call_async(struct nfs4_session *s,
 				.resendable = flags & NFS4_CALL_RESENDABLE };
 	if (cred)
 		q->cred = *cred;
-	ret = try_slot(s, q);
+	ret = take_slot(s, q, NULL, true);
 	if (ret == -EAGAIN) {
 		/* Never a wait for a slot here: only the transport thread
 		 * gives slots back, as it reads replies and runs their
