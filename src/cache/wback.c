@@ -2,6 +2,7 @@
 #include "wback.h"
 
 #include <errno.h>
+#include <glib.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +30,6 @@
 
 struct chunk {
 	struct chunk *next;
-	/* Unanswered ones, also on a list of their own (wait_overlap()
-	 * walks it: the kept list may hold thousands answered). */
-	struct chunk *uprev, *unext;
 	uint64_t order;                   /* place on the kept list */
 	size_t cap;                       /* bytes data[] can hold */
 	struct wback *wb;
@@ -62,7 +60,11 @@ struct wback {
 
 	struct chunk *head, *tail;  /* kept until committed, in send order */
 	uint64_t norder;            /* chunks ever put on it */
-	struct chunk *unanswered;   /* those on the wire, unanswered */
+	/* Those on the wire, unanswered, by offset (then order): a WRITE
+	 * looks among them for one it overlaps (wait_overlap()), and a
+	 * file written at random may have thousands on the wire. */
+	GTree *unanswered;
+	uint32_t longest;           /* the longest chunk ever sent */
 	/* Writes not sent yet, gathered into one run of bytes by one
 	 * identity (wback.h says when it goes): when it is all the file
 	 * gets before a flush, it goes as one FILE_SYNC WRITE and needs no
@@ -100,6 +102,19 @@ struct wback {
 	bool orphan;
 };
 
+/* The order of the unanswered tree: by offset, then by place on the
+ * kept list, so that no two chunks compare equal. */
+static gint chunk_cmp(gconstpointer a, gconstpointer b)
+{
+	const struct chunk *x = a, *y = b;
+
+	if (x->args.offset != y->args.offset)
+		return x->args.offset < y->args.offset ? -1 : 1;
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
+	return 0;
+}
+
 struct wback *wback_new(struct nfs_client *nfs, const struct nfs_fh3 *fh,
 			size_t max_held)
 {
@@ -107,6 +122,7 @@ struct wback *wback_new(struct nfs_client *nfs, const struct nfs_fh3 *fh,
 
 	if (!wb)
 		return NULL;
+	wb->unanswered = g_tree_new(chunk_cmp);
 	pthread_mutex_init(&wb->lock, NULL);
 	clock_cond_init(&wb->cond);
 	wb->nfs = nfs;
@@ -131,6 +147,7 @@ static void destroy(struct wback *wb)
 {
 	free(wb->gather);
 	drop_chunks(wb);
+	g_tree_destroy(wb->unanswered);
 	free(wb->pairs);
 	free(wb->checks);
 	pthread_cond_destroy(&wb->cond);
@@ -234,12 +251,7 @@ static void chunk_answered(struct wback *wb, struct chunk *c)
 	if (c->acked)
 		return;
 	c->acked = true;
-	if (c->uprev)
-		c->uprev->unext = c->unext;
-	else
-		wb->unanswered = c->unext;
-	if (c->unext)
-		c->unext->uprev = c->uprev;
+	g_tree_remove(wb->unanswered, c);
 	wb->inflight--;
 }
 
@@ -285,11 +297,9 @@ static void write_done(void *ctx, int err, void *res, struct rpc_reply *reply)
 static void chunk_leaves(struct wback *wb, struct chunk *c)
 {
 	c->acked = false;
-	c->uprev = NULL;
-	c->unext = wb->unanswered;
-	if (c->unext)
-		c->unext->uprev = c;
-	wb->unanswered = c;
+	g_tree_insert(wb->unanswered, c, c);
+	if (c->args.count > wb->longest)
+		wb->longest = c->args.count;
 	wb->inflight++;
 	wb->seq++;
 	STAT_INC(writebacks);
@@ -325,15 +335,27 @@ static bool overlaps(const struct chunk *c, uint64_t off, uint64_t len)
 static int wait_overlap(struct wback *wb, uint64_t off, uint64_t len,
 			const struct chunk *until, volatile int *stop)
 {
+	/* No chunk is longer than the longest sent: one that overlaps
+	 * starts after off - longest, and the search starts there. */
+	struct chunk from = { .order = 0 };
+
+	from.args.offset = off >= wb->longest ? off - wb->longest + 1 : 0;
 	for (;;) {
-		const struct chunk *c;
+		GTreeNode *n = g_tree_lower_bound(wb->unanswered, &from);
 		int ret;
 
-		for (c = wb->unanswered; c; c = c->unext)
+		for (; n; n = g_tree_node_next(n)) {
+			const struct chunk *c = g_tree_node_key(n);
+
+			if (c->args.offset >= off + len) {
+				n = NULL;
+				break;
+			}
 			if ((!until || c->order < until->order) &&
 			    overlaps(c, off, len))
 				break;
-		if (!c)
+		}
+		if (!n)
 			return 0;
 		if ((ret = wait_change(wb, stop)))
 			return ret;
