@@ -65,6 +65,8 @@ struct wback {
 	 * file written at random may have thousands on the wire. */
 	GTree *unanswered;
 	uint32_t longest;           /* the longest chunk ever sent */
+	/* A changed verifier's resend is under way (resend()). */
+	bool resending;
 	/* Writes not sent yet, gathered into one run of bytes by one
 	 * identity (wback.h says when it goes): when it is all the file
 	 * gets before a flush, it goes as one FILE_SYNC WRITE and needs no
@@ -329,33 +331,41 @@ static bool overlaps(const struct chunk *c, uint64_t off, uint64_t len)
 /*
  * A server may run two WRITEs in flight at once in either order: if they
  * overlap, the older bytes could land last and stay.  So a WRITE waits
- * until no earlier unanswered one overlaps it (up to `until`, exclusive:
- * NULL for all).  The lock is held; 0, or -EINTR (wait_change()).
+ * until no earlier unanswered one overlaps it (up to `until`, exclusive,
+ * for a chunk sent again; NULL for a new WRITE, which also waits while
+ * chunks are sent again).  The lock is held; 0, or -EINTR
+ * (wait_change()).
  */
-static int wait_overlap(struct wback *wb, uint64_t off, uint64_t len,
-			const struct chunk *until, volatile int *stop)
+static bool any_overlap(struct wback *wb, uint64_t off, uint64_t len,
+			const struct chunk *until)
 {
 	/* No chunk is longer than the longest sent: one that overlaps
 	 * starts after off - longest, and the search starts there. */
 	struct chunk from = { .order = 0 };
+	GTreeNode *n;
 
 	from.args.offset = off >= wb->longest ? off - wb->longest + 1 : 0;
+	for (n = g_tree_lower_bound(wb->unanswered, &from); n;
+	     n = g_tree_node_next(n)) {
+		const struct chunk *c = g_tree_node_key(n);
+
+		if (c->args.offset >= off + len)
+			return false;
+		if ((!until || c->order < until->order) &&
+		    overlaps(c, off, len))
+			return true;
+	}
+	return false;
+}
+
+static int wait_overlap(struct wback *wb, uint64_t off, uint64_t len,
+			const struct chunk *until, volatile int *stop)
+{
 	for (;;) {
-		GTreeNode *n = g_tree_lower_bound(wb->unanswered, &from);
 		int ret;
 
-		for (; n; n = g_tree_node_next(n)) {
-			const struct chunk *c = g_tree_node_key(n);
-
-			if (c->args.offset >= off + len) {
-				n = NULL;
-				break;
-			}
-			if ((!until || c->order < until->order) &&
-			    overlaps(c, off, len))
-				break;
-		}
-		if (!n)
+		if ((until || !wb->resending) &&
+		    !any_overlap(wb, off, len, until))
 			return 0;
 		if ((ret = wait_change(wb, stop)))
 			return ret;
@@ -869,6 +879,40 @@ static int commit_locked(struct wback *wb, volatile int *stop)
 	return ret;
 }
 
+/*
+ * After a changed verifier, every kept chunk goes again, in the order of
+ * the first time: those written while the COMMIT was on its way too,
+ * since an older chunk sent again after a newer one over the same bytes
+ * would undo it.  No new WRITE goes out meanwhile (wait_overlap()), for
+ * the same reason.  A stop in here leaves chunks acknowledged under the
+ * old verifier: the next flush's COMMIT finds them and sends every chunk
+ * again.  The lock is held; 0, -EINTR, or the first error.
+ */
+static int resend(struct wback *wb, volatile int *stop)
+{
+	struct chunk *c;
+	int ret;
+
+	if ((ret = wait_idle(wb, stop)))
+		return ret;
+	for (c = wb->head; c; c = c->next)
+		c->stable = false;
+	for (c = wb->head; c; c = c->next) {
+		if ((ret = wait_overlap(wb, c->args.offset, c->args.count, c,
+					stop)))
+			return ret;
+		ret = send_chunk(wb, c);
+		if (ret) {
+			if (!wb->err)
+				wb->err = ret;
+			break;
+		}
+	}
+	if ((ret = wait_idle(wb, stop)))
+		return ret;
+	return wb->err;
+}
+
 /* commit_locked()'s COMMIT, and the resends after a changed verifier.
  * -EINPROGRESS: stopped, the COMMIT still on the wire. */
 static int commit_rounds(struct wback *wb, volatile int *stop)
@@ -937,29 +981,12 @@ static int commit_rounds(struct wback *wb, volatile int *stop)
 		       wb->held);
 		TRACE("commit: verifier changed → resend %zu bytes", wb->held);
 		wb->chain_unknown = true;
-		for (c = wb->head; c != stop_at; c = c->next) {
-			c->stable = false;
-			c->acked = true; /* not yet resent: nothing to wait for */
-		}
-		/* A stop in here leaves chunks acknowledged under the old
-		 * verifier: the next flush's COMMIT finds them and sends
-		 * them again. */
-		for (c = wb->head; c != stop_at; c = c->next) {
-			/* In the original order, as the first time. */
-			if ((ret = wait_overlap(wb, c->args.offset,
-						c->args.count, c, stop)))
-				return ret;
-			ret = send_chunk(wb, c);
-			if (ret) {
-				if (!wb->err)
-					wb->err = ret;
-				break;
-			}
-		}
-		if ((ret = wait_idle(wb, stop)))
+		wb->resending = true;
+		ret = resend(wb, stop);
+		wb->resending = false;
+		pthread_cond_broadcast(&wb->cond);
+		if (ret)
 			return ret;
-		if (wb->err)
-			return wb->err;
 	}
 	return -EIO;
 }

@@ -44,6 +44,10 @@ static struct {
 	bool send_pre;              /* WRITE replies carry pre-op attributes */
 	uint32_t fail_status;       /* answer WRITEs with this status */
 	int restart_every_commit;   /* restart before this many COMMITs */
+	/* The next flusher's COMMIT finds the server restarted and waits
+	 * (commit_waiting) until the test clears this. */
+	bool restart_hold_commit;
+	bool commit_waiting;
 	struct held_call held[MAX_CALLS];
 	unsigned nheld;
 	uint8_t verf[NFS3_WRITEVERFSIZE];
@@ -65,6 +69,7 @@ static void srv_reset(void)
 	srv.send_pre = false;
 	srv.fail_status = NFS3_OK;
 	srv.restart_every_commit = 0;
+	srv.restart_hold_commit = srv.commit_waiting = false;
 	srv.nheld = 0;
 	memset(srv.verf, 0xa1, sizeof(srv.verf));
 	memset(srv.data, 0, sizeof(srv.data));
@@ -232,6 +237,14 @@ int nfs_call(struct nfs_client *c, enum nfs3_proc proc,
 	(void)interrupted;
 	assert_int_equal(proc, NFS3PROC_COMMIT);
 	pthread_mutex_lock(&srv.lock);
+	if (srv.restart_hold_commit) {
+		srv_restart();
+		srv.commit_waiting = true;
+		pthread_cond_broadcast(&srv.cond);
+		while (srv.restart_hold_commit)
+			pthread_cond_wait(&srv.cond, &srv.lock);
+		srv.commit_waiting = false;
+	}
 	srv_log('C');
 	srv_commit(r);
 	pthread_mutex_unlock(&srv.lock);
@@ -689,6 +702,47 @@ static void flusher_start(struct flusher *f, pthread_t *t, struct wback *wb,
 	assert_int_equal(0, pthread_create(t, NULL, flusher_main, f));
 }
 
+/* The server restarted before a flusher's COMMIT, and another thread
+ * wrote over part of the lost bytes while that COMMIT was on its way:
+ * the lost bytes are sent again, but not over the newer ones, which are
+ * what the file ends with (the newer WRITE, answered under the new
+ * verifier, is not itself sent again otherwise). */
+static void test_resend_keeps_newer_write(void **state)
+{
+	const size_t piece = sizeof(over_bytes);
+	struct wback *wb = new_wb(64u << 20);
+	struct writer w = { wb, piece / 2, piece, 0, false, NULL };
+	struct flusher f;
+	pthread_t t, tw;
+
+	(void)state;
+	memset(over_bytes, 0xcd, sizeof(over_bytes));
+	write_range(wb, 0, piece, piece);       /* A: [0, 64 KiB) */
+	wait_writes(wb);
+	pthread_mutex_lock(&srv.lock);
+	srv.restart_hold_commit = true;
+	pthread_mutex_unlock(&srv.lock);
+	flusher_start(&f, &t, wb, NULL);
+	pthread_mutex_lock(&srv.lock);
+	while (!srv.commit_waiting)
+		pthread_cond_wait(&srv.cond, &srv.lock);
+	pthread_mutex_unlock(&srv.lock);
+	/* B: [32, 96 KiB), while the COMMIT is unanswered. */
+	assert_int_equal(0, pthread_create(&tw, NULL, over_main, &w));
+	assert_int_equal(0, pthread_join(tw, NULL));
+	assert_int_equal(piece, w.ret);
+	pthread_mutex_lock(&srv.lock);
+	srv.restart_hold_commit = false;
+	pthread_cond_broadcast(&srv.cond);
+	pthread_mutex_unlock(&srv.lock);
+	assert_int_equal(0, pthread_join(t, NULL));
+	assert_int_equal(0, f.ret);
+	assert_int_equal(0, wback_flush(wb, NULL));
+	assert_memory_equal(srv.stable, pattern, piece / 2);
+	assert_memory_equal(srv.stable + piece / 2, over_bytes, piece);
+	wback_free(wb);
+}
+
 /* 5000 bytes gathered, a flush of them stopped while their FILE_SYNC
  * WRITE is held unanswered: the flush returns -EINTR. */
 static void flush_stopped_on_held_write(struct wback *wb)
@@ -1064,6 +1118,7 @@ int main(void)
 		cmocka_unit_test_setup(test_small_file_sync, setup),
 		cmocka_unit_test_setup(test_verifier_change_resends, setup),
 		cmocka_unit_test_setup(test_verifier_change_gives_up, setup),
+		cmocka_unit_test_setup(test_resend_keeps_newer_write, setup),
 		cmocka_unit_test_setup(test_held_bytes_cap, setup),
 		cmocka_unit_test_setup(test_commit_ahead, setup),
 		cmocka_unit_test_setup(test_free_with_commit_ahead_on_wire,
