@@ -11,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 
+static void dir_known_free(struct dir_known *k);
+
 struct inode_table {
 	pthread_mutex_t lock;
 	struct acache_params params;  /* table lock */
@@ -112,8 +114,7 @@ static void inode_free(struct inode_table *t, struct inode *ino)
 	free(ino->wb_before);
 	free(ino->silly);
 	free(ino->acc);
-	if (ino->dir_names)
-		g_hash_table_destroy(ino->dir_names);
+	dir_known_free(ino->dir_known);
 	aclcache_clear(&ino->acl);
 	pthread_cond_destroy(&ino->ra_cond);
 	pthread_mutex_destroy(&ino->lock);
@@ -511,31 +512,103 @@ bool inode_wcc_matches(struct inode *ino, const struct wcc_attr *pre)
 	return match;
 }
 
-/* ---- directory completeness ---- */
+/* ---- what we know of a directory's names ---- */
 
-/* Names remembered per complete directory: past this, a directory is
- * treated as any other (a LOOKUP per unknown name). */
+struct dir_known {
+	/* Complete (made by us, changed by nobody else since): every name
+	 * we added; names we removed may linger, costing a LOOKUP, never a
+	 * wrong answer.  NULL: not known to be complete. */
+	GHashTable *names;      /* owned; name -> name */
+	/* Names a LOOKUP found missing.  The kernel keeps that answer
+	 * itself, but asks again before a create with O_EXCL or a rename
+	 * over the name, which the Linux client sends without a LOOKUP. */
+	GHashTable *absent;     /* owned; name -> name */
+};
+
+/* Names remembered per directory: past this, a complete directory is
+ * treated as any other (a LOOKUP per unknown name), and the absent names
+ * are forgotten and gathered anew. */
 #define INODE_DIR_NAMES_MAX 65536
+#define INODE_DIR_ABSENT_MAX 4096
+
+static void dir_known_free(struct dir_known *k)
+{
+	if (!k)
+		return;
+	if (k->names)
+		g_hash_table_destroy(k->names);
+	if (k->absent)
+		g_hash_table_destroy(k->absent);
+	free(k);
+}
+
+static GHashTable *name_set(void)
+{
+	return g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+}
+
+/* dir->dir_known, made if need be; the lock is held.  NULL: no memory,
+ * which only costs LOOKUPs. */
+static struct dir_known *dir_known_get(struct inode *dir)
+{
+	if (!dir->dir_known)
+		dir->dir_known = calloc(1, sizeof(*dir->dir_known));
+	return dir->dir_known;
+}
 
 void inode_dir_complete(struct inode *dir)
 {
+	struct dir_known *k;
+
 	pthread_mutex_lock(&dir->lock);
-	if (!dir->dir_names)
-		dir->dir_names = g_hash_table_new_full(g_str_hash, g_str_equal,
-						       g_free, NULL);
+	dir->dir_gen++;
+	if ((k = dir_known_get(dir)) && !k->names)
+		k->names = name_set();
 	pthread_mutex_unlock(&dir->lock);
 }
 
 void inode_dir_add_name(struct inode *dir, const char *name)
 {
+	struct dir_known *k;
+
 	pthread_mutex_lock(&dir->lock);
-	if (dir->dir_names) {
-		if (g_hash_table_size(dir->dir_names) >= INODE_DIR_NAMES_MAX) {
-			g_hash_table_destroy(dir->dir_names);
-			dir->dir_names = NULL;
-		} else {
-			g_hash_table_add(dir->dir_names, g_strdup(name));
+	dir->dir_gen++;
+	if ((k = dir->dir_known)) {
+		if (k->absent)
+			g_hash_table_remove(k->absent, name);
+		if (k->names &&
+		    g_hash_table_size(k->names) >= INODE_DIR_NAMES_MAX) {
+			g_hash_table_destroy(k->names);
+			k->names = NULL;
+		} else if (k->names) {
+			g_hash_table_add(k->names, g_strdup(name));
 		}
+	}
+	pthread_mutex_unlock(&dir->lock);
+}
+
+uint32_t inode_dir_gen(struct inode *dir)
+{
+	uint32_t gen;
+
+	pthread_mutex_lock(&dir->lock);
+	gen = dir->dir_gen;
+	pthread_mutex_unlock(&dir->lock);
+	return gen;
+}
+
+void inode_dir_absent(struct inode *dir, const char *name, uint32_t gen)
+{
+	struct dir_known *k;
+
+	pthread_mutex_lock(&dir->lock);
+	if (dir->dir_gen == gen && (k = dir_known_get(dir))) {
+		if (k->absent &&
+		    g_hash_table_size(k->absent) >= INODE_DIR_ABSENT_MAX)
+			g_hash_table_remove_all(k->absent);
+		if (!k->absent)
+			k->absent = name_set();
+		g_hash_table_add(k->absent, g_strdup(name));
 	}
 	pthread_mutex_unlock(&dir->lock);
 }
@@ -543,19 +616,24 @@ void inode_dir_add_name(struct inode *dir, const char *name)
 void inode_dir_incomplete(struct inode *dir)
 {
 	pthread_mutex_lock(&dir->lock);
-	if (dir->dir_names) {
-		g_hash_table_destroy(dir->dir_names);
-		dir->dir_names = NULL;
-	}
+	dir->dir_gen++;
+	dir_known_free(dir->dir_known);
+	dir->dir_known = NULL;
 	pthread_mutex_unlock(&dir->lock);
 }
 
-bool inode_dir_lacks(struct inode *dir, const char *name)
+enum dir_lack inode_dir_lacks(struct inode *dir, const char *name)
 {
-	bool lacks;
+	enum dir_lack lack = DIR_MAY_HOLD;
+	struct dir_known *k;
 
 	pthread_mutex_lock(&dir->lock);
-	lacks = dir->dir_names && !g_hash_table_contains(dir->dir_names, name);
+	if ((k = dir->dir_known)) {
+		if (k->absent && g_hash_table_contains(k->absent, name))
+			lack = DIR_LACKS_ABSENT;
+		else if (k->names && !g_hash_table_contains(k->names, name))
+			lack = DIR_LACKS_COMPLETE;
+	}
 	pthread_mutex_unlock(&dir->lock);
-	return lacks;
+	return lack;
 }

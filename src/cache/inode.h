@@ -28,6 +28,7 @@
 #include "readahead.h"
 
 struct dcache;
+struct dir_known;
 struct inode_dent;
 struct dfile;
 struct wback;
@@ -66,6 +67,10 @@ struct inode {
 	 * type changed for a broken one, failing it until it is forgotten:
 	 * other types for it are a corrupt reply, never cached. */
 	uint32_t type;
+	/* Bumped by every change to what we know of a directory's names
+	 * (inode_dir_*()): a LOOKUP's "no such name" is remembered only if
+	 * nothing changed while it was on the wire. */
+	uint32_t dir_gen;
 	uint64_t data_gen;      /* bumped by every purge of the data */
 	struct dfile *df;       /* data.h: data blocks; made on first use */
 	struct wback *wb;       /* wback.h: write-behind; made on first write */
@@ -74,12 +79,10 @@ struct inode {
 	struct access_cache *acc; /* owned; NULL: no answer yet */
 	struct aclcache acl;    /* aclcache.h: the POSIX ACLs */
 	struct readahead ra;    /* readahead.h: the read-ahead window */
-	/* A directory whose every name we know: made by us (MKDIR), and
-	 * changed since by nobody else (each wcc of ours matched).  The set
-	 * holds every name we added (names we removed may linger: they cost
-	 * a LOOKUP, never a wrong answer).  NULL: not known to be complete.
-	 * Changed only through inode_dir_*(). */
-	GHashTable *dir_names;  /* owned; name -> name */
+	/* What we know of a directory's names since the last change not
+	 * ours (inode.c); NULL: nothing.  Owned; changed only through
+	 * inode_dir_*(). */
+	struct dir_known *dir_known;
 
 	/* The file system operations'. */
 	unsigned nopen;         /* open file handles */
@@ -182,18 +185,29 @@ uint64_t inode_lookups(struct inode_table *t, const struct inode *ino);
  * remembered aborts: it means the lookup accounting is broken. */
 void inode_forget(struct inode_table *t, uint64_t id, uint64_t n);
 /*
- * Directory completeness (ino->lock taken inside).  A lookup of a name a
- * complete directory lacks can be answered "no such file" without asking
- * the server, for as long as the directory's attributes are trusted.
- * inode_dir_complete: dir was just made, empty, by us.  inode_dir_add_name:
- * we added name (no-op unless complete; past a cap the directory stops
- * being complete).  inode_dir_incomplete: someone else may have changed it,
- * or one of our changes failed in an unknown way.
+ * What we know of a directory's names (ino->lock taken inside), for as
+ * long as nobody else changed it: a lookup of a name it lacks can then
+ * be answered "no such file" without asking the server, for as long as
+ * the directory's attributes are trusted.
+ *
+ * inode_dir_complete: dir was just made, empty, by us: every name it
+ * gets we add.  inode_dir_add_name: we added name.
+ * inode_dir_absent: a LOOKUP of name found nothing, sent when
+ * inode_dir_gen() gave gen (ignored if anything changed since).
+ * inode_dir_incomplete: someone else may have changed it, or one of our
+ * changes failed in an unknown way: nothing is known any longer.
  */
+enum dir_lack {
+	DIR_MAY_HOLD,       /* ask the server */
+	DIR_LACKS_COMPLETE, /* a complete directory without it */
+	DIR_LACKS_ABSENT,   /* a LOOKUP found nothing, nothing changed since */
+};
 void inode_dir_complete(struct inode *dir);
 void inode_dir_add_name(struct inode *dir, const char *name);
+uint32_t inode_dir_gen(struct inode *dir);
+void inode_dir_absent(struct inode *dir, const char *name, uint32_t gen);
 void inode_dir_incomplete(struct inode *dir);
-bool inode_dir_lacks(struct inode *dir, const char *name);
+enum dir_lack inode_dir_lacks(struct inode *dir, const char *name);
 
 /*
  * Does any inode's cached attributes show a file with more than one name?

@@ -755,35 +755,54 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
 /* Can a lookup of name in dir be answered "no such name" from what we
  * know?  Only where negative answers may be cached at all, and while the
  * directory's attributes are still trusted: the same lifetime the kernel
- * gives a negative entry. */
-static bool fs_dir_lacks(struct fs *fs, struct inode *dir, const char *name)
+ * gives a negative entry.  A complete directory's answers only with
+ * dircomplete (they cover names nobody asked about yet). */
+static enum dir_lack fs_dir_lacks(struct fs *fs, struct inode *dir,
+				  const char *name)
 {
-	if (!fs->opts->dircomplete || fs->opts->lookupcache != LOOKUPCACHE_ALL ||
-	    !strcmp(name, ".") || !strcmp(name, ".."))
-		return false;
-	return fs_attr_timeout(dir) > 0 && inode_dir_lacks(dir, name);
+	enum dir_lack lack;
+
+	if (fs->opts->lookupcache != LOOKUPCACHE_ALL ||
+	    !strcmp(name, ".") || !strcmp(name, "..") ||
+	    fs_attr_timeout(dir) <= 0)
+		return DIR_MAY_HOLD;
+	lack = inode_dir_lacks(dir, name);
+	if (lack == DIR_LACKS_COMPLETE && !fs->opts->dircomplete)
+		return DIR_MAY_HOLD;
+	return lack;
 }
 
 static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct inode *dir = fs_inode(req, parent);
 	struct fuse_entry_param e;
+	enum dir_lack lack;
+	uint32_t gen;
 	int ret;
 
 	if (!dir) {
 		fuse_reply_err(req, ESTALE);
 		return;
 	}
-	if (fs_dir_lacks(fs_of(req), dir, name)) {
+	lack = fs_dir_lacks(fs_of(req), dir, name);
+	if (lack != DIR_MAY_HOLD) {
 		memset(&e, 0, sizeof(e));
 		e.entry_timeout = fs_attr_timeout(dir);
-		STAT_INC(lookup_complete_dir);
-		TRACE("lookup %s in %s: no such name (a directory made here, "
-		      "changed by nobody else since) → no LOOKUP", name,
-		      fs_name_of(dir));
+		if (lack == DIR_LACKS_COMPLETE) {
+			STAT_INC(lookup_complete_dir);
+			TRACE("lookup %s in %s: no such name (a directory "
+			      "made here, changed by nobody else since) → no "
+			      "LOOKUP", name, fs_name_of(dir));
+		} else {
+			STAT_INC(lookup_absent_known);
+			TRACE("lookup %s in %s: no such name (a LOOKUP found "
+			      "none, the directory changed by nobody else "
+			      "since) → no LOOKUP", name, fs_name_of(dir));
+		}
 		fuse_reply_entry(req, &e);
 		return;
 	}
+	gen = inode_dir_gen(dir);
 	ret = lookup_name(req, dir, name, &e);
 	if (ret == -ENOENT) {
 		/* A negative entry lives as long as the directory's
@@ -792,8 +811,10 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		memset(&e, 0, sizeof(e));
 		if (fs_of(req)->opts->lookupcache == LOOKUPCACHE_ALL) {
 			e.entry_timeout = fs_attr_timeout(dir);
-			if (e.entry_timeout > 0)
+			if (e.entry_timeout > 0) {
 				STAT_INC(lookup_negative_stored);
+				inode_dir_absent(dir, name, gen);
+			}
 		}
 		fuse_reply_entry(req, &e);
 		return;

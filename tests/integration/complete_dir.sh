@@ -31,7 +31,6 @@ for i in range(n):
     os.close(fd)
 PY
 }
-forget_dentries() { sync; echo 2 >/proc/sys/vm/drop_caches; }
 
 # --- creates in a directory we made: no LOOKUP per file ----------------
 stat "$A/$T" >/dev/null # the test directory's own LOOKUP, before counting

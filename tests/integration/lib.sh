@@ -381,6 +381,10 @@ counter() {
 		python3 -c 'import json,sys; print(json.load(sys.stdin)["cache"][sys.argv[1]])' "$2"
 }
 
+# forget_dentries: the kernel forgets every name it holds that nothing
+# pins, so the next path walk asks the daemon again (root only).
+forget_dentries() { sync; echo 2 >/proc/sys/vm/drop_caches; }
+
 # stats_json MNT: the daemon's statistics, as `nfsfusectl stats --json`.
 stats_json() { "$NFSFUSECTL" "$1" stats --json; }
 # op_calls MNT OP: NFSv4 operations OP sent inside COMPOUNDs so far (0 on

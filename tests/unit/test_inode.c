@@ -213,6 +213,10 @@ static void test_over_forget_aborts(void **state)
 	inode_table_free(t);
 }
 
+#define MAY DIR_MAY_HOLD
+#define COMPLETE DIR_LACKS_COMPLETE
+#define ABSENT DIR_LACKS_ABSENT
+
 static void test_dir_completeness(void **state)
 {
 	struct nfs_fh3 root = mkfh(1, 4), a = mkfh(4, 4);
@@ -221,20 +225,58 @@ static void test_dir_completeness(void **state)
 
 	(void)state;
 	/* Unknown until made here: nothing may be answered from it. */
-	assert_false(inode_dir_lacks(d, "x"));
+	assert_int_equal(MAY, inode_dir_lacks(d, "x"));
 	inode_dir_add_name(d, "x"); /* no-op while not complete */
 	inode_dir_complete(d);
-	assert_true(inode_dir_lacks(d, "x"));
+	assert_int_equal(COMPLETE, inode_dir_lacks(d, "x"));
 	inode_dir_add_name(d, "x");
-	assert_false(inode_dir_lacks(d, "x"));
-	assert_true(inode_dir_lacks(d, "y"));
+	assert_int_equal(MAY, inode_dir_lacks(d, "x"));
+	assert_int_equal(COMPLETE, inode_dir_lacks(d, "y"));
 	inode_dir_complete(d); /* again: the names stay */
-	assert_false(inode_dir_lacks(d, "x"));
+	assert_int_equal(MAY, inode_dir_lacks(d, "x"));
 	inode_dir_incomplete(d);
-	assert_false(inode_dir_lacks(d, "y"));
+	assert_int_equal(MAY, inode_dir_lacks(d, "y"));
 	/* Freed with its names (valgrind and ASan check that). */
 	inode_dir_complete(d);
 	inode_dir_add_name(d, "z");
+	inode_forget(t, d->id, 1);
+	inode_table_free(t);
+}
+
+/* Names a LOOKUP found missing: remembered until we add one, or anyone
+ * else may have changed the directory; and not at all when something
+ * changed while the LOOKUP was on the wire. */
+static void test_dir_absent(void **state)
+{
+	struct nfs_fh3 root = mkfh(1, 4), a = mkfh(4, 4);
+	struct inode_table *t = inode_table_new(&root, 1, &params, NULL);
+	struct inode *d = inode_remember(t, &a);
+	uint32_t gen;
+
+	(void)state;
+	gen = inode_dir_gen(d);
+	inode_dir_absent(d, "x", gen);
+	inode_dir_absent(d, "y", gen);
+	assert_int_equal(ABSENT, inode_dir_lacks(d, "x"));
+	assert_int_equal(MAY, inode_dir_lacks(d, "z")); /* never asked */
+	/* We made x: it is there now; y is still missing. */
+	inode_dir_add_name(d, "x");
+	assert_int_equal(MAY, inode_dir_lacks(d, "x"));
+	assert_int_equal(ABSENT, inode_dir_lacks(d, "y"));
+	/* A LOOKUP sent before that change says nothing any longer: its
+	 * answer may be from before our create of the same name. */
+	inode_dir_absent(d, "x", gen);
+	assert_int_equal(MAY, inode_dir_lacks(d, "x"));
+	/* Someone else changed it: nothing is known. */
+	inode_dir_incomplete(d);
+	assert_int_equal(MAY, inode_dir_lacks(d, "y"));
+	/* In a complete directory, a name asked about is absent either
+	 * way; the answer that needs no dircomplete wins. */
+	inode_dir_complete(d);
+	inode_dir_absent(d, "q", inode_dir_gen(d));
+	assert_int_equal(ABSENT, inode_dir_lacks(d, "q"));
+	assert_int_equal(COMPLETE, inode_dir_lacks(d, "r"));
+	/* Freed with its names (valgrind and ASan check that). */
 	inode_forget(t, d->id, 1);
 	inode_table_free(t);
 }
@@ -303,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_attr_type_refused),
 		cmocka_unit_test(test_over_forget_aborts),
 		cmocka_unit_test(test_dir_completeness),
+		cmocka_unit_test(test_dir_absent),
 		cmocka_unit_test(test_names),
 	};
 
