@@ -523,6 +523,10 @@ struct dir_known {
 	 * itself, but asks again before a create with O_EXCL or a rename
 	 * over the name, which the Linux client sends without a LOOKUP. */
 	GHashTable *absent;     /* owned; name -> name */
+	/* Names a LOOKUP found, and the handle: the kernel asks again
+	 * about a name it holds before a rename over it, or a mkdir or
+	 * an O_EXCL create that then fails. */
+	GHashTable *found;      /* owned; name -> struct nfs_fh3 */
 };
 
 /* Names remembered per directory: past this, a complete directory is
@@ -530,6 +534,7 @@ struct dir_known {
  * are forgotten and gathered anew. */
 #define INODE_DIR_NAMES_MAX 65536
 #define INODE_DIR_ABSENT_MAX 4096
+#define INODE_DIR_FOUND_MAX 4096
 
 static void dir_known_free(struct dir_known *k)
 {
@@ -539,12 +544,37 @@ static void dir_known_free(struct dir_known *k)
 		g_hash_table_destroy(k->names);
 	if (k->absent)
 		g_hash_table_destroy(k->absent);
+	if (k->found)
+		g_hash_table_destroy(k->found);
 	free(k);
 }
 
 static GHashTable *name_set(void)
 {
 	return g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+}
+
+/* The set *set, made if need be and emptied when full; NULL without
+ * memory.  The lock is held. */
+static GHashTable *room_in(GHashTable **set, unsigned max,
+			   GDestroyNotify free_value)
+{
+	if (*set && g_hash_table_size(*set) >= max)
+		g_hash_table_remove_all(*set);
+	if (!*set)
+		*set = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					     free_value);
+	return *set;
+}
+
+/* fh is under name now; the lock is held. */
+static void keep_found(struct dir_known *k, const char *name,
+		       const struct nfs_fh3 *fh)
+{
+	if (k->absent)
+		g_hash_table_remove(k->absent, name);
+	g_hash_table_insert(room_in(&k->found, INODE_DIR_FOUND_MAX, g_free),
+			    g_strdup(name), g_memdup2(fh, sizeof(*fh)));
 }
 
 /* dir->dir_known, made if need be; the lock is held.  NULL: no memory,
@@ -567,15 +597,22 @@ void inode_dir_complete(struct inode *dir)
 	pthread_mutex_unlock(&dir->lock);
 }
 
-void inode_dir_add_name(struct inode *dir, const char *name)
+void inode_dir_add_name(struct inode *dir, const char *name,
+			const struct nfs_fh3 *fh)
 {
 	struct dir_known *k;
 
 	pthread_mutex_lock(&dir->lock);
 	dir->dir_gen++;
-	if ((k = dir->dir_known)) {
+	if ((k = fh ? dir_known_get(dir) : dir->dir_known)) {
 		if (k->absent)
 			g_hash_table_remove(k->absent, name);
+		if (k->found)
+			g_hash_table_remove(k->found, name);
+		/* Ours and answered: the kernel serializes its changes of
+		 * one name, so no other change of it can overtake this. */
+		if (fh)
+			keep_found(k, name, fh);
 		if (k->names &&
 		    g_hash_table_size(k->names) >= INODE_DIR_NAMES_MAX) {
 			g_hash_table_destroy(k->names);
@@ -597,20 +634,54 @@ uint32_t inode_dir_gen(struct inode *dir)
 	return gen;
 }
 
+void inode_dir_drop_name(struct inode *dir, const char *name)
+{
+	struct dir_known *k;
+
+	pthread_mutex_lock(&dir->lock);
+	dir->dir_gen++;
+	if ((k = dir->dir_known) && k->found)
+		g_hash_table_remove(k->found, name);
+	pthread_mutex_unlock(&dir->lock);
+}
+
 void inode_dir_absent(struct inode *dir, const char *name, uint32_t gen)
 {
 	struct dir_known *k;
 
 	pthread_mutex_lock(&dir->lock);
 	if (dir->dir_gen == gen && (k = dir_known_get(dir))) {
-		if (k->absent &&
-		    g_hash_table_size(k->absent) >= INODE_DIR_ABSENT_MAX)
-			g_hash_table_remove_all(k->absent);
-		if (!k->absent)
-			k->absent = name_set();
-		g_hash_table_add(k->absent, g_strdup(name));
+		if (k->found)
+			g_hash_table_remove(k->found, name);
+		g_hash_table_add(room_in(&k->absent, INODE_DIR_ABSENT_MAX,
+					 NULL), g_strdup(name));
 	}
 	pthread_mutex_unlock(&dir->lock);
+}
+
+void inode_dir_found(struct inode *dir, const char *name,
+		     const struct nfs_fh3 *fh, uint32_t gen)
+{
+	struct dir_known *k;
+
+	pthread_mutex_lock(&dir->lock);
+	if (dir->dir_gen == gen && (k = dir_known_get(dir)))
+		keep_found(k, name, fh);
+	pthread_mutex_unlock(&dir->lock);
+}
+
+bool inode_dir_holds(struct inode *dir, const char *name, struct nfs_fh3 *fh)
+{
+	const struct nfs_fh3 *f = NULL;
+	struct dir_known *k;
+
+	pthread_mutex_lock(&dir->lock);
+	if ((k = dir->dir_known) && k->found)
+		f = g_hash_table_lookup(k->found, name);
+	if (f)
+		*fh = *f;
+	pthread_mutex_unlock(&dir->lock);
+	return f != NULL;
 }
 
 void inode_dir_incomplete(struct inode *dir)

@@ -645,9 +645,10 @@ int fs_lookup_fh(fuse_req_t req, struct inode *dir, const char *name,
 	return 0;
 }
 
-/* LOOKUP name in dir for the kernel: an entry it will hold. */
+/* LOOKUP name in dir for the kernel: an entry it will hold; with fh,
+ * the handle found too. */
 static int lookup_name(fuse_req_t req, struct inode *dir, const char *name,
-		       struct fuse_entry_param *e)
+		       struct fuse_entry_param *e, struct nfs_fh3 *found)
 {
 	struct post_op_attr a;
 	struct nfs_fh3 fh;
@@ -658,15 +659,18 @@ static int lookup_name(fuse_req_t req, struct inode *dir, const char *name,
 		STAT_INC(lookup_misses);
 	if (ret)
 		return ret;
+	if (found)
+		*found = fh;
 	return fs_make_entry(req, dir, &fh, &a, since, name, e);
 }
 
-void fs_dir_named(struct inode *dir, const char *name, bool ok)
+void fs_dir_named(struct inode *dir, const char *name, bool ok,
+		  const struct nfs_fh3 *fh)
 {
 	if (!dir)
 		return;
 	if (ok)
-		inode_dir_add_name(dir, name);
+		inode_dir_add_name(dir, name, fh);
 	else
 		inode_dir_incomplete(dir);
 }
@@ -679,7 +683,8 @@ void fs_reply_created(fuse_req_t req, struct inode *dir,
 	int ret;
 
 	fs_learn_wcc(fs_of(req), dir, &r->dir_wcc, "create");
-	fs_dir_named(dir, name, r->status == NFS3_OK);
+	fs_dir_named(dir, name, r->status == NFS3_OK,
+		     r->obj.present ? &r->obj.fh : NULL);
 	if (r->status != NFS3_OK) {
 		fuse_reply_err(req, -nfs_stat_errno(r->status));
 		return;
@@ -690,7 +695,7 @@ void fs_reply_created(fuse_req_t req, struct inode *dir,
 		ret = fs_make_entry(req, dir, &r->obj.fh, &r->obj_attributes,
 				    since, name, &e);
 	else
-		ret = lookup_name(req, dir, name, &e);
+		ret = lookup_name(req, dir, name, &e, NULL);
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;
@@ -772,11 +777,52 @@ static enum dir_lack fs_dir_lacks(struct fs *fs, struct inode *dir,
 	return lack;
 }
 
+/*
+ * A lookup of a name a LOOKUP found, in a directory nobody else changed
+ * since, whose file's attributes are still believed: the entry from what
+ * we hold, as the kernel would have kept its own (FUSE asks again before
+ * a rename over the name, a mkdir or an O_EXCL create of it).  Only
+ * where positive answers may be cached, and while the directory's
+ * attributes are trusted.  Counts a lookup of the inode, as
+ * fs_make_entry() does.
+ */
+static bool fs_dir_holds(fuse_req_t req, struct inode *dir, const char *name,
+			 struct fuse_entry_param *e)
+{
+	struct fs *fs = fs_of(req);
+	struct nfs_fh3 fh;
+	struct inode *ino;
+	struct fattr3 a;
+	double left;
+
+	if (fs->opts->lookupcache == LOOKUPCACHE_NONE ||
+	    fs_attr_timeout(dir) <= 0 || !inode_dir_holds(dir, name, &fh))
+		return false;
+	ino = inode_remember(fs->inodes, &fh);
+	if (!ino)
+		return false;
+	if (!inode_fresh_attr(ino, &a, &left)) {
+		inode_forget(fs->inodes, ino->id, 1);
+		return false;
+	}
+	inode_named(fs->inodes, ino, dir->id, name);
+	memset(e, 0, sizeof(*e));
+	e->ino = ino->id;
+	fs_inode_stat(ino, &a, &e->attr);
+	e->attr_timeout = left;
+	e->entry_timeout = fs_attr_timeout(dir);
+	if (e->entry_timeout < e->attr_timeout)
+		e->entry_timeout = e->attr_timeout;
+	fs_kernel_attr_given(ino, left);
+	return true;
+}
+
 static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct inode *dir = fs_inode(req, parent);
 	struct fuse_entry_param e;
 	enum dir_lack lack;
+	struct nfs_fh3 fh;
 	uint32_t gen;
 	int ret;
 
@@ -802,8 +848,18 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		fuse_reply_entry(req, &e);
 		return;
 	}
+	if (strcmp(name, ".") && strcmp(name, "..") &&
+	    fs_dir_holds(req, dir, name, &e)) {
+		STAT_INC(lookup_hits);
+		TRACE("lookup %s in %s: found by a LOOKUP, the directory "
+		      "changed by nobody else since → no LOOKUP", name,
+		      fs_name_of(dir));
+		if (fuse_reply_entry(req, &e))
+			entry_not_taken(req, &e);
+		return;
+	}
 	gen = inode_dir_gen(dir);
-	ret = lookup_name(req, dir, name, &e);
+	ret = lookup_name(req, dir, name, &e, &fh);
 	if (ret == -ENOENT) {
 		/* A negative entry lives as long as the directory's
 		 * attributes: a name created elsewhere changes the directory,
@@ -823,6 +879,8 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		fuse_reply_err(req, -ret);
 		return;
 	}
+	if (strcmp(name, ".") && strcmp(name, ".."))
+		inode_dir_found(dir, name, &fh, gen);
 	if (fuse_reply_entry(req, &e))
 		entry_not_taken(req, &e);
 }

@@ -47,7 +47,7 @@ static void reply_diropres_call(fuse_req_t req, struct inode *dir,
 	int ret = fs_call(req, proc, args, &res, NULL);
 
 	if (ret) {
-		fs_dir_named(dir, name, false);
+		fs_dir_named(dir, name, false, NULL);
 		fuse_reply_err(req, -ret);
 		return;
 	}
@@ -246,6 +246,21 @@ static void learn_wcc_fh(fuse_req_t req, const struct nfs_fh3 *fh,
 	inode_forget(fs->inodes, dir->id, 1);
 }
 
+/* name left the directory whose handle is dirfh, or may have: a REMOVE
+ * or a RENAME away, answered or not.  What a LOOKUP found under it no
+ * longer holds. */
+static void name_left(fuse_req_t req, const struct nfs_fh3 *dirfh,
+		      const char *name)
+{
+	struct fs *fs = fs_of(req);
+	struct inode *dir = inode_find_fh(fs->inodes, dirfh);
+
+	if (!dir)
+		return;
+	inode_dir_drop_name(dir, name);
+	inode_forget(fs->inodes, dir->id, 1);
+}
+
 /* REMOVE as cred, or as the caller of req when cred is NULL. */
 static int remove_fh_as(fuse_req_t req, const struct rpc_cred *cred,
 			const struct nfs_fh3 *dir, const char *name)
@@ -256,6 +271,7 @@ static int remove_fh_as(fuse_req_t req, const struct rpc_cred *cred,
 				    NULL)
 		       : fs_call(req, NFS3PROC_REMOVE, &args, &res, NULL);
 
+	name_left(req, dir, name);
 	if (ret)
 		return ret;
 	learn_wcc_fh(req, dir, &res.dir_wcc, "remove");
@@ -279,6 +295,7 @@ static int rename_fh(fuse_req_t req, const struct nfs_fh3 *from,
 	struct inode *todir = inode_find_fh(fs->inodes, to);
 	int ret = fs_call(req, NFS3PROC_RENAME, &args, &res, NULL);
 
+	name_left(req, from, name);
 	if (ret == 0) {
 		learn_wcc_fh(req, from, &res.fromdir_wcc, "rename");
 		/* Within one directory both wcc_data describe the same
@@ -289,7 +306,7 @@ static int rename_fh(fuse_req_t req, const struct nfs_fh3 *from,
 		ret = nfs_stat_errno(res.status);
 	}
 	if (todir) {
-		fs_dir_named(todir, newname, ret == 0);
+		fs_dir_named(todir, newname, ret == 0, NULL);
 		inode_forget(fs->inodes, todir->id, 1);
 	}
 	return ret;
@@ -575,6 +592,7 @@ static int rmdir_fh(fuse_req_t req, struct inode *dir, const char *name)
 	struct nfs3_wccstat_res res;
 	int ret = fs_call(req, NFS3PROC_RMDIR, &args, &res, NULL);
 
+	inode_dir_drop_name(dir, name);
 	if (ret)
 		return ret;
 	fs_learn_wcc(fs_of(req), dir, &res.dir_wcc, "rmdir");
@@ -776,12 +794,12 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	since = fs_wsince(fs_of(req));
 	ret = fs_call(req, NFS3PROC_LINK, &args, &res, NULL);
 	if (ret) {
-		fs_dir_named(dir, newname, false);
+		fs_dir_named(dir, newname, false, NULL);
 		fuse_reply_err(req, -ret);
 		return;
 	}
 	fs_learn_wcc(fs_of(req), dir, &res.linkdir_wcc, "link");
-	fs_dir_named(dir, newname, res.status == NFS3_OK);
+	fs_dir_named(dir, newname, res.status == NFS3_OK, &i->fh);
 	if (res.status != NFS3_OK) {
 		fs_learn(fs_of(req), i, &res.file_attributes, since, "link");
 		fuse_reply_err(req, -nfs_stat_errno(res.status));

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# What a LOOKUP answered is remembered, as the kernel remembers its
+# entries, while the directory's attributes are trusted and nobody else
+# changed it: FUSE asks again about a name the kernel holds before a
+# create with O_EXCL, a mkdir or a rename over it, and that is answered
+# without a LOOKUP -- "no such name" (the Linux client sends no LOOKUP
+# there at all), or the file found, with its attributes still believed.
+# Our own remove or rename of the name ends what was found; a change by
+# another client -- seen in the wcc of our next change in the directory,
+# or once its attributes time out -- ends everything, as does
+# lookupcache=positive for names found missing.
+. "$(dirname "$0")/lib.sh"
+ensure_server
+need_nfsfuse
+[[ -x ${NFSFUSECTL:-} ]] || skip "nfsfusectl is not built"
+need_cmd python3
+need_root # drop_caches: the kernel must forget its dentries
+
+T=$(make_testdir lookup_memory)
+S=$EXPORT_DIR/$T
+A=$(new_mountpoint)
+B=$(new_mountpoint)
+mount_nfsfuse "$A" -o hostname=clientA
+mount_nfsfuse "$B" -o hostname=clientB
+mkdir "$S/d" # made on the server: not a directory A knows complete
+stat "$A/$T/d" >/dev/null
+# excl_exists PATH: an O_EXCL create of PATH fails with EEXIST.
+excl_exists() {
+	python3 - "$1" <<'PY'
+import os, sys
+try:
+    os.open(sys.argv[1], os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+except FileExistsError:
+    sys.exit(0)
+sys.exit(1)
+PY
+}
+
+# --- a create with O_EXCL of a name just found missing --------------------
+assert_not_exists "$A/$T/d/x" "a name nobody made"
+l0=$(calls "$A" LOOKUP)
+h0=$(counter "$A" lookup_absent_known)
+python3 - "$A/$T/d/x" <<'PY'
+import os, sys
+fd = os.open(sys.argv[1], os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+os.write(fd, b"x\n")
+os.close(fd)
+PY
+assert_eq 0 "$(($(calls "$A" LOOKUP) - l0))" "LOOKUPs for an O_EXCL create of a name just found missing"
+[[ $(counter "$A" lookup_absent_known) -gt $h0 ]] || fail "the kernel's second lookup was not answered from the name found missing"
+assert_file_content "$S/d/x" "x" "the file the create made"
+
+# --- a rename over a name just found missing -----------------------------
+echo new >"$A/$T/d/tmp"
+assert_not_exists "$A/$T/d/target" "a name nobody made"
+l0=$(calls "$A" LOOKUP)
+mv "$A/$T/d/tmp" "$A/$T/d/target"
+assert_eq 0 "$(($(calls "$A" LOOKUP) - l0))" "LOOKUPs for a rename over a name just found missing"
+assert_file_content "$A/$T/d/target" "new" "the renamed file"
+assert_not_exists "$S/d/tmp" "the old name"
+
+# --- a name we made ourselves is found, not remembered missing ------------
+assert_not_exists "$A/$T/d/mine" "a name nobody made"
+echo mine >"$A/$T/d/mine"
+forget_dentries
+assert_file_content "$A/$T/d/mine" "mine" "a name found missing, then made here"
+assert_not_exists "$A/$T/d/gone" "a name nobody made"
+ln -s x "$A/$T/d/gone"
+mkdir "$A/$T/d/sub"
+assert_not_exists "$A/$T/d/sub/moved" "a name nobody made"
+mv "$A/$T/d/target" "$A/$T/d/sub/moved"
+forget_dentries
+[[ -L $A/$T/d/gone ]] || fail "a symlink made over a name found missing is not found"
+assert_file_content "$A/$T/d/sub/moved" "new" "a file renamed over a name found missing"
+
+# --- names found: mkdir -p and O_EXCL over existing names ----------------
+mkdir "$S/d/p" "$S/d/p/q"
+echo there >"$S/d/p/q/f"
+# The first LOOKUP of p shows A a change it did not make (the mkdir on
+# the server): what it found is not remembered, since the change could
+# have come after it.  The second is.
+stat "$A/$T/d/p/q/f" >/dev/null
+forget_dentries
+stat "$A/$T/d/p/q/f" >/dev/null
+l0=$(calls "$A" LOOKUP)
+h0=$(counter "$A" lookup_hits)
+mkdir -p "$A/$T/d/p/q"
+excl_exists "$A/$T/d/p/q/f" || fail "an O_EXCL create of an existing file did not fail with EEXIST"
+assert_eq 0 "$(($(calls "$A" LOOKUP) - l0))" "LOOKUPs for mkdir -p and an O_EXCL create over names just found"
+[[ $(counter "$A" lookup_hits) -ge $((h0 + 3)) ]] || fail "the kernel's second lookups were not answered from the names found: $(($(counter "$A" lookup_hits) - h0))"
+assert_file_content "$A/$T/d/p/q/f" "there" "the file found"
+
+# --- our own remove and rename end what was found -------------------------
+echo one >"$A/$T/d/r1"
+echo two >"$A/$T/d/r2"
+stat "$A/$T/d/r1" "$A/$T/d/r2" >/dev/null
+rm "$A/$T/d/r1"
+python3 - "$A/$T/d/r1" <<'PY' || fail "an O_EXCL create of a name removed here failed"
+import os, sys
+os.close(os.open(sys.argv[1], os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+PY
+mv "$A/$T/d/r2" "$A/$T/d/r3"
+mkdir "$A/$T/d/r2" || fail "a mkdir of a name renamed away here failed"
+echo four >"$A/$T/d/r4"
+stat "$A/$T/d/r3" "$A/$T/d/r4" >/dev/null
+mv "$A/$T/d/r4" "$A/$T/d/r3"
+forget_dentries
+assert_file_content "$A/$T/d/r3" "four" "a name a file was renamed over here"
+mkdir "$A/$T/d/rd"
+stat "$A/$T/d/rd" >/dev/null
+rmdir "$A/$T/d/rd"
+mkdir "$A/$T/d/rd" || fail "a mkdir of a directory removed here failed"
+
+# --- another client's replacement of a name found ------------------------
+# The old file stays known to A, its attributes believed, through a
+# second name A holds open, and A keeps the directory (a process inside
+# it), with what it knows of its names: only the change B made can tell
+# A that the name is not the old file's any longer.
+(cd "$A/$T/d" && exec sleep 600) &
+PIN=$!
+on_exit kill "$PIN"
+mkdir "$S/keep"
+echo old >"$S/d/repl"
+ln "$S/d/repl" "$S/keep/link"
+assert_file_content "$A/$T/d/repl" "old" "the file before another client replaced it"
+forget_dentries # found again, with nothing changed meanwhile: remembered
+assert_file_content "$A/$T/d/repl" "old" "the file before another client replaced it"
+sleep 600 <"$A/$T/keep/link" &
+KEEP=$!
+on_exit kill "$KEEP"
+echo new >"$B/$T/d/repl.tmp"
+mv "$B/$T/d/repl.tmp" "$B/$T/d/repl"
+touch "$A/$T/d/after-repl" # its wcc shows a change that was not ours
+forget_dentries
+assert_file_content "$A/$T/d/repl" "new" "B's file under the name, after A's next change in the directory"
+kill "$KEEP" "$PIN"
+excl_exists "$A/$T/d/repl" || fail "an O_EXCL create over the name B replaced did not fail with EEXIST"
+echo gone >"$S/d/vanish"
+stat "$A/$T/d/vanish" >/dev/null
+rm "$B/$T/d/vanish"
+touch "$A/$T/d/after-vanish"
+mkdir "$A/$T/d/vanish" || fail "a mkdir of a name another client removed failed"
+
+# --- another client's create, seen in the wcc of our next change ---------
+assert_not_exists "$A/$T/d/fromB" "a name nobody made"
+echo fromB >"$B/$T/d/fromB"
+echo ours >"$A/$T/d/after" # its wcc shows a change that was not ours
+forget_dentries
+assert_file_content "$A/$T/d/fromB" "fromB" "B's file, after A's next change in the directory"
+
+# --- another client's create, seen once the attributes time out ----------
+C=$(new_mountpoint)
+mount_nfsfuse "$C" -o hostname=clientC,acdirmin=1,acdirmax=1
+assert_not_exists "$C/$T/d/late" "a name nobody made"
+echo late >"$B/$T/d/late"
+sleep 2 # past acdirmax: C asks the server again
+forget_dentries
+assert_file_content "$C/$T/d/late" "late" "B's file once C's attributes of the directory timed out"
+
+# --- lookupcache=positive: nothing missing is remembered -----------------
+P=$(new_mountpoint)
+mount_nfsfuse "$P" -o hostname=clientP,lookupcache=positive
+assert_not_exists "$P/$T/d/pos" "a name nobody made"
+l0=$(calls "$P" LOOKUP)
+touch "$P/$T/d/pos"
+[[ $(($(calls "$P" LOOKUP) - l0)) -ge 1 ]] || fail "lookupcache=positive: a create after a lookup that found nothing sent no LOOKUP"
+assert_eq 0 "$(counter "$P" lookup_absent_known)" "lookupcache=positive never answers from a name found missing"
+echo PASS
