@@ -207,6 +207,18 @@ out:
 	return ino;
 }
 
+struct inode *inode_ref(struct inode_table *t, uint64_t id)
+{
+	struct inode *ino;
+
+	pthread_mutex_lock(&t->lock);
+	ino = g_hash_table_lookup(t->by_id, &id);
+	if (ino)
+		ino->nlookup++;
+	pthread_mutex_unlock(&t->lock);
+	return ino;
+}
+
 struct inode *inode_find_fh(struct inode_table *t, const struct nfs_fh3 *fh)
 {
 	struct inode *ino;
@@ -523,10 +535,11 @@ struct dir_known {
 	 * itself, but asks again before a create with O_EXCL or a rename
 	 * over the name, which the Linux client sends without a LOOKUP. */
 	GHashTable *absent;     /* owned; name -> name */
-	/* Names a LOOKUP found, and the handle: the kernel asks again
+	/* Names a LOOKUP found, and the node id: the kernel asks again
 	 * about a name it holds before a rename over it, or a mkdir or
-	 * an O_EXCL create that then fails. */
-	GHashTable *found;      /* owned; name -> struct nfs_fh3 */
+	 * an O_EXCL create that then fails.  No more than the id: with
+	 * the inode gone, so are the attributes the answer needs. */
+	GHashTable *found;      /* owned; name -> node id */
 };
 
 /* Names remembered per directory: past this, a complete directory is
@@ -556,25 +569,13 @@ static GHashTable *name_set(void)
 
 /* The set *set, made if need be and emptied when full; NULL without
  * memory.  The lock is held. */
-static GHashTable *room_in(GHashTable **set, unsigned max,
-			   GDestroyNotify free_value)
+static GHashTable *room_in(GHashTable **set, unsigned max)
 {
 	if (*set && g_hash_table_size(*set) >= max)
 		g_hash_table_remove_all(*set);
 	if (!*set)
-		*set = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					     free_value);
+		*set = name_set();
 	return *set;
-}
-
-/* fh is under name now; the lock is held. */
-static void keep_found(struct dir_known *k, const char *name,
-		       const struct nfs_fh3 *fh)
-{
-	if (k->absent)
-		g_hash_table_remove(k->absent, name);
-	g_hash_table_insert(room_in(&k->found, INODE_DIR_FOUND_MAX, g_free),
-			    g_strdup(name), g_memdup2(fh, sizeof(*fh)));
 }
 
 /* dir->dir_known, made if need be; the lock is held.  NULL: no memory,
@@ -597,22 +598,17 @@ void inode_dir_complete(struct inode *dir)
 	pthread_mutex_unlock(&dir->lock);
 }
 
-void inode_dir_add_name(struct inode *dir, const char *name,
-			const struct nfs_fh3 *fh)
+void inode_dir_add_name(struct inode *dir, const char *name)
 {
 	struct dir_known *k;
 
 	pthread_mutex_lock(&dir->lock);
 	dir->dir_gen++;
-	if ((k = fh ? dir_known_get(dir) : dir->dir_known)) {
+	if ((k = dir->dir_known)) {
 		if (k->absent)
 			g_hash_table_remove(k->absent, name);
 		if (k->found)
 			g_hash_table_remove(k->found, name);
-		/* Ours and answered: the kernel serializes its changes of
-		 * one name, so no other change of it can overtake this. */
-		if (fh)
-			keep_found(k, name, fh);
 		if (k->names &&
 		    g_hash_table_size(k->names) >= INODE_DIR_NAMES_MAX) {
 			g_hash_table_destroy(k->names);
@@ -653,35 +649,40 @@ void inode_dir_absent(struct inode *dir, const char *name, uint32_t gen)
 	if (dir->dir_gen == gen && (k = dir_known_get(dir))) {
 		if (k->found)
 			g_hash_table_remove(k->found, name);
-		g_hash_table_add(room_in(&k->absent, INODE_DIR_ABSENT_MAX,
-					 NULL), g_strdup(name));
+		g_hash_table_add(room_in(&k->absent, INODE_DIR_ABSENT_MAX),
+				 g_strdup(name));
 	}
 	pthread_mutex_unlock(&dir->lock);
 }
 
-void inode_dir_found(struct inode *dir, const char *name,
-		     const struct nfs_fh3 *fh, uint32_t gen)
+void inode_dir_found(struct inode *dir, const char *name, uint64_t id,
+		     uint32_t gen)
 {
 	struct dir_known *k;
 
+	/* Kept in the pointer itself: an id it cannot hold is not kept. */
+	if (!id || id > UINTPTR_MAX)
+		return;
 	pthread_mutex_lock(&dir->lock);
-	if (dir->dir_gen == gen && (k = dir_known_get(dir)))
-		keep_found(k, name, fh);
+	if (dir->dir_gen == gen && (k = dir_known_get(dir))) {
+		if (k->absent)
+			g_hash_table_remove(k->absent, name);
+		g_hash_table_insert(room_in(&k->found, INODE_DIR_FOUND_MAX),
+				    g_strdup(name), (gpointer)(uintptr_t)id);
+	}
 	pthread_mutex_unlock(&dir->lock);
 }
 
-bool inode_dir_holds(struct inode *dir, const char *name, struct nfs_fh3 *fh)
+uint64_t inode_dir_holds(struct inode *dir, const char *name)
 {
-	const struct nfs_fh3 *f = NULL;
 	struct dir_known *k;
+	uint64_t id = 0;
 
 	pthread_mutex_lock(&dir->lock);
 	if ((k = dir->dir_known) && k->found)
-		f = g_hash_table_lookup(k->found, name);
-	if (f)
-		*fh = *f;
+		id = (uintptr_t)g_hash_table_lookup(k->found, name);
 	pthread_mutex_unlock(&dir->lock);
-	return f != NULL;
+	return id;
 }
 
 void inode_dir_incomplete(struct inode *dir)

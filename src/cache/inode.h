@@ -150,6 +150,9 @@ struct inode *inode_get(struct inode_table *t, uint64_t id);
 /* Find or create the inode of fh and add one lookup; NULL only when out
  * of memory. */
 struct inode *inode_remember(struct inode_table *t, const struct nfs_fh3 *fh);
+/* The inode whose node id is id, with one lookup more; NULL when it is
+ * gone (node ids are never given twice). */
+struct inode *inode_ref(struct inode_table *t, uint64_t id);
 /*
  * The inode of fh if the table holds one, with one lookup added: a
  * reference of the daemon's own, so that the inode cannot be freed under a
@@ -192,12 +195,12 @@ void inode_forget(struct inode_table *t, uint64_t id, uint64_t n);
  *
  * inode_dir_complete: dir was just made, empty, by us: every name it
  * gets we add.  inode_dir_add_name: we added name (or renamed a file
- * over it), as fh when known.  inode_dir_drop_name: we removed name or renamed it away
+ * over it).  inode_dir_drop_name: we removed name or renamed it away
  * (whether that worked or not).
  * inode_dir_absent, inode_dir_found: a LOOKUP of name found nothing, or
- * fh, sent when inode_dir_gen() gave gen (ignored if anything changed
- * since).  inode_dir_holds: the handle a LOOKUP found under name, with
- * nothing changed since.
+ * the inode whose node id is id, sent when inode_dir_gen() gave gen
+ * (ignored if anything changed since).  inode_dir_holds: the node id a
+ * LOOKUP found under name, with nothing changed since, or 0.
  * inode_dir_incomplete: someone else may have changed it, or one of our
  * changes failed in an unknown way: nothing is known any longer.
  */
@@ -207,15 +210,13 @@ enum dir_lack {
 	DIR_LACKS_ABSENT,   /* a LOOKUP found nothing, nothing changed since */
 };
 void inode_dir_complete(struct inode *dir);
-void inode_dir_add_name(struct inode *dir, const char *name,
-			const struct nfs_fh3 *fh);
+void inode_dir_add_name(struct inode *dir, const char *name);
 uint32_t inode_dir_gen(struct inode *dir);
 void inode_dir_drop_name(struct inode *dir, const char *name);
 void inode_dir_absent(struct inode *dir, const char *name, uint32_t gen);
-void inode_dir_found(struct inode *dir, const char *name,
-		     const struct nfs_fh3 *fh, uint32_t gen);
-bool inode_dir_holds(struct inode *dir, const char *name,
-		     struct nfs_fh3 *fh);
+void inode_dir_found(struct inode *dir, const char *name, uint64_t id,
+		     uint32_t gen);
+uint64_t inode_dir_holds(struct inode *dir, const char *name);
 void inode_dir_incomplete(struct inode *dir);
 enum dir_lack inode_dir_lacks(struct inode *dir, const char *name);
 

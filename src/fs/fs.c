@@ -645,10 +645,9 @@ int fs_lookup_fh(fuse_req_t req, struct inode *dir, const char *name,
 	return 0;
 }
 
-/* LOOKUP name in dir for the kernel: an entry it will hold; with fh,
- * the handle found too. */
+/* LOOKUP name in dir for the kernel: an entry it will hold. */
 static int lookup_name(fuse_req_t req, struct inode *dir, const char *name,
-		       struct fuse_entry_param *e, struct nfs_fh3 *found)
+		       struct fuse_entry_param *e)
 {
 	struct post_op_attr a;
 	struct nfs_fh3 fh;
@@ -659,18 +658,15 @@ static int lookup_name(fuse_req_t req, struct inode *dir, const char *name,
 		STAT_INC(lookup_misses);
 	if (ret)
 		return ret;
-	if (found)
-		*found = fh;
 	return fs_make_entry(req, dir, &fh, &a, since, name, e);
 }
 
-void fs_dir_named(struct inode *dir, const char *name, bool ok,
-		  const struct nfs_fh3 *fh)
+void fs_dir_named(struct inode *dir, const char *name, bool ok)
 {
 	if (!dir)
 		return;
 	if (ok)
-		inode_dir_add_name(dir, name, fh);
+		inode_dir_add_name(dir, name);
 	else
 		inode_dir_incomplete(dir);
 }
@@ -683,8 +679,7 @@ void fs_reply_created(fuse_req_t req, struct inode *dir,
 	int ret;
 
 	fs_learn_wcc(fs_of(req), dir, &r->dir_wcc, "create");
-	fs_dir_named(dir, name, r->status == NFS3_OK,
-		     r->obj.present ? &r->obj.fh : NULL);
+	fs_dir_named(dir, name, r->status == NFS3_OK);
 	if (r->status != NFS3_OK) {
 		fuse_reply_err(req, -nfs_stat_errno(r->status));
 		return;
@@ -695,7 +690,7 @@ void fs_reply_created(fuse_req_t req, struct inode *dir,
 		ret = fs_make_entry(req, dir, &r->obj.fh, &r->obj_attributes,
 				    since, name, &e);
 	else
-		ret = lookup_name(req, dir, name, &e, NULL);
+		ret = lookup_name(req, dir, name, &e);
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;
@@ -790,15 +785,15 @@ static bool fs_dir_holds(fuse_req_t req, struct inode *dir, const char *name,
 			 struct fuse_entry_param *e)
 {
 	struct fs *fs = fs_of(req);
-	struct nfs_fh3 fh;
 	struct inode *ino;
 	struct fattr3 a;
+	uint64_t id;
 	double left;
 
 	if (fs->opts->lookupcache == LOOKUPCACHE_NONE ||
-	    fs_attr_timeout(dir) <= 0 || !inode_dir_holds(dir, name, &fh))
+	    fs_attr_timeout(dir) <= 0 || !(id = inode_dir_holds(dir, name)))
 		return false;
-	ino = inode_remember(fs->inodes, &fh);
+	ino = inode_ref(fs->inodes, id);
 	if (!ino)
 		return false;
 	if (!inode_fresh_attr(ino, &a, &left)) {
@@ -822,7 +817,6 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	struct inode *dir = fs_inode(req, parent);
 	struct fuse_entry_param e;
 	enum dir_lack lack;
-	struct nfs_fh3 fh;
 	uint32_t gen;
 	int ret;
 
@@ -859,7 +853,7 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		return;
 	}
 	gen = inode_dir_gen(dir);
-	ret = lookup_name(req, dir, name, &e, &fh);
+	ret = lookup_name(req, dir, name, &e);
 	if (ret == -ENOENT) {
 		/* A negative entry lives as long as the directory's
 		 * attributes: a name created elsewhere changes the directory,
@@ -880,7 +874,7 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		return;
 	}
 	if (strcmp(name, ".") && strcmp(name, ".."))
-		inode_dir_found(dir, name, &fh, gen);
+		inode_dir_found(dir, name, e.ino, gen);
 	if (fuse_reply_entry(req, &e))
 		entry_not_taken(req, &e);
 }

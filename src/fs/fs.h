@@ -178,10 +178,8 @@ void fs_reply_created(fuse_req_t req, struct inode *dir,
 		      const struct nfs3_diropres *r, uint64_t since,
 		      const char *name, bool new_dir);
 /* One of our calls that adds name to dir ended: ok when the server says
- * it did (fh: the handle now under name, when the reply gave it);
- * otherwise (an error, no answer) dir's names are not all known. */
-void fs_dir_named(struct inode *dir, const char *name, bool ok,
-		  const struct nfs_fh3 *fh);
+ * it did; otherwise (an error, no answer) dir's names are not all known. */
+void fs_dir_named(struct inode *dir, const char *name, bool ok);
 /* May the caller of req access ino this way (ACCESS3_* bits)?  Answers
  * from the access cache when it can.  0, -EACCES or another -errno. */
 int fs_check_access(fuse_req_t req, struct inode *ino, uint32_t want);

@@ -611,7 +611,7 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 		excl_verifier(args.verf);
 		ret = create_rpc(req, &args, &res, fi->flags, &v4);
 		if (ret) {
-			fs_dir_named(dir, name, false, NULL);
+			fs_dir_named(dir, name, false);
 			fuse_reply_err(req, -ret);
 			return;
 		}
@@ -625,14 +625,13 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	args.obj_attributes.mode = mode & 07777;
 	ret = create_rpc(req, &args, &res, fi->flags, &v4);
 	if (ret) {
-		fs_dir_named(dir, name, false, NULL);
+		fs_dir_named(dir, name, false);
 		fuse_reply_err(req, -ret);
 		return;
 	}
 created:
 	fs_learn_wcc(fs, dir, &res.dir_wcc, "create");
-	fs_dir_named(dir, name, res.status == NFS3_OK,
-		     res.obj.present ? &res.obj.fh : NULL);
+	fs_dir_named(dir, name, res.status == NFS3_OK);
 	if (res.status == NFS3ERR_EXIST && !excl) {
 		ret = fs_lookup_fh(req, dir, name, &fh, &a, &since);
 		if (ret) {

@@ -47,7 +47,7 @@ static void reply_diropres_call(fuse_req_t req, struct inode *dir,
 	int ret = fs_call(req, proc, args, &res, NULL);
 
 	if (ret) {
-		fs_dir_named(dir, name, false, NULL);
+		fs_dir_named(dir, name, false);
 		fuse_reply_err(req, -ret);
 		return;
 	}
@@ -306,7 +306,7 @@ static int rename_fh(fuse_req_t req, const struct nfs_fh3 *from,
 		ret = nfs_stat_errno(res.status);
 	}
 	if (todir) {
-		fs_dir_named(todir, newname, ret == 0, NULL);
+		fs_dir_named(todir, newname, ret == 0);
 		inode_forget(fs->inodes, todir->id, 1);
 	}
 	return ret;
@@ -794,12 +794,12 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	since = fs_wsince(fs_of(req));
 	ret = fs_call(req, NFS3PROC_LINK, &args, &res, NULL);
 	if (ret) {
-		fs_dir_named(dir, newname, false, NULL);
+		fs_dir_named(dir, newname, false);
 		fuse_reply_err(req, -ret);
 		return;
 	}
 	fs_learn_wcc(fs_of(req), dir, &res.linkdir_wcc, "link");
-	fs_dir_named(dir, newname, res.status == NFS3_OK, &i->fh);
+	fs_dir_named(dir, newname, res.status == NFS3_OK);
 	if (res.status != NFS3_OK) {
 		fs_learn(fs_of(req), i, &res.file_attributes, since, "link");
 		fuse_reply_err(req, -nfs_stat_errno(res.status));

@@ -226,10 +226,10 @@ static void test_dir_completeness(void **state)
 	(void)state;
 	/* Unknown until made here: nothing may be answered from it. */
 	assert_int_equal(MAY, inode_dir_lacks(d, "x"));
-	inode_dir_add_name(d, "x", NULL); /* no-op while not complete */
+	inode_dir_add_name(d, "x"); /* no-op while not complete */
 	inode_dir_complete(d);
 	assert_int_equal(COMPLETE, inode_dir_lacks(d, "x"));
-	inode_dir_add_name(d, "x", NULL);
+	inode_dir_add_name(d, "x");
 	assert_int_equal(MAY, inode_dir_lacks(d, "x"));
 	assert_int_equal(COMPLETE, inode_dir_lacks(d, "y"));
 	inode_dir_complete(d); /* again: the names stay */
@@ -238,7 +238,7 @@ static void test_dir_completeness(void **state)
 	assert_int_equal(MAY, inode_dir_lacks(d, "y"));
 	/* Freed with its names (valgrind and ASan check that). */
 	inode_dir_complete(d);
-	inode_dir_add_name(d, "z", NULL);
+	inode_dir_add_name(d, "z");
 	inode_forget(t, d->id, 1);
 	inode_table_free(t);
 }
@@ -260,7 +260,7 @@ static void test_dir_absent(void **state)
 	assert_int_equal(ABSENT, inode_dir_lacks(d, "x"));
 	assert_int_equal(MAY, inode_dir_lacks(d, "z")); /* never asked */
 	/* We made x: it is there now; y is still missing. */
-	inode_dir_add_name(d, "x", NULL);
+	inode_dir_add_name(d, "x");
 	assert_int_equal(MAY, inode_dir_lacks(d, "x"));
 	assert_int_equal(ABSENT, inode_dir_lacks(d, "y"));
 	/* A LOOKUP sent before that change says nothing any longer: its
@@ -281,51 +281,53 @@ static void test_dir_absent(void **state)
 	inode_table_free(t);
 }
 
-/* Names a LOOKUP found, with their handles: kept until we remove or
+/* Names a LOOKUP found, with their inodes: kept until we remove or
  * rename the name away, add another file under it, or anyone else may
  * have changed the directory; not at all when something changed while
- * the LOOKUP was on the wire. */
+ * the LOOKUP was on the wire.  The inode is found by its node id, with a
+ * lookup more, while it lives. */
 static void test_dir_found(void **state)
 {
-	struct nfs_fh3 root = mkfh(1, 4), a = mkfh(4, 4), fx = mkfh(7, 8),
-		       fy = mkfh(8, 8), got;
+	struct nfs_fh3 root = mkfh(1, 4), a = mkfh(4, 4), fx = mkfh(7, 8);
 	struct inode_table *t = inode_table_new(&root, 1, &params, NULL);
-	struct inode *d = inode_remember(t, &a);
+	struct inode *d = inode_remember(t, &a), *x = inode_remember(t, &fx);
+	uint64_t xid = x->id;
 	uint32_t gen;
 
 	(void)state;
-	assert_false(inode_dir_holds(d, "x", &got));
+	assert_int_equal(0, inode_dir_holds(d, "x"));
 	gen = inode_dir_gen(d);
-	inode_dir_found(d, "x", &fx, gen);
-	assert_true(inode_dir_holds(d, "x", &got));
-	assert_memory_equal(&got, &fx, sizeof(got));
+	inode_dir_found(d, "x", xid, gen);
+	assert_int_equal(xid, inode_dir_holds(d, "x"));
+	assert_ptr_equal(x, inode_ref(t, xid));
+	assert_int_equal(2, inode_lookups(t, x));
 	/* Found now, missing before: found wins, and the other way. */
 	inode_dir_absent(d, "y", inode_dir_gen(d));
-	inode_dir_found(d, "y", &fy, inode_dir_gen(d));
+	inode_dir_found(d, "y", xid, inode_dir_gen(d));
 	assert_int_equal(MAY, inode_dir_lacks(d, "y"));
-	assert_true(inode_dir_holds(d, "y", &got));
+	assert_int_equal(xid, inode_dir_holds(d, "y"));
 	inode_dir_absent(d, "y", inode_dir_gen(d));
-	assert_false(inode_dir_holds(d, "y", &got));
+	assert_int_equal(0, inode_dir_holds(d, "y"));
 	assert_int_equal(ABSENT, inode_dir_lacks(d, "y"));
 	/* Removed here: gone, and a LOOKUP sent before says nothing. */
 	gen = inode_dir_gen(d);
 	inode_dir_drop_name(d, "x");
-	assert_false(inode_dir_holds(d, "x", &got));
-	inode_dir_found(d, "x", &fx, gen);
-	assert_false(inode_dir_holds(d, "x", &got));
-	/* A file made or renamed here under the name: its handle when
-	 * known, else nothing. */
-	inode_dir_add_name(d, "x", &fy);
-	assert_true(inode_dir_holds(d, "x", &got));
-	assert_memory_equal(&got, &fy, sizeof(got));
+	assert_int_equal(0, inode_dir_holds(d, "x"));
+	inode_dir_found(d, "x", xid, gen);
+	assert_int_equal(0, inode_dir_holds(d, "x"));
+	/* Another file made or renamed here under the name. */
+	inode_dir_found(d, "x", xid, inode_dir_gen(d));
+	inode_dir_add_name(d, "x");
+	assert_int_equal(0, inode_dir_holds(d, "x"));
 	assert_int_equal(MAY, inode_dir_lacks(d, "x"));
-	inode_dir_add_name(d, "x", NULL);
-	assert_false(inode_dir_holds(d, "x", &got));
 	/* Someone else changed it: nothing is known. */
-	inode_dir_found(d, "z", &fx, inode_dir_gen(d));
+	inode_dir_found(d, "z", xid, inode_dir_gen(d));
 	inode_dir_incomplete(d);
-	assert_false(inode_dir_holds(d, "z", &got));
-	inode_dir_found(d, "z", &fx, inode_dir_gen(d));
+	assert_int_equal(0, inode_dir_holds(d, "z"));
+	/* The inode forgotten: its id finds nothing. */
+	inode_dir_found(d, "z", xid, inode_dir_gen(d));
+	inode_forget(t, xid, 2);
+	assert_null(inode_ref(t, xid));
 	/* Freed with its names (valgrind and ASan check that). */
 	inode_forget(t, d->id, 1);
 	inode_table_free(t);
