@@ -834,7 +834,7 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 			      "made here, changed by nobody else since) → no "
 			      "LOOKUP", name, fs_name_of(dir));
 		} else {
-			STAT_INC(lookup_absent_known);
+			STAT_INC(lookup_negative_hits);
 			TRACE("lookup %s in %s: no such name (a LOOKUP found "
 			      "none, the directory changed by nobody else "
 			      "since) → no LOOKUP", name, fs_name_of(dir));

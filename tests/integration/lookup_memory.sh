@@ -39,7 +39,7 @@ PY
 # --- a create with O_EXCL of a name just found missing --------------------
 assert_not_exists "$A/$T/d/x" "a name nobody made"
 l0=$(calls "$A" LOOKUP)
-h0=$(counter "$A" lookup_absent_known)
+h0=$(counter "$A" lookup_negative_hits)
 python3 - "$A/$T/d/x" <<'PY'
 import os, sys
 fd = os.open(sys.argv[1], os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
@@ -47,7 +47,7 @@ os.write(fd, b"x\n")
 os.close(fd)
 PY
 assert_eq 0 "$(($(calls "$A" LOOKUP) - l0))" "LOOKUPs for an O_EXCL create of a name just found missing"
-[[ $(counter "$A" lookup_absent_known) -gt $h0 ]] || fail "the kernel's second lookup was not answered from the name found missing"
+[[ $(counter "$A" lookup_negative_hits) -gt $h0 ]] || fail "the kernel's second lookup was not answered from the name found missing"
 assert_file_content "$S/d/x" "x" "the file the create made"
 
 # --- a rename over a name just found missing -----------------------------
@@ -164,5 +164,5 @@ assert_not_exists "$P/$T/d/pos" "a name nobody made"
 l0=$(calls "$P" LOOKUP)
 touch "$P/$T/d/pos"
 [[ $(($(calls "$P" LOOKUP) - l0)) -ge 1 ]] || fail "lookupcache=positive: a create after a lookup that found nothing sent no LOOKUP"
-assert_eq 0 "$(counter "$P" lookup_absent_known)" "lookupcache=positive never answers from a name found missing"
+assert_eq 0 "$(counter "$P" lookup_negative_hits)" "lookupcache=positive never answers from a name found missing"
 echo PASS
