@@ -21,6 +21,7 @@
 				 * WRITE replies, no GETATTR */\
 	X(attr_batch_size)      /* the kernel's size check before a read or
 				 * lseek answered, our writes left gathered */\
+	X(attr_stale_handles)   /* attributes dropped: the handle is stale */\
 	X(attr_refused)         /* no file type, or not the file's: dropped */\
 	X(lookup_hits)                                                      \
 	X(lookup_misses)                                                    \

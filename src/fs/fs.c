@@ -183,6 +183,17 @@ void fs_name_lost(struct fs *fs, struct inode *ino)
 		fuse_lowlevel_notify_inval_inode(fs->se, ino->id, -1, 0);
 }
 
+int fs_stale_check(struct inode *ino, int err)
+{
+	if (err == -ESTALE && ino) {
+		inode_invalidate_attr(ino);
+		STAT_INC(attr_stale_handles);
+		TRACE("%s: the server knows its handle no longer → attributes "
+		      "dropped, its name asked again", fs_name_of(ino));
+	}
+	return err;
+}
+
 const char *fs_name_of(struct inode *ino)
 {
 	/* A few at once: one trace line may name two files. */
@@ -522,7 +533,7 @@ int fs_getattr_rpc(fuse_req_t req, struct inode *ino, struct fattr3 *a)
 	pthread_mutex_unlock(&ino->lock);
 	ret = getattr_fh(req, &ino->fh, a);
 	if (ret)
-		return ret;
+		return fs_stale_check(ino, ret);
 	/* A truncate or a write of ours that overtook this GETATTR leaves
 	 * its answer describing a file that is gone. */
 	pthread_mutex_lock(&ino->settle);
@@ -1109,7 +1120,8 @@ static void fs_readlink(fuse_req_t req, fuse_ino_t ino)
 	fs_learn(fs_of(req), i, &res.symlink_attributes, since, "readlink");
 	if (res.status != NFS3_OK) {
 		rpc_reply_release(&reply);
-		fuse_reply_err(req, -nfs_stat_errno(res.status));
+		fuse_reply_err(req, -fs_stale_check(i,
+						   nfs_stat_errno(res.status)));
 		return;
 	}
 	target = strndup(res.data, res.len);

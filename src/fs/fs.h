@@ -75,6 +75,13 @@ void fs_inode_stat(struct inode *ino, const struct fattr3 *a, struct stat *st);
 /* ino lost a name (REMOVE, RENAME over it): its link count and ctime
  * moved on the server, so neither our attributes nor the kernel's hold. */
 void fs_name_lost(struct fs *fs, struct inode *ino);
+/* A call on ino ended in err: at -ESTALE the server knows its handle no
+ * longer (the file was removed, or another renamed over its name), and
+ * its attributes are believed no longer.  The kernel, told ESTALE,
+ * looks its path up again, and a name found for it before must not be
+ * answered without a LOOKUP (a LOOKUP's answer needs them).  Returns
+ * err. */
+int fs_stale_check(struct inode *ino, int err);
 
 /* NFSv4.2 operations a mount may lack (fs->v42_missing). */
 #define FS_NO_SEEK 0x1u

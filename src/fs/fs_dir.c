@@ -396,7 +396,7 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 	fs_learn(fs, dir, &r.dir_attributes, since, "readdir");
 	if (r.status != NFS3_OK) {
 		rpc_reply_release(&dh->reply);
-		return nfs_stat_errno(r.status);
+		return fs_stale_check(dir, nfs_stat_errno(r.status));
 	}
 	dh->same = plus && dir_unchanged(dir, &r.dir_attributes, cookie);
 	memcpy(dh->cookieverf, r.cookieverf, sizeof(dh->cookieverf));

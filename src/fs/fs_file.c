@@ -395,7 +395,7 @@ void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 	if (ret) {
 		handle_free(fs_of(req), h);
-		fuse_reply_err(req, -ret);
+		fuse_reply_err(req, -fs_stale_check(i, ret));
 		return;
 	}
 	/* Its errors are those that come once it is open: a refusal the

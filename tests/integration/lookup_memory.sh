@@ -36,6 +36,28 @@ sys.exit(1)
 PY
 }
 
+# --- a file renamed over a name found, opened here at once ---------------
+# A read the old file a moment ago: its attributes are believed.  Its
+# open finds the old handle stale on the server, and the kernel looks
+# the name up again: that LOOKUP must go to the server, not be answered
+# with the old file.
+mkdir "$S/e"
+echo v1 >"$S/e/conf"
+# A directory changed less than the server's time granularity ago is
+# not believed; past it, it is.
+sleep 1.5
+stat "$A/$T/e" >/dev/null # shows A a change it did not make: not kept
+forget_dentries
+stat "$A/$T/e" >/dev/null # kept, as is every name on the path
+(cd "$A/$T/e" && exec sleep 600) &
+PIN=$!
+on_exit kill "$PIN"
+assert_file_content "$A/$T/e/conf" "v1" "the file before another client replaced it"
+echo v2 >"$B/$T/e/conf.new"
+mv "$B/$T/e/conf.new" "$B/$T/e/conf"
+assert_file_content "$A/$T/e/conf" "v2" "a file another client renamed over the name, opened here at once"
+kill "$PIN"
+
 # --- a create with O_EXCL of a name just found missing --------------------
 assert_not_exists "$A/$T/d/x" "a name nobody made"
 l0=$(calls "$A" LOOKUP)
