@@ -655,21 +655,45 @@ void inode_dir_absent(struct inode *dir, const char *name, uint32_t gen)
 	pthread_mutex_unlock(&dir->lock);
 }
 
-void inode_dir_found(struct inode *dir, const char *name, uint64_t id,
-		     uint32_t gen)
+/* name holds the inode whose node id is id; the lock is held. */
+static void keep_found(struct inode *dir, const char *name, uint64_t id)
 {
 	struct dir_known *k;
 
 	/* Kept in the pointer itself: an id it cannot hold is not kept. */
-	if (!id || id > UINTPTR_MAX)
+	if (!id || id > UINTPTR_MAX || !(k = dir_known_get(dir)))
 		return;
+	if (k->absent)
+		g_hash_table_remove(k->absent, name);
+	g_hash_table_insert(room_in(&k->found, INODE_DIR_FOUND_MAX),
+			    g_strdup(name), (gpointer)(uintptr_t)id);
+}
+
+void inode_dir_found(struct inode *dir, const char *name, uint64_t id,
+		     uint32_t gen)
+{
 	pthread_mutex_lock(&dir->lock);
-	if (dir->dir_gen == gen && (k = dir_known_get(dir))) {
-		if (k->absent)
-			g_hash_table_remove(k->absent, name);
-		g_hash_table_insert(room_in(&k->found, INODE_DIR_FOUND_MAX),
-				    g_strdup(name), (gpointer)(uintptr_t)id);
-	}
+	if (dir->dir_gen == gen)
+		keep_found(dir, name, id);
+	pthread_mutex_unlock(&dir->lock);
+}
+
+uint32_t inode_dir_epoch(struct inode *dir)
+{
+	uint32_t epoch;
+
+	pthread_mutex_lock(&dir->lock);
+	epoch = dir->dir_epoch;
+	pthread_mutex_unlock(&dir->lock);
+	return epoch;
+}
+
+void inode_dir_made(struct inode *dir, const char *name, uint64_t id,
+		    uint32_t epoch)
+{
+	pthread_mutex_lock(&dir->lock);
+	if (dir->dir_epoch == epoch)
+		keep_found(dir, name, id);
 	pthread_mutex_unlock(&dir->lock);
 }
 
@@ -689,6 +713,7 @@ void inode_dir_incomplete(struct inode *dir)
 {
 	pthread_mutex_lock(&dir->lock);
 	dir->dir_gen++;
+	dir->dir_epoch++;
 	dir_known_free(dir->dir_known);
 	dir->dir_known = NULL;
 	pthread_mutex_unlock(&dir->lock);

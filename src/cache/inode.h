@@ -110,6 +110,10 @@ struct inode {
 	/* The cached attributes show a non-directory with more than one
 	 * name (counted in the table: inode_multilinked). */
 	bool multilink;
+	/* Bumped when someone else may have changed a directory
+	 * (inode_dir_incomplete()): a create of ours whose call went out
+	 * before may not say what its name holds now. */
+	uint32_t dir_epoch;
 	/* A directory: its size, mtime and ctime when a READDIRPLUS last
 	 * listed it from the start (fs_dir.c), to tell an unchanged one. */
 	struct wcc_attr listed;
@@ -201,6 +205,10 @@ void inode_forget(struct inode_table *t, uint64_t id, uint64_t n);
  * the inode whose node id is id, sent when inode_dir_gen() gave gen
  * (ignored if anything changed since).  inode_dir_holds: the node id a
  * LOOKUP found under name, with nothing changed since, or 0.
+ * inode_dir_made: a create (or link) of ours put the inode whose node id
+ * is id under name, its call sent when inode_dir_epoch() gave epoch
+ * (ignored if a change by someone else was seen since; the kernel
+ * makes no other change of the name meanwhile).
  * inode_dir_incomplete: someone else may have changed it, or one of our
  * changes failed in an unknown way: nothing is known any longer.
  */
@@ -217,6 +225,9 @@ void inode_dir_absent(struct inode *dir, const char *name, uint32_t gen);
 void inode_dir_found(struct inode *dir, const char *name, uint64_t id,
 		     uint32_t gen);
 uint64_t inode_dir_holds(struct inode *dir, const char *name);
+uint32_t inode_dir_epoch(struct inode *dir);
+void inode_dir_made(struct inode *dir, const char *name, uint64_t id,
+		    uint32_t epoch);
 void inode_dir_incomplete(struct inode *dir);
 enum dir_lack inode_dir_lacks(struct inode *dir, const char *name);
 

@@ -684,7 +684,7 @@ void fs_dir_named(struct inode *dir, const char *name, bool ok)
 
 void fs_reply_created(fuse_req_t req, struct inode *dir,
 		      const struct nfs3_diropres *r, uint64_t since,
-		      const char *name, bool new_dir)
+		      uint32_t epoch, const char *name, bool new_dir)
 {
 	struct fuse_entry_param e;
 	int ret;
@@ -712,6 +712,7 @@ void fs_reply_created(fuse_req_t req, struct inode *dir,
 		if (made)
 			inode_dir_complete(made);
 	}
+	inode_dir_made(dir, name, e.ino, epoch);
 	if (fuse_reply_entry(req, &e))
 		entry_not_taken(req, &e);
 }

@@ -488,8 +488,9 @@ static int excl_setattr(fuse_req_t req, const struct nfs_fh3 *fh,
 static void reply_create_open(fuse_req_t req, struct inode *dir,
 			      const struct nfs_fh3 *fh,
 			      const struct post_op_attr *a, uint64_t since,
-			      const char *name, struct fuse_file_info *fi,
-			      bool existing, struct nfs4_open *v4)
+			      uint32_t epoch, const char *name,
+			      struct fuse_file_info *fi, bool existing,
+			      struct nfs4_open *v4)
 {
 	struct fs *fs = fs_of(req);
 	struct fuse_entry_param e;
@@ -550,6 +551,8 @@ static void reply_create_open(fuse_req_t req, struct inode *dir,
 	nopen_inc(ino);
 	fi->fh = (uintptr_t)h;
 	fi->keep_cache = 0;
+	if (!existing)
+		inode_dir_made(dir, name, e.ino, epoch);
 	if (fuse_reply_create(req, &e, fi)) {
 		nopen_dec(ino);
 		handle_free(fs, h);
@@ -593,6 +596,7 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	/* Before the first call: the attributes replied come from one of
 	 * them. */
 	uint64_t since = fs_wsince(fs);
+	uint32_t epoch;
 	int ret;
 
 	if (!dir) {
@@ -606,6 +610,7 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	memset(&args, 0, sizeof(args));
 	args.where.dir = &dir->fh;
 	args.where.name = name;
+	epoch = inode_dir_epoch(dir);
 	if (excl && fs->opts->excl == EXCL_EXCLUSIVE) {
 		args.mode = EXCLUSIVE;
 		excl_verifier(args.verf);
@@ -638,7 +643,7 @@ created:
 			fuse_reply_err(req, -ret);
 			return;
 		}
-		reply_create_open(req, dir, &fh, &a, since, name, fi, true,
+		reply_create_open(req, dir, &fh, &a, since, 0, name, fi, true,
 				  NULL);
 		return;
 	}
@@ -669,7 +674,8 @@ created:
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	reply_create_open(req, dir, &fh, &a, since, name, fi, false, v4);
+	reply_create_open(req, dir, &fh, &a, since, epoch, name, fi, false,
+			  v4);
 }
 
 /* The inode behind an open file (fs_open and fs_create set it). */

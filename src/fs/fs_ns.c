@@ -44,6 +44,7 @@ static void reply_diropres_call(fuse_req_t req, struct inode *dir,
 {
 	struct nfs3_diropres res;
 	uint64_t since = fs_wsince(fs_of(req));
+	uint32_t epoch = inode_dir_epoch(dir);
 	int ret = fs_call(req, proc, args, &res, NULL);
 
 	if (ret) {
@@ -51,7 +52,8 @@ static void reply_diropres_call(fuse_req_t req, struct inode *dir,
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	fs_reply_created(req, dir, &res, since, name, proc == NFS3PROC_MKDIR);
+	fs_reply_created(req, dir, &res, since, epoch, name,
+			 proc == NFS3PROC_MKDIR);
 }
 
 void fs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
@@ -779,6 +781,7 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	struct nfs3_link_res res;
 	struct fuse_entry_param e;
 	uint64_t since;
+	uint32_t epoch;
 	bool believed;
 	int ret;
 
@@ -792,6 +795,7 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	args.link.dir = &dir->fh;
 	args.link.name = newname;
 	since = fs_wsince(fs_of(req));
+	epoch = inode_dir_epoch(dir);
 	ret = fs_call(req, NFS3PROC_LINK, &args, &res, NULL);
 	if (ret) {
 		fs_dir_named(dir, newname, false);
@@ -817,6 +821,7 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 		fuse_reply_err(req, -ret);
 		return;
 	}
+	inode_dir_made(dir, newname, e.ino, epoch);
 	if (fuse_reply_entry(req, &e))
 		inode_forget(fs_of(req)->inodes, e.ino, 1);
 }

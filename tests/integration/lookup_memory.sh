@@ -84,6 +84,11 @@ assert_not_exists "$S/d/tmp" "the old name"
 # --- a name we made ourselves is found, not remembered missing ------------
 assert_not_exists "$A/$T/d/mine" "a name nobody made"
 echo mine >"$A/$T/d/mine"
+# What the create made is what the name holds: an O_EXCL create of it
+# fails without a LOOKUP.
+l0=$(calls "$A" LOOKUP)
+excl_exists "$A/$T/d/mine" || fail "an O_EXCL create of a file made here did not fail with EEXIST"
+assert_eq 0 "$(($(calls "$A" LOOKUP) - l0))" "LOOKUPs for an O_EXCL create of a file made here"
 forget_dentries
 assert_file_content "$A/$T/d/mine" "mine" "a name found missing, then made here"
 assert_not_exists "$A/$T/d/gone" "a name nobody made"

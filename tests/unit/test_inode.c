@@ -292,7 +292,7 @@ static void test_dir_found(void **state)
 	struct inode_table *t = inode_table_new(&root, 1, &params, NULL);
 	struct inode *d = inode_remember(t, &a), *x = inode_remember(t, &fx);
 	uint64_t xid = x->id;
-	uint32_t gen;
+	uint32_t gen, epoch;
 
 	(void)state;
 	assert_int_equal(0, inode_dir_holds(d, "x"));
@@ -324,6 +324,23 @@ static void test_dir_found(void **state)
 	inode_dir_found(d, "z", xid, inode_dir_gen(d));
 	inode_dir_incomplete(d);
 	assert_int_equal(0, inode_dir_holds(d, "z"));
+	/* A create of ours: what it made is under the name, unless a
+	 * change by someone else was seen while its call was out (which
+	 * may have come after it on the server). */
+	epoch = inode_dir_epoch(d);
+	inode_dir_add_name(d, "c");
+	inode_dir_made(d, "c", xid, epoch);
+	assert_int_equal(xid, inode_dir_holds(d, "c"));
+	epoch = inode_dir_epoch(d);
+	inode_dir_drop_name(d, "c");  /* ours: not someone else's */
+	inode_dir_add_name(d, "c");
+	inode_dir_made(d, "c", xid, epoch);
+	assert_int_equal(xid, inode_dir_holds(d, "c"));
+	epoch = inode_dir_epoch(d);
+	inode_dir_incomplete(d);
+	inode_dir_add_name(d, "c");
+	inode_dir_made(d, "c", xid, epoch);
+	assert_int_equal(0, inode_dir_holds(d, "c"));
 	/* The inode forgotten: its id finds nothing. */
 	inode_dir_found(d, "z", xid, inode_dir_gen(d));
 	inode_forget(t, xid, 2);
