@@ -785,9 +785,9 @@ static enum dir_lack fs_dir_lacks(struct fs *fs, struct inode *dir,
 }
 
 /*
- * A lookup of a name a LOOKUP found, in a directory nobody else changed
- * since, whose file's attributes are still believed: the entry from what
- * we hold, as the kernel would have kept its own (FUSE asks again before
+ * A lookup of a name a LOOKUP found (or a create of ours made), in a
+ * directory nobody else changed since, whose file's attributes are still
+ * believed: the entry from what we hold, as the kernel would have kept its own (FUSE asks again before
  * a rename over the name, a mkdir or an O_EXCL create of it).  Only
  * where positive answers may be cached, and while the directory's
  * attributes are trusted.  Counts a lookup of the inode, as
@@ -857,9 +857,9 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	if (strcmp(name, ".") && strcmp(name, "..") &&
 	    fs_dir_holds(req, dir, name, &e)) {
 		STAT_INC(lookup_hits);
-		TRACE("lookup %s in %s: found by a LOOKUP, the directory "
-		      "changed by nobody else since → no LOOKUP", name,
-		      fs_name_of(dir));
+		TRACE("lookup %s in %s: found before (a LOOKUP, or made "
+		      "here), the directory changed by nobody else since → "
+		      "no LOOKUP", name, fs_name_of(dir));
 		if (fuse_reply_entry(req, &e))
 			entry_not_taken(req, &e);
 		return;
