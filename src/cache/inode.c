@@ -620,14 +620,15 @@ void inode_dir_add_name(struct inode *dir, const char *name)
 	pthread_mutex_unlock(&dir->lock);
 }
 
-uint32_t inode_dir_gen(struct inode *dir)
+struct names_stamp inode_dir_stamp(struct inode *dir)
 {
-	uint32_t gen;
+	struct names_stamp s;
 
 	pthread_mutex_lock(&dir->lock);
-	gen = dir->dir_gen;
+	s.gen = dir->dir_gen;
+	s.epoch = dir->dir_epoch;
 	pthread_mutex_unlock(&dir->lock);
-	return gen;
+	return s;
 }
 
 void inode_dir_drop_name(struct inode *dir, const char *name)
@@ -641,12 +642,13 @@ void inode_dir_drop_name(struct inode *dir, const char *name)
 	pthread_mutex_unlock(&dir->lock);
 }
 
-void inode_dir_absent(struct inode *dir, const char *name, uint32_t gen)
+void inode_dir_absent(struct inode *dir, const char *name,
+		      struct names_stamp s)
 {
 	struct dir_known *k;
 
 	pthread_mutex_lock(&dir->lock);
-	if (dir->dir_gen == gen && (k = dir_known_get(dir))) {
+	if (dir->dir_gen == s.gen && (k = dir_known_get(dir))) {
 		if (k->found)
 			g_hash_table_remove(k->found, name);
 		g_hash_table_add(room_in(&k->absent, INODE_DIR_ABSENT_MAX),
@@ -670,29 +672,19 @@ static void keep_found(struct inode *dir, const char *name, uint64_t id)
 }
 
 void inode_dir_found(struct inode *dir, const char *name, uint64_t id,
-		     uint32_t gen)
+		     struct names_stamp s)
 {
 	pthread_mutex_lock(&dir->lock);
-	if (dir->dir_gen == gen)
+	if (dir->dir_gen == s.gen)
 		keep_found(dir, name, id);
 	pthread_mutex_unlock(&dir->lock);
 }
 
-uint32_t inode_dir_epoch(struct inode *dir)
-{
-	uint32_t epoch;
-
-	pthread_mutex_lock(&dir->lock);
-	epoch = dir->dir_epoch;
-	pthread_mutex_unlock(&dir->lock);
-	return epoch;
-}
-
 void inode_dir_made(struct inode *dir, const char *name, uint64_t id,
-		    uint32_t epoch)
+		    struct names_stamp s)
 {
 	pthread_mutex_lock(&dir->lock);
-	if (dir->dir_epoch == epoch)
+	if (dir->dir_epoch == s.epoch)
 		keep_found(dir, name, id);
 	pthread_mutex_unlock(&dir->lock);
 }

@@ -201,17 +201,22 @@ void inode_forget(struct inode_table *t, uint64_t id, uint64_t n);
  * gets we add.  inode_dir_add_name: we added name (or renamed a file
  * over it).  inode_dir_drop_name: we removed name or renamed it away
  * (whether that worked or not).
+ * inode_dir_stamp: where dir stands, taken before a call whose answer
+ * is then handed back with it.
  * inode_dir_absent, inode_dir_found: a LOOKUP of name found nothing, or
- * the inode whose node id is id, sent when inode_dir_gen() gave gen
- * (ignored if anything changed since).  inode_dir_holds: the node id a
- * LOOKUP found under name, with nothing changed since, or 0.
+ * the inode whose node id is id (ignored if anything changed since the
+ * stamp).  inode_dir_holds: the node id a LOOKUP found under name, with
+ * nothing changed since, or 0.
  * inode_dir_made: a create (or link) of ours put the inode whose node id
- * is id under name, its call sent when inode_dir_epoch() gave epoch
- * (ignored if a change by someone else was seen since; the kernel
- * makes no other change of the name meanwhile).
+ * is id under name (ignored if a change by someone else was seen since
+ * the stamp; the kernel makes no other change of the name meanwhile).
  * inode_dir_incomplete: someone else may have changed it, or one of our
  * changes failed in an unknown way: nothing is known any longer.
  */
+struct names_stamp {
+	uint32_t gen;       /* inode.dir_gen */
+	uint32_t epoch;     /* inode.dir_epoch */
+};
 enum dir_lack {
 	DIR_MAY_HOLD,       /* ask the server */
 	DIR_LACKS_COMPLETE, /* a complete directory without it */
@@ -219,15 +224,15 @@ enum dir_lack {
 };
 void inode_dir_complete(struct inode *dir);
 void inode_dir_add_name(struct inode *dir, const char *name);
-uint32_t inode_dir_gen(struct inode *dir);
 void inode_dir_drop_name(struct inode *dir, const char *name);
-void inode_dir_absent(struct inode *dir, const char *name, uint32_t gen);
+struct names_stamp inode_dir_stamp(struct inode *dir);
+void inode_dir_absent(struct inode *dir, const char *name,
+		      struct names_stamp s);
 void inode_dir_found(struct inode *dir, const char *name, uint64_t id,
-		     uint32_t gen);
-uint64_t inode_dir_holds(struct inode *dir, const char *name);
-uint32_t inode_dir_epoch(struct inode *dir);
+		     struct names_stamp s);
 void inode_dir_made(struct inode *dir, const char *name, uint64_t id,
-		    uint32_t epoch);
+		    struct names_stamp s);
+uint64_t inode_dir_holds(struct inode *dir, const char *name);
 void inode_dir_incomplete(struct inode *dir);
 enum dir_lack inode_dir_lacks(struct inode *dir, const char *name);
 

@@ -574,6 +574,26 @@ static int stat_attr(fuse_req_t req, struct inode *ino, struct fattr3 *a)
 	return fs_getattr_rpc(req, ino, a);
 }
 
+/* The kernel's entry for ino, named name in dir (NULL for none), with
+ * attributes a; the lookup it stands for is counted already. */
+static void fill_entry(struct fs *fs, struct inode *dir, const char *name,
+		       struct inode *ino, const struct fattr3 *a,
+		       struct fuse_entry_param *e)
+{
+	if (dir && name && name[0] && strcmp(name, ".") && strcmp(name, ".."))
+		inode_named(fs->inodes, ino, dir->id, name);
+	memset(e, 0, sizeof(*e));
+	e->ino = ino->id;
+	fs_inode_stat(ino, a, &e->attr);
+	e->attr_timeout = fs_attr_timeout(ino);
+	/* A name is believed as long as its directory is: a change to the
+	 * directory is what would show the name gone or replaced. */
+	e->entry_timeout = dir ? fs_attr_timeout(dir) : e->attr_timeout;
+	if (e->entry_timeout < e->attr_timeout)
+		e->entry_timeout = e->attr_timeout;
+	fs_kernel_attr_given(ino, e->attr_timeout);
+}
+
 int fs_make_entry(fuse_req_t req, struct inode *dir,
 		  const struct nfs_fh3 *fh,
 		  const struct post_op_attr *a, uint64_t since,
@@ -613,18 +633,7 @@ int fs_make_entry(fuse_req_t req, struct inode *dir,
 			return ret;
 		}
 	}
-	if (dir && name && name[0] && strcmp(name, ".") && strcmp(name, ".."))
-		inode_named(fs->inodes, ino, dir->id, name);
-	memset(e, 0, sizeof(*e));
-	e->ino = ino->id;
-	fs_inode_stat(ino, &attr, &e->attr);
-	e->attr_timeout = fs_attr_timeout(ino);
-	/* A name is believed as long as its directory is: a change to the
-	 * directory is what would show the name gone or replaced. */
-	e->entry_timeout = dir ? fs_attr_timeout(dir) : e->attr_timeout;
-	if (e->entry_timeout < e->attr_timeout)
-		e->entry_timeout = e->attr_timeout;
-	fs_kernel_attr_given(ino, e->attr_timeout);
+	fill_entry(fs, dir, name, ino, &attr, e);
 	return 0;
 }
 
@@ -684,7 +693,7 @@ void fs_dir_named(struct inode *dir, const char *name, bool ok)
 
 void fs_reply_created(fuse_req_t req, struct inode *dir,
 		      const struct nfs3_diropres *r, uint64_t since,
-		      uint32_t epoch, const char *name, bool new_dir)
+		      struct names_stamp stamp, const char *name, bool new_dir)
 {
 	struct fuse_entry_param e;
 	int ret;
@@ -712,7 +721,7 @@ void fs_reply_created(fuse_req_t req, struct inode *dir,
 		if (made)
 			inode_dir_complete(made);
 	}
-	inode_dir_made(dir, name, e.ino, epoch);
+	inode_dir_made(dir, name, e.ino, stamp);
 	if (fuse_reply_entry(req, &e))
 		entry_not_taken(req, &e);
 }
@@ -775,7 +784,6 @@ static enum dir_lack fs_dir_lacks(struct fs *fs, struct inode *dir,
 	enum dir_lack lack;
 
 	if (fs->opts->lookupcache != LOOKUPCACHE_ALL ||
-	    !strcmp(name, ".") || !strcmp(name, "..") ||
 	    fs_attr_timeout(dir) <= 0)
 		return DIR_MAY_HOLD;
 	lack = inode_dir_lacks(dir, name);
@@ -787,11 +795,11 @@ static enum dir_lack fs_dir_lacks(struct fs *fs, struct inode *dir,
 /*
  * A lookup of a name a LOOKUP found (or a create of ours made), in a
  * directory nobody else changed since, whose file's attributes are still
- * believed: the entry from what we hold, as the kernel would have kept its own (FUSE asks again before
- * a rename over the name, a mkdir or an O_EXCL create of it).  Only
- * where positive answers may be cached, and while the directory's
- * attributes are trusted.  Counts a lookup of the inode, as
- * fs_make_entry() does.
+ * believed: the entry from what we hold, as the kernel would have kept
+ * its own (FUSE asks again before a rename over the name, a mkdir or an
+ * O_EXCL create of it).  Only where positive answers may be cached, and
+ * while the directory's attributes are trusted.  Counts a lookup of the
+ * inode, as fs_make_entry() does.
  */
 static bool fs_dir_holds(fuse_req_t req, struct inode *dir, const char *name,
 			 struct fuse_entry_param *e)
@@ -812,15 +820,7 @@ static bool fs_dir_holds(fuse_req_t req, struct inode *dir, const char *name,
 		inode_forget(fs->inodes, ino->id, 1);
 		return false;
 	}
-	inode_named(fs->inodes, ino, dir->id, name);
-	memset(e, 0, sizeof(*e));
-	e->ino = ino->id;
-	fs_inode_stat(ino, &a, &e->attr);
-	e->attr_timeout = left;
-	e->entry_timeout = fs_attr_timeout(dir);
-	if (e->entry_timeout < e->attr_timeout)
-		e->entry_timeout = e->attr_timeout;
-	fs_kernel_attr_given(ino, left);
+	fill_entry(fs, dir, name, ino, &a, e);
 	return true;
 }
 
@@ -828,15 +828,18 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct inode *dir = fs_inode(req, parent);
 	struct fuse_entry_param e;
+	/* "." and "..": never remembered, always asked. */
+	bool named;
 	enum dir_lack lack;
-	uint32_t gen;
+	struct names_stamp stamp;
 	int ret;
 
 	if (!dir) {
 		fuse_reply_err(req, ESTALE);
 		return;
 	}
-	lack = fs_dir_lacks(fs_of(req), dir, name);
+	named = strcmp(name, ".") && strcmp(name, "..");
+	lack = named ? fs_dir_lacks(fs_of(req), dir, name) : DIR_MAY_HOLD;
 	if (lack != DIR_MAY_HOLD) {
 		memset(&e, 0, sizeof(e));
 		e.entry_timeout = fs_attr_timeout(dir);
@@ -854,8 +857,7 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		fuse_reply_entry(req, &e);
 		return;
 	}
-	if (strcmp(name, ".") && strcmp(name, "..") &&
-	    fs_dir_holds(req, dir, name, &e)) {
+	if (named && fs_dir_holds(req, dir, name, &e)) {
 		STAT_INC(lookup_hits);
 		TRACE("lookup %s in %s: found before (a LOOKUP, or made "
 		      "here), the directory changed by nobody else since → "
@@ -864,7 +866,7 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 			entry_not_taken(req, &e);
 		return;
 	}
-	gen = inode_dir_gen(dir);
+	stamp = inode_dir_stamp(dir);
 	ret = lookup_name(req, dir, name, &e);
 	if (ret == -ENOENT) {
 		/* A negative entry lives as long as the directory's
@@ -875,7 +877,8 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 			e.entry_timeout = fs_attr_timeout(dir);
 			if (e.entry_timeout > 0) {
 				STAT_INC(lookup_negative_stored);
-				inode_dir_absent(dir, name, gen);
+				if (named)
+					inode_dir_absent(dir, name, stamp);
 			}
 		}
 		fuse_reply_entry(req, &e);
@@ -885,8 +888,8 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	if (strcmp(name, ".") && strcmp(name, ".."))
-		inode_dir_found(dir, name, e.ino, gen);
+	if (named)
+		inode_dir_found(dir, name, e.ino, stamp);
 	if (fuse_reply_entry(req, &e))
 		entry_not_taken(req, &e);
 }

@@ -180,11 +180,11 @@ int fs_make_entry(fuse_req_t req, struct inode *dir,
 int fs_lookup_fh(fuse_req_t req, struct inode *dir, const char *name,
 		 struct nfs_fh3 *fh, struct post_op_attr *a, uint64_t *since);
 /* Reply to an entry-creating request from its diropres3 (new_dir: it
- * was MKDIR, so the new directory is known to be empty); epoch:
- * inode_dir_epoch(dir) before the call. */
+ * was MKDIR, so the new directory is known to be empty); stamp:
+ * inode_dir_stamp(dir) before the call. */
 void fs_reply_created(fuse_req_t req, struct inode *dir,
 		      const struct nfs3_diropres *r, uint64_t since,
-		      uint32_t epoch, const char *name, bool new_dir);
+		      struct names_stamp stamp, const char *name, bool new_dir);
 /* One of our calls that adds name to dir ended: ok when the server says
  * it did; otherwise (an error, no answer) dir's names are not all known. */
 void fs_dir_named(struct inode *dir, const char *name, bool ok);

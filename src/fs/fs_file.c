@@ -488,7 +488,7 @@ static int excl_setattr(fuse_req_t req, const struct nfs_fh3 *fh,
 static void reply_create_open(fuse_req_t req, struct inode *dir,
 			      const struct nfs_fh3 *fh,
 			      const struct post_op_attr *a, uint64_t since,
-			      uint32_t epoch, const char *name,
+			      struct names_stamp stamp, const char *name,
 			      struct fuse_file_info *fi, bool existing,
 			      struct nfs4_open *v4)
 {
@@ -552,7 +552,7 @@ static void reply_create_open(fuse_req_t req, struct inode *dir,
 	fi->fh = (uintptr_t)h;
 	fi->keep_cache = 0;
 	if (!existing)
-		inode_dir_made(dir, name, e.ino, epoch);
+		inode_dir_made(dir, name, e.ino, stamp);
 	if (fuse_reply_create(req, &e, fi)) {
 		nopen_dec(ino);
 		handle_free(fs, h);
@@ -596,7 +596,7 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	/* Before the first call: the attributes replied come from one of
 	 * them. */
 	uint64_t since = fs_wsince(fs);
-	uint32_t epoch;
+	struct names_stamp stamp;
 	int ret;
 
 	if (!dir) {
@@ -610,7 +610,7 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	memset(&args, 0, sizeof(args));
 	args.where.dir = &dir->fh;
 	args.where.name = name;
-	epoch = inode_dir_epoch(dir);
+	stamp = inode_dir_stamp(dir);
 	if (excl && fs->opts->excl == EXCL_EXCLUSIVE) {
 		args.mode = EXCLUSIVE;
 		excl_verifier(args.verf);
@@ -643,8 +643,8 @@ created:
 			fuse_reply_err(req, -ret);
 			return;
 		}
-		reply_create_open(req, dir, &fh, &a, since, 0, name, fi, true,
-				  NULL);
+		reply_create_open(req, dir, &fh, &a, since, stamp, name, fi,
+				  true, NULL);
 		return;
 	}
 	if (res.status != NFS3_OK) {
@@ -674,7 +674,7 @@ created:
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	reply_create_open(req, dir, &fh, &a, since, epoch, name, fi, false,
+	reply_create_open(req, dir, &fh, &a, since, stamp, name, fi, false,
 			  v4);
 }
 

@@ -44,7 +44,7 @@ static void reply_diropres_call(fuse_req_t req, struct inode *dir,
 {
 	struct nfs3_diropres res;
 	uint64_t since = fs_wsince(fs_of(req));
-	uint32_t epoch = inode_dir_epoch(dir);
+	struct names_stamp stamp = inode_dir_stamp(dir);
 	int ret = fs_call(req, proc, args, &res, NULL);
 
 	if (ret) {
@@ -52,7 +52,7 @@ static void reply_diropres_call(fuse_req_t req, struct inode *dir,
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	fs_reply_created(req, dir, &res, since, epoch, name,
+	fs_reply_created(req, dir, &res, since, stamp, name,
 			 proc == NFS3PROC_MKDIR);
 }
 
@@ -235,24 +235,13 @@ bool fs_silly_is_orphan(struct fs *fs, const char *name)
 	return !f.found;
 }
 
-/* The wcc data of a directory we know only by its handle. */
-static void learn_wcc_fh(fuse_req_t req, const struct nfs_fh3 *fh,
-			 const struct wcc_data *w, const char *op)
-{
-	struct fs *fs = fs_of(req);
-	struct inode *dir = inode_find_fh(fs->inodes, fh);
-
-	if (!dir)
-		return;
-	fs_learn_wcc(fs, dir, w, op);
-	inode_forget(fs->inodes, dir->id, 1);
-}
-
-/* name left the directory whose handle is dirfh, or may have: a REMOVE
- * or a RENAME away, answered or not.  What a LOOKUP found under it no
- * longer holds. */
+/* name left the directory we know only by its handle dirfh, or may
+ * have: a REMOVE or a RENAME away, answered (w: the reply's wcc data of
+ * the directory) or not (w NULL).  What a LOOKUP found under it no longer
+ * holds. */
 static void name_left(fuse_req_t req, const struct nfs_fh3 *dirfh,
-		      const char *name)
+		      const char *name, const struct wcc_data *w,
+		      const char *op)
 {
 	struct fs *fs = fs_of(req);
 	struct inode *dir = inode_find_fh(fs->inodes, dirfh);
@@ -260,6 +249,8 @@ static void name_left(fuse_req_t req, const struct nfs_fh3 *dirfh,
 	if (!dir)
 		return;
 	inode_dir_drop_name(dir, name);
+	if (w)
+		fs_learn_wcc(fs, dir, w, op);
 	inode_forget(fs->inodes, dir->id, 1);
 }
 
@@ -273,11 +264,8 @@ static int remove_fh_as(fuse_req_t req, const struct rpc_cred *cred,
 				    NULL)
 		       : fs_call(req, NFS3PROC_REMOVE, &args, &res, NULL);
 
-	name_left(req, dir, name);
-	if (ret)
-		return ret;
-	learn_wcc_fh(req, dir, &res.dir_wcc, "remove");
-	return nfs_stat_errno(res.status);
+	name_left(req, dir, name, ret ? NULL : &res.dir_wcc, "remove");
+	return ret ? ret : nfs_stat_errno(res.status);
 }
 
 static int remove_fh(fuse_req_t req, const struct nfs_fh3 *dir,
@@ -297,9 +285,8 @@ static int rename_fh(fuse_req_t req, const struct nfs_fh3 *from,
 	struct inode *todir = inode_find_fh(fs->inodes, to);
 	int ret = fs_call(req, NFS3PROC_RENAME, &args, &res, NULL);
 
-	name_left(req, from, name);
+	name_left(req, from, name, ret ? NULL : &res.fromdir_wcc, "rename");
 	if (ret == 0) {
-		learn_wcc_fh(req, from, &res.fromdir_wcc, "rename");
 		/* Within one directory both wcc_data describe the same
 		 * change. */
 		if (todir && (from->len != to->len ||
@@ -781,7 +768,7 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	struct nfs3_link_res res;
 	struct fuse_entry_param e;
 	uint64_t since;
-	uint32_t epoch;
+	struct names_stamp stamp;
 	bool believed;
 	int ret;
 
@@ -795,7 +782,7 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	args.link.dir = &dir->fh;
 	args.link.name = newname;
 	since = fs_wsince(fs_of(req));
-	epoch = inode_dir_epoch(dir);
+	stamp = inode_dir_stamp(dir);
 	ret = fs_call(req, NFS3PROC_LINK, &args, &res, NULL);
 	if (ret) {
 		fs_dir_named(dir, newname, false);
@@ -821,7 +808,7 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	inode_dir_made(dir, newname, e.ino, epoch);
+	inode_dir_made(dir, newname, e.ino, stamp);
 	if (fuse_reply_entry(req, &e))
 		inode_forget(fs_of(req)->inodes, e.ino, 1);
 }

@@ -251,10 +251,10 @@ static void test_dir_absent(void **state)
 	struct nfs_fh3 root = mkfh(1, 4), a = mkfh(4, 4);
 	struct inode_table *t = inode_table_new(&root, 1, &params, NULL);
 	struct inode *d = inode_remember(t, &a);
-	uint32_t gen;
+	struct names_stamp gen;
 
 	(void)state;
-	gen = inode_dir_gen(d);
+	gen = inode_dir_stamp(d);
 	inode_dir_absent(d, "x", gen);
 	inode_dir_absent(d, "y", gen);
 	assert_int_equal(ABSENT, inode_dir_lacks(d, "x"));
@@ -273,7 +273,7 @@ static void test_dir_absent(void **state)
 	/* In a complete directory, a name asked about is absent either
 	 * way; the answer that needs no dircomplete wins. */
 	inode_dir_complete(d);
-	inode_dir_absent(d, "q", inode_dir_gen(d));
+	inode_dir_absent(d, "q", inode_dir_stamp(d));
 	assert_int_equal(ABSENT, inode_dir_lacks(d, "q"));
 	assert_int_equal(COMPLETE, inode_dir_lacks(d, "r"));
 	/* Freed with its names (valgrind and ASan check that). */
@@ -292,57 +292,57 @@ static void test_dir_found(void **state)
 	struct inode_table *t = inode_table_new(&root, 1, &params, NULL);
 	struct inode *d = inode_remember(t, &a), *x = inode_remember(t, &fx);
 	uint64_t xid = x->id;
-	uint32_t gen, epoch;
+	struct names_stamp gen, epoch;
 
 	(void)state;
 	assert_int_equal(0, inode_dir_holds(d, "x"));
-	gen = inode_dir_gen(d);
+	gen = inode_dir_stamp(d);
 	inode_dir_found(d, "x", xid, gen);
 	assert_int_equal(xid, inode_dir_holds(d, "x"));
 	assert_ptr_equal(x, inode_ref(t, xid));
 	assert_int_equal(2, inode_lookups(t, x));
 	/* Found now, missing before: found wins, and the other way. */
-	inode_dir_absent(d, "y", inode_dir_gen(d));
-	inode_dir_found(d, "y", xid, inode_dir_gen(d));
+	inode_dir_absent(d, "y", inode_dir_stamp(d));
+	inode_dir_found(d, "y", xid, inode_dir_stamp(d));
 	assert_int_equal(MAY, inode_dir_lacks(d, "y"));
 	assert_int_equal(xid, inode_dir_holds(d, "y"));
-	inode_dir_absent(d, "y", inode_dir_gen(d));
+	inode_dir_absent(d, "y", inode_dir_stamp(d));
 	assert_int_equal(0, inode_dir_holds(d, "y"));
 	assert_int_equal(ABSENT, inode_dir_lacks(d, "y"));
 	/* Removed here: gone, and a LOOKUP sent before says nothing. */
-	gen = inode_dir_gen(d);
+	gen = inode_dir_stamp(d);
 	inode_dir_drop_name(d, "x");
 	assert_int_equal(0, inode_dir_holds(d, "x"));
 	inode_dir_found(d, "x", xid, gen);
 	assert_int_equal(0, inode_dir_holds(d, "x"));
 	/* Another file made or renamed here under the name. */
-	inode_dir_found(d, "x", xid, inode_dir_gen(d));
+	inode_dir_found(d, "x", xid, inode_dir_stamp(d));
 	inode_dir_add_name(d, "x");
 	assert_int_equal(0, inode_dir_holds(d, "x"));
 	assert_int_equal(MAY, inode_dir_lacks(d, "x"));
 	/* Someone else changed it: nothing is known. */
-	inode_dir_found(d, "z", xid, inode_dir_gen(d));
+	inode_dir_found(d, "z", xid, inode_dir_stamp(d));
 	inode_dir_incomplete(d);
 	assert_int_equal(0, inode_dir_holds(d, "z"));
 	/* A create of ours: what it made is under the name, unless a
 	 * change by someone else was seen while its call was out (which
 	 * may have come after it on the server). */
-	epoch = inode_dir_epoch(d);
+	epoch = inode_dir_stamp(d);
 	inode_dir_add_name(d, "c");
 	inode_dir_made(d, "c", xid, epoch);
 	assert_int_equal(xid, inode_dir_holds(d, "c"));
-	epoch = inode_dir_epoch(d);
+	epoch = inode_dir_stamp(d);
 	inode_dir_drop_name(d, "c");  /* ours: not someone else's */
 	inode_dir_add_name(d, "c");
 	inode_dir_made(d, "c", xid, epoch);
 	assert_int_equal(xid, inode_dir_holds(d, "c"));
-	epoch = inode_dir_epoch(d);
+	epoch = inode_dir_stamp(d);
 	inode_dir_incomplete(d);
 	inode_dir_add_name(d, "c");
 	inode_dir_made(d, "c", xid, epoch);
 	assert_int_equal(0, inode_dir_holds(d, "c"));
 	/* The inode forgotten: its id finds nothing. */
-	inode_dir_found(d, "z", xid, inode_dir_gen(d));
+	inode_dir_found(d, "z", xid, inode_dir_stamp(d));
 	inode_forget(t, xid, 2);
 	assert_null(inode_ref(t, xid));
 	/* Freed with its names (valgrind and ASan check that). */
