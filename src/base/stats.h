@@ -29,6 +29,8 @@
 	X(lookup_negative_stored)                                           \
 	X(acl_hits)             /* getxattr/listxattr of ACLs from cache */\
 	X(acl_none_fs)          /* "no ACL": its file system keeps none */ \
+	X(acl_set_refused)      /* ACL set refused without a call: the
+				 * server refused SETACL there */         \
 	X(getxattr_other)       /* getxattr of a name that is no ACL */     \
 	X(groups_hits)          /* caller's groups known, not read */      \
 	X(groups_reads)         /* caller's groups read from /proc */      \

@@ -75,12 +75,16 @@ size_t aclfs_format(const struct aclfs *t, int64_t now, char *buf,
 			continue;
 		n = snprintf(used < len ? buf + used : NULL,
 			     used < len ? len - used : 0,
-			     "%sfsid %#llx: no ACLs (GETACL of fileid %llu "
-			     "answered %s %lld s ago; %lld s left)",
+			     "%sfsid %#llx: %s of fileid %llu %s %lld s ago; "
+			     "%lld s left)",
 			     used ? "; " : "", (unsigned long long)e->fsid,
+			     e->why == ACLFS_SET_REFUSED
+				     ? "ACLs not settable (SETACL"
+				     : "no ACLs (GETACL",
 			     (unsigned long long)e->fileid,
-			     e->why == ACLFS_NOTSUPP ? "NOTSUPP"
-						     : "no entries",
+			     e->why == ACLFS_EMPTY ? "answered no entries"
+			     : e->why == ACLFS_NOTSUPP ? "answered NOTSUPP"
+						       : "refused",
 			     (long long)((now - e->since) / 1000000000ll),
 			     (long long)((e->until - now + 999999999ll) /
 					 1000000000ll));

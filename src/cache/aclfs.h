@@ -2,7 +2,10 @@
 /*
  * File systems of the server that keep no POSIX ACLs, by fsid: a rule
  * that lets ACL reads ("+" in `ls -l`, the kernel's permission checks)
- * be answered "no ACL" without one GETACL per file.
+ * be answered "no ACL" without one GETACL per file.  A table of the same
+ * kind holds the file systems where the server refused SETACL, so that
+ * `cp -p`, which sets each copy's ACL before it falls back to chmod, does
+ * not pay a GETACL and a refused SETACL per file.
  *
  * A file system is marked when the server has shown it keeps no ACL
  * there: GETACL answered NOTSUPP, or answered with no access ACL at all,
@@ -33,6 +36,8 @@
 enum aclfs_why {
 	ACLFS_EMPTY = 1,   /* GETACL answered no access ACL entries */
 	ACLFS_NOTSUPP,     /* GETACL answered NFS3ERR_NOTSUPP */
+	ACLFS_SET_REFUSED, /* SETACL answered NOTSUPP or GARBAGE_ARGS, or
+			    * the server has no NFSACL */
 };
 
 struct aclfs_entry {

@@ -33,10 +33,12 @@ struct fs {
 	/* The kernel enforces the POSIX ACLs we serve (FUSE_CAP_POSIX_ACL,
 	 * set once in fs_init before any other request). */
 	bool kernel_acl;
-	/* File systems of the server that keep no ACLs (cache/aclfs.h),
-	 * under aclfs_lock (taken alone). */
+	/* File systems of the server that keep no ACLs, and those where
+	 * it refused SETACL (cache/aclfs.h), under aclfs_lock (taken
+	 * alone). */
 	pthread_mutex_t aclfs_lock;
 	struct aclfs aclfs;
+	struct aclfs aclset;
 	struct fs_quota *quota; /* RQUOTA (fs_quota.h) */
 	/* The mount's backing device ("MAJ:MIN", "" if unknown), whose
 	 * read-ahead the first open raises (bdi.h); ra_raised: done. */
@@ -284,8 +286,10 @@ void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		 const char *value, size_t size, int flags);
 void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size);
 void fs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name);
-/* The file systems known to keep no ACLs, for nfsfusectl (aclfs.h). */
-void fs_aclfs_format(struct fs *fs, char *buf, size_t len);
+/* The file systems known to keep no ACLs, or (refused_sets) to refuse
+ * SETACL, for nfsfusectl (aclfs.h). */
+void fs_aclfs_format(struct fs *fs, bool refused_sets, char *buf,
+		     size_t len);
 
 /* fs_xattr4.c: system.nfs4_acl on an NFSv4 mount, where the handlers
  * above send every extended attribute request */

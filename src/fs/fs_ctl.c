@@ -273,12 +273,15 @@ static void stats_extra(void *ctx, struct ctl_stats *s)
 	ctl_stat_u64(s, "acdirmax", p.dirmax);
 	ctl_stat_u64(s, "noac", p.noac);
 	{
-		/* The rule behind acl_none_fs: which file systems, why,
-		 * and for how long. */
+		/* The rules behind acl_none_fs and acl_set_refused:
+		 * which file systems, why, and for how long. */
 		char rules[1024];
 
-		fs_aclfs_format(fs, rules, sizeof(rules));
+		fs_aclfs_format(fs, false, rules, sizeof(rules));
 		ctl_stat_str(s, "acl_none_fs_rules", rules[0] ? rules : "-");
+		fs_aclfs_format(fs, true, rules, sizeof(rules));
+		ctl_stat_str(s, "acl_set_refused_rules",
+			     rules[0] ? rules : "-");
 	}
 	/* Which way blocked locks are granted here: by the server's
 	 * callback, or by polling where no callback can arrive. */

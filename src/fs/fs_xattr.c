@@ -136,13 +136,36 @@ static void acl_fs_keeps(struct fs *fs, const struct fattr3 *a)
 {
 	pthread_mutex_lock(&fs->aclfs_lock);
 	aclfs_forget(&fs->aclfs, a->fsid);
+	aclfs_forget(&fs->aclset, a->fsid);
 	pthread_mutex_unlock(&fs->aclfs_lock);
 }
 
-void fs_aclfs_format(struct fs *fs, char *buf, size_t len)
+/* The server refused SETACL of the file a: it will refuse the next one
+ * on that file system too, for as long as attributes are believed. */
+static void acl_fs_refused_set(struct fs *fs, const struct fattr3 *a)
 {
 	pthread_mutex_lock(&fs->aclfs_lock);
-	aclfs_format(&fs->aclfs, clock_mono_ns(), buf, len);
+	aclfs_mark(&fs->aclset, a->fsid, ACLFS_SET_REFUSED, a->fileid,
+		   clock_mono_ns(), aclfs_ttl(fs));
+	pthread_mutex_unlock(&fs->aclfs_lock);
+}
+
+static bool acl_fs_refuses_set(struct fs *fs, const struct fattr3 *a)
+{
+	enum aclfs_why why;
+
+	pthread_mutex_lock(&fs->aclfs_lock);
+	why = aclfs_none(&fs->aclset, a->fsid, clock_mono_ns());
+	pthread_mutex_unlock(&fs->aclfs_lock);
+	return why != 0;
+}
+
+void fs_aclfs_format(struct fs *fs, bool refused_sets, char *buf,
+		     size_t len)
+{
+	pthread_mutex_lock(&fs->aclfs_lock);
+	aclfs_format(refused_sets ? &fs->aclset : &fs->aclfs,
+		     clock_mono_ns(), buf, len);
 	pthread_mutex_unlock(&fs->aclfs_lock);
 }
 
@@ -453,6 +476,13 @@ static int set_acl(fuse_req_t req, struct inode *i, enum acl_kind kind,
 		return ret;
 	if (kind == ACL_DEFAULT && !dir)
 		return value && size > 4 ? -EACCES : 0;
+	if (acl_fs_refuses_set(fs, &cached)) {
+		STAT_INC(acl_set_refused);
+		TRACE("setacl %s: the server refused SETACL on file system "
+		      "%#llx → EOPNOTSUPP, no call", fs_name_of(i),
+		      (unsigned long long)cached.fsid);
+		return -EOPNOTSUPP;
+	}
 	if (value && userns_active()) {
 		/* The server's ids, checked before anything is sent. */
 		val = malloc(size ? size : 1);
@@ -525,6 +555,8 @@ static int set_acl(fuse_req_t req, struct inode *i, enum acl_kind kind,
 	}
 	if (ret == -EPROTONOSUPPORT)
 		ret = -EOPNOTSUPP;
+	if (ret == -EOPNOTSUPP)
+		acl_fs_refused_set(fs, &a);
 	if (ret == 0) {
 		/* The mode's group bits may have become the mask; older
 		 * answers would bring the old mode back. */
@@ -532,9 +564,10 @@ static int set_acl(fuse_req_t req, struct inode *i, enum acl_kind kind,
 			fs_learn(fs, i, &res.attr, since, "setacl");
 		else
 			inode_invalidate_attr(i);
-		if (res.status == NFS3ERR_NOTSUPP)
+		if (res.status == NFS3ERR_NOTSUPP) {
+			acl_fs_refused_set(fs, &a);
 			ret = -EOPNOTSUPP;
-		else if (res.status != NFS3_OK)
+		} else if (res.status != NFS3_OK)
 			ret = nfs_stat_errno(res.status);
 		else
 			acl_fs_keeps(fs, &a);

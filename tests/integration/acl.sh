@@ -61,6 +61,33 @@ else
 	expect_fail_with "Operation not supported" setfacl -m u:nobody:r "$M/f"
 	assert_eq "$(acl_of "$S/f")" "$(acl_of "$M/f")" "a failed setfacl changed nothing"
 	assert_eq "" "$(getfacl -cps "$S/f")" "no ACL on the server after the refused SETACL"
+
+	# The refusal holds for the file system while attributes are
+	# believed (default timeouts here): cp -p, which sets each copy's
+	# ACL and falls back to chmod when that is not supported, pays one
+	# GETACL and one refused SETACL, not one of each per file.
+	MR=$(new_mountpoint)
+	mount_nfsfuse "$MR" -o nolock
+	LOC=$(tmpdir_new)
+	for i in 1 2 3 4 5 6; do echo "$i" >"$LOC/c$i"; done
+	chmod 751 "$LOC/c1"
+	chmod 604 "$LOC/c2"
+	touch -d '2001-02-03 04:05:06' "$LOC"/c*
+	mkdir "$MR/$T/cp"
+	expect_fail_with "Operation not supported" setfacl -m u:nobody:r "$MR/$T/f"
+	nacl() { "$NFSFUSECTL" "$MR" stats --json |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["nfsacl"][sys.argv[1]]["calls"])' "$1"; }
+	s0=$(nacl SETACL) g0=$(nacl GETACL) r0=$(counter "$MR" acl_set_refused)
+	cp -p "$LOC"/c* "$MR/$T/cp/" || fail "cp -p onto the mount failed"
+	assert_eq "$s0" "$(nacl SETACL)" "SETACLs of cp -p after a refused one"
+	assert_eq "$g0" "$(nacl GETACL)" "GETACLs of cp -p after a refused SETACL"
+	assert_eq 6 "$(($(counter "$MR" acl_set_refused) - r0))" "ACL sets refused without a call"
+	for i in 1 2 3 4 5 6; do
+		assert_eq "$(stat -c '%a %Y %s' "$LOC/c$i")" "$(stat -c '%a %Y %s' "$S/cp/c$i")" "c$i's mode, mtime and size on the server"
+	done
+	assert_contains "$("$NFSFUSECTL" "$MR" stats | grep acl_set_refused_rules)" \
+		"ACLs not settable (SETACL of fileid" "the rule in nfsfusectl stats"
+	umount_nfsfuse "$MR"
 fi
 umount_nfsfuse "$MNT"
 

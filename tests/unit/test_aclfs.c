@@ -110,6 +110,12 @@ static void test_format(void **state)
 	m = aclfs_format(&t, 2 * S, small, sizeof(small));
 	assert_int_equal(m, n);
 	assert_int_equal(strlen(small), sizeof(small) - 1);
+	/* a refused SETACL says so */
+	memset(&t, 0, sizeof(t));
+	aclfs_mark(&t, 0x2c, ACLFS_SET_REFUSED, 7, S, 60 * S);
+	aclfs_format(&t, 4 * S, buf, sizeof(buf));
+	assert_string_equal(buf, "fsid 0x2c: ACLs not settable (SETACL of "
+				 "fileid 7 refused 3 s ago; 57 s left)");
 }
 
 int main(void)
