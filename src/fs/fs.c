@@ -773,13 +773,8 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
 	fs_lock_init_conn(fs, conn);
 }
 
-/* Can a lookup of name in dir be answered "no such name" from what we
- * know?  Only where negative answers may be cached at all, and while the
- * directory's attributes are still trusted: the same lifetime the kernel
- * gives a negative entry.  A complete directory's answers only with
- * dircomplete (they cover names nobody asked about yet). */
-static enum dir_lack fs_dir_lacks(struct fs *fs, struct inode *dir,
-				  const char *name)
+enum dir_lack fs_dir_lacks(struct fs *fs, struct inode *dir,
+			   const char *name)
 {
 	enum dir_lack lack;
 
@@ -792,34 +787,37 @@ static enum dir_lack fs_dir_lacks(struct fs *fs, struct inode *dir,
 	return lack;
 }
 
-/*
- * A lookup of a name a LOOKUP found (or a create of ours made), in a
- * directory nobody else changed since, whose file's attributes are still
- * believed: the entry from what we hold, as the kernel would have kept
- * its own (FUSE asks again before a rename over the name, a mkdir or an
- * O_EXCL create of it).  Only where positive answers may be cached, and
- * while the directory's attributes are trusted.  Counts a lookup of the
- * inode, as fs_make_entry() does.
- */
-static bool fs_dir_holds(fuse_req_t req, struct inode *dir, const char *name,
-			 struct fuse_entry_param *e)
+struct inode *fs_dir_known(struct fs *fs, struct inode *dir,
+			   const char *name, struct fattr3 *a)
 {
-	struct fs *fs = fs_of(req);
 	struct inode *ino;
-	struct fattr3 a;
 	uint64_t id;
 	double left;
 
 	if (fs->opts->lookupcache == LOOKUPCACHE_NONE ||
 	    fs_attr_timeout(dir) <= 0 || !(id = inode_dir_holds(dir, name)))
-		return false;
+		return NULL;
 	ino = inode_ref(fs->inodes, id);
+	if (ino && !inode_fresh_attr(ino, a, &left)) {
+		inode_forget(fs->inodes, ino->id, 1);
+		ino = NULL;
+	}
+	return ino;
+}
+
+/* A lookup answered from fs_dir_known(): the kernel would have kept its
+ * own entry (FUSE asks again before a rename over the name, a mkdir or
+ * an O_EXCL create of it).  The hold it takes is the lookup the entry
+ * stands for, as fs_make_entry() counts one. */
+static bool fs_dir_holds(fuse_req_t req, struct inode *dir, const char *name,
+			 struct fuse_entry_param *e)
+{
+	struct fs *fs = fs_of(req);
+	struct fattr3 a;
+	struct inode *ino = fs_dir_known(fs, dir, name, &a);
+
 	if (!ino)
 		return false;
-	if (!inode_fresh_attr(ino, &a, &left)) {
-		inode_forget(fs->inodes, ino->id, 1);
-		return false;
-	}
 	fill_entry(fs, dir, name, ino, &a, e);
 	return true;
 }

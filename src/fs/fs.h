@@ -190,6 +190,19 @@ void fs_reply_created(fuse_req_t req, struct inode *dir,
 /* One of our calls that adds name to dir ended: ok when the server says
  * it did; otherwise (an error, no answer) dir's names are not all known. */
 void fs_dir_named(struct inode *dir, const char *name, bool ok);
+/* Is name in dir known to be missing, from what we hold?  Only where
+ * negative answers may be cached at all, and while the directory's
+ * attributes are still trusted: the same lifetime the kernel gives a
+ * negative entry.  A complete directory answers only with dircomplete
+ * (it covers names nobody asked about yet). */
+enum dir_lack fs_dir_lacks(struct fs *fs, struct inode *dir,
+			   const char *name);
+/* The file a LOOKUP of name in dir found (or a create of ours made
+ * there), in a directory nobody else changed since, while its attributes
+ * (in *a) are still believed and positive answers may be cached: with a
+ * hold (give it back with inode_forget(..., 1)); NULL when not known. */
+struct inode *fs_dir_known(struct fs *fs, struct inode *dir,
+			   const char *name, struct fattr3 *a);
 /* May the caller of req access ino this way (ACCESS3_* bits)?  Answers
  * from the access cache when it can.  0, -EACCES or another -errno. */
 int fs_check_access(fuse_req_t req, struct inode *ino, uint32_t want);

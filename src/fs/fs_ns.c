@@ -346,31 +346,44 @@ void fs_silly_release(fuse_req_t req, struct inode *ino)
 /*
  * The file behind name in dir, which is about to lose that name (REMOVE,
  * or RENAME over it).  The kernel names only the directory and the name,
- * so only a LOOKUP tells, and it is asked only when the answer matters:
- * a file open here whose last name it is must be moved aside (silly
- * rename), and a file with other names keeps them with one link fewer,
- * which its cached attributes must not hide.  Returns the inode with a
- * hold (inode_find_fh) or NULL (not ours to care about); *open_last says
- * it is open here and this is its last name.
+ * so only a LOOKUP tells, or what we know of the directory's names, and
+ * it is asked only when the answer matters: a file open here whose last
+ * name it is must be moved aside (silly rename), and a file with other
+ * names keeps them with one link fewer, which its cached attributes must
+ * not hide.  Returns the inode with a hold or NULL (not ours to care
+ * about); *open_last says it is open here and this is its last name.
  */
 static struct inode *name_victim(fuse_req_t req, struct inode *dir,
 				 const char *name, bool *open_last)
 {
 	struct fs *fs = fs_of(req);
-	struct post_op_attr a;
+	struct post_op_attr a = { 0 };
 	struct nfs_fh3 fh;
 	struct inode *ino;
 	uint64_t since;
 
 	*open_last = false;
-	if ((!fs_files_open() && !inode_multilinked(fs->inodes)) ||
-	    fs_lookup_fh(req, dir, name, &fh, &a, &since))
+	if (!fs_files_open() && !inode_multilinked(fs->inodes))
 		return NULL;
-	ino = inode_find_fh(fs->inodes, &fh);
-	if (!ino)
+	/* What answers the kernel's lookup of the name answers here too:
+	 * the same name, the same moment. */
+	if (fs_dir_lacks(fs, dir, name) != DIR_MAY_HOLD)
 		return NULL;
-	if (a.present)
-		fs_learn(fs, ino, &a, since, "lookup");
+	ino = fs_dir_known(fs, dir, name, &a.attr);
+	if (ino) {
+		a.present = true;
+		TRACE("%s in %s: the file known under the name, the "
+		      "directory changed by nobody else since → no LOOKUP",
+		      name, fs_name_of(dir));
+	} else {
+		if (fs_lookup_fh(req, dir, name, &fh, &a, &since))
+			return NULL;
+		ino = inode_find_fh(fs->inodes, &fh);
+		if (!ino)
+			return NULL;
+		if (a.present)
+			fs_learn(fs, ino, &a, since, "lookup");
+	}
 	pthread_mutex_lock(&ino->lock);
 	*open_last = ino->nopen > 0 &&
 		     (!a.present ||

@@ -138,6 +138,30 @@ stat "$A/$T/d/rd" >/dev/null
 rmdir "$A/$T/d/rd"
 mkdir "$A/$T/d/rd" || fail "a mkdir of a directory removed here failed"
 
+# --- a name lost while files are open here: its file known, no LOOKUP ----
+# With a file open on the mount, a remove or a rename over a name must
+# know the file behind it: an open file whose last name it is must be
+# moved aside (silly rename).  A name made here tells that without a
+# LOOKUP, and the open file it held is still moved aside.
+echo held >"$A/$T/d/held"
+echo v >"$A/$T/d/v1"
+echo w >"$A/$T/d/v2"
+l0=$(calls "$A" LOOKUP)
+s0=$(counter "$A" silly_renames)
+python3 - "$A/$T/d" <<'PY' || fail "a rename over an open file, or a remove, while files are open"
+import os, sys
+d = sys.argv[1]
+with open(os.path.join(d, "held")) as f:
+    os.rename(os.path.join(d, "v1"), os.path.join(d, "held"))
+    os.unlink(os.path.join(d, "v2"))
+    assert f.read() == "held\n", "the open file moved aside reads as before"
+PY
+assert_eq 0 "$(($(calls "$A" LOOKUP) - l0))" "LOOKUPs for a rename and a remove of names made here, files open"
+assert_eq 1 "$(($(counter "$A" silly_renames) - s0))" "silly renames of the open file renamed over"
+assert_file_content "$A/$T/d/held" "v" "the file renamed over the open one"
+assert_not_exists "$S/d/v2" "the name removed"
+wait_until 10 bash -c "! ls -a '$S/d' | grep -q '^\.nfs'" || fail "the silly name outlived the last close: $(ls -a "$S/d")"
+
 # --- another client's replacement of a name found ------------------------
 # The old file stays known to A, its attributes believed, through a
 # second name A holds open, and A keeps the directory (a process inside
