@@ -410,6 +410,7 @@ int main(int argc, char **argv)
 	 * completions touch the inodes and blocks they were sent for.  The
 	 * call at the end then has nothing left to do. */
 	session_close(&s);
+	fs_dir_drop_kept();
 out_quota:
 	fs_quota_free(fs.quota);
 out_inodes:

@@ -65,6 +65,8 @@
 	X(dir_ahead_issued)     /* next part of a listing asked for early */\
 	X(dir_ahead_used)       /* ... and the lister read on into it */    \
 	X(dir_entries_kept)     /* entry the kernel held unchanged: kept */ \
+	X(dir_rereads)          /* a listing's first part read again by its
+				 * lister from the reply kept at close */ \
 	X(silly_renames)        /* open file unlinked: moved to .nfsXXXX */ \
 	X(silly_removes)        /* .nfsXXXX name removed at last close */   \
 	X(silly_orphans)        /* .nfsXXXX left by a crashed run: removed */\

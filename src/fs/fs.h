@@ -335,6 +335,9 @@ void fs_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 void fs_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
 void fs_fsyncdir(fuse_req_t req, fuse_ino_t ino, int datasync,
 		 struct fuse_file_info *fi);
+/* The listing part kept for a lister's second read, released (at
+ * unmount, with the connections closed). */
+void fs_dir_drop_kept(void);
 
 /* fs_ns.c: names in directories */
 void fs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,

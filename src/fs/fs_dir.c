@@ -11,6 +11,12 @@
  * the next part then overlaps the lister's work on this one instead of
  * adding to it.  The calls are the ones the listing needs anyway; one
  * abandoned listing costs at most one call more.
+ *
+ * A lister that opens a directory again right after reading its start
+ * (rm reads each directory twice: once to see whether it is empty, then
+ * in full) gets that first part again from the reply kept at the close
+ * (struct dir_reread), as the Linux client's cached listing would give
+ * it, instead of a second call for the same part.
  */
 #include "fs.h"
 
@@ -23,6 +29,7 @@
 #include "../base/clock.h"
 #include "../base/log.h"
 #include "../base/stats.h"
+#include "../base/trace.h"
 
 /*
  * What we knew of a directory when a part of its listing was asked for:
@@ -101,7 +108,37 @@ struct dir_handle {
 	uint64_t wsince;         /* fs_wsince() before its call went */
 	struct rpc_reply reply;
 	struct xdr_dec it;
+	struct xdr_dec first;    /* the reply's first entry, when it is the
+				  * listing's first part (pos 0) */
+	bool from_start;
+	pid_t opener;            /* the lister (FUSE's pid; 0: unknown) */
 };
+
+/*
+ * The first part of the listing of the directory closed last, kept for
+ * the lister that closed it: the process whose opendir it was, and only
+ * that one, may read it again from the start without a call, within
+ * DIR_REREAD_NS and while the directory's attributes are believed and
+ * show no change of ours (its cached ctime).  Another process lists
+ * afresh, so a name another client made is seen by the next `ls` as
+ * before.  One slot for the mount: the pattern is a close and an open
+ * of the same directory back to back.
+ */
+#define DIR_REREAD_NS (CLOCK_NS_PER_SEC / 2)
+
+static struct dir_reread {
+	pthread_mutex_t lock;
+	bool have;
+	uint64_t dir;            /* node id */
+	pid_t lister;
+	int64_t at;              /* monotonic ns of the close */
+	bool plus, eof, same;
+	struct dir_stamp got;
+	uint64_t wsince;
+	uint8_t cookieverf[NFS3_COOKIEVERFSIZE];
+	struct rpc_reply reply;
+	struct xdr_dec first;
+} reread = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static struct dir_handle *dh_of(struct fuse_file_info *fi)
 {
@@ -170,6 +207,7 @@ void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		return;
 	}
 	pthread_mutex_init(&dh->lock, NULL);
+	dh->opener = fuse_req_ctx(req)->pid;
 	fi->fh = (uintptr_t)dh;
 	if (fuse_reply_open(req, fi)) {
 		pthread_mutex_destroy(&dh->lock);
@@ -177,11 +215,82 @@ void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 }
 
+/* Keep the first part dh holds for its lister to read again (the
+ * reply passes to the slot). */
+static void reread_keep(struct dir_handle *dh, uint64_t dir)
+{
+	struct rpc_reply old = { NULL, 0 };
+
+	if (!dh->have || !dh->from_start || !dh->opener)
+		return;
+	pthread_mutex_lock(&reread.lock);
+	if (reread.have)
+		old = reread.reply;
+	reread.have = true;
+	reread.dir = dir;
+	reread.lister = dh->opener;
+	reread.at = clock_mono_ns();
+	reread.plus = dh->plus;
+	reread.eof = dh->eof;
+	reread.same = dh->same;
+	reread.got = dh->got;
+	reread.wsince = dh->wsince;
+	reread.reply = dh->reply;
+	reread.first = dh->first;
+	memcpy(reread.cookieverf, dh->cookieverf, sizeof(reread.cookieverf));
+	pthread_mutex_unlock(&reread.lock);
+	dh->have = false;
+	if (old.buf)
+		rpc_reply_release(&old);
+}
+
+/* The first part of dir's listing for a new handle dh of the same
+ * lister, if the slot holds one still good; true when dh has it. */
+static bool reread_take(struct inode *dir, struct dir_handle *dh, bool plus)
+{
+	bool take;
+
+	if (!dh->opener)
+		return false;
+	pthread_mutex_lock(&reread.lock);
+	take = reread.have && reread.dir == dir->id &&
+	       reread.lister == dh->opener && reread.plus == plus &&
+	       clock_mono_ns() - reread.at < DIR_REREAD_NS &&
+	       fs_attr_timeout(dir) > 0 && dir_stamp_holds(dir, reread.got);
+	if (take) {
+		dh_drop(dh);
+		dh->reply = reread.reply;
+		dh->it = dh->first = reread.first;
+		dh->from_start = true;
+		dh->have = true;
+		dh->plus = reread.plus;
+		dh->eof = reread.eof;
+		dh->same = reread.same;
+		dh->pos = 0;
+		dh->got = reread.got;
+		dh->wsince = reread.wsince;
+		memcpy(dh->cookieverf, reread.cookieverf,
+		       sizeof(dh->cookieverf));
+		reread.have = false;
+	}
+	pthread_mutex_unlock(&reread.lock);
+	return take;
+}
+
+void fs_dir_drop_kept(void)
+{
+	pthread_mutex_lock(&reread.lock);
+	if (reread.have)
+		rpc_reply_release(&reread.reply);
+	reread.have = false;
+	pthread_mutex_unlock(&reread.lock);
+}
+
 void fs_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct dir_handle *dh = dh_of(fi);
 
-	(void)ino;
+	reread_keep(dh, ino);
 	dh_drop(dh);
 	dh_drop_ahead(dh);
 	pthread_mutex_destroy(&dh->lock);
@@ -401,6 +510,8 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 	dh->same = plus && dir_unchanged(dir, &r.dir_attributes, cookie);
 	memcpy(dh->cookieverf, r.cookieverf, sizeof(dh->cookieverf));
 	dh->it = r.entries;
+	dh->first = r.entries;
+	dh->from_start = cookie == 0;
 	dh->eof = r.eof;
 	dh->have = true;
 	dh->plus = plus;
@@ -537,8 +648,13 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 		return;
 	}
 	pthread_mutex_lock(&dh->lock);
-	if (!dh->have || dh->pos != cookie || dh->plus != plus ||
-	    !dir_stamp_holds(dir, dh->got)) {
+	if (cookie == 0 && !dh->have && reread_take(dir, dh, plus)) {
+		STAT_INC(dir_rereads);
+		TRACE("readdir %s: its first part, read by the same process a "
+		      "moment ago, the directory unchanged here → no call",
+		      fs_name_of(dir));
+	} else if (!dh->have || dh->pos != cookie || dh->plus != plus ||
+		   !dir_stamp_holds(dir, dh->got)) {
 		err = -dh_fetch(req, dir, dh, cookie, plus);
 		if (err)
 			goto out;

@@ -148,6 +148,40 @@ out=$(perl -e '
 	print "back $back of ", scalar(@victims), "\n";' "$M/big" "$NFSFUSE_TMP/victims")
 note "names removed while their part was held: $out"
 assert_eq "back 0 of 200" "$out" "names removed through the mount while their part was held stay removed"
+
+# --- a directory read again by the process that just read its start -------
+# rm reads each directory twice, back to back (is it empty? then all of
+# it): the second time, the first part comes from the reply kept at the
+# close.  The same process after a change of its own, or another
+# process, lists afresh.
+mkdir "$S/rr"
+for i in $(seq 1 20); do : >"$S/rr/f$i"; done
+sleep 1.5 # past the server's time granularity: the attributes are believed
+stat "$M/rr" >/dev/null
+c0=$(parts "$MNT") r0=$(counter "$MNT" dir_rereads)
+out=$(python3 - "$M/rr" <<'PY'
+import os, sys
+d = sys.argv[1]
+with os.scandir(d) as it:
+    next(it)
+n1 = os.listdir(d)
+open(os.path.join(d, "mine"), "w").close()
+n2 = os.listdir(d)
+print(len(n1), len(set(n1)), len(n2), "mine" in n2)
+PY
+)
+assert_eq "20 20 21 True" "$out" "names listed: again at once, then after a create of the same process"
+assert_eq 1 "$(($(counter "$MNT" dir_rereads) - r0))" "first parts read again from the reply kept"
+assert_eq 2 "$(($(parts "$MNT") - c0))" "calls: the first listing, and the one after the create"
+# Right after, another client's new name, listed by another process.
+python3 - "$M/rr" "$S/rr/other" <<'PY' || fail "a name another client made, listed at once by another process"
+import os, subprocess, sys
+d, other = sys.argv[1], sys.argv[2]
+with os.scandir(d) as it:
+    next(it)
+open(other, "w").close()
+sys.exit(0 if "other" in subprocess.run(["ls", d], capture_output=True, text=True).stdout.split() else 1)
+PY
 umount_nfsfuse "$MNT"
 
 # --- NFSv4.1 ------------------------------------------------------------------
