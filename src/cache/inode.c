@@ -680,6 +680,21 @@ void inode_dir_found(struct inode *dir, const char *name, uint64_t id,
 	pthread_mutex_unlock(&dir->lock);
 }
 
+void inode_dir_listed(struct inode *dir, const char *name, uint64_t id,
+		      struct names_stamp s)
+{
+	struct dir_known *k;
+
+	pthread_mutex_lock(&dir->lock);
+	/* A big listing fills the set once and stops: it must not push out
+	 * what LOOKUPs found, nor empty the set over and over. */
+	if (dir->dir_gen == s.gen &&
+	    (!(k = dir->dir_known) || !k->found ||
+	     g_hash_table_size(k->found) < INODE_DIR_FOUND_MAX))
+		keep_found(dir, name, id);
+	pthread_mutex_unlock(&dir->lock);
+}
+
 void inode_dir_made(struct inode *dir, const char *name, uint64_t id,
 		    struct names_stamp s)
 {

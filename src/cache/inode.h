@@ -207,6 +207,8 @@ void inode_forget(struct inode_table *t, uint64_t id, uint64_t n);
  * the inode whose node id is id (ignored if anything changed since the
  * stamp).  inode_dir_holds: the node id a LOOKUP found under name, with
  * nothing changed since, or 0.
+ * inode_dir_listed: the same for a name a READDIRPLUS gave, kept only
+ * while the set has room.
  * inode_dir_made: a create (or link) of ours put the inode whose node id
  * is id under name (ignored if a change by someone else was seen since
  * the stamp; the kernel makes no other change of the name meanwhile).
@@ -230,6 +232,8 @@ void inode_dir_absent(struct inode *dir, const char *name,
 		      struct names_stamp s);
 void inode_dir_found(struct inode *dir, const char *name, uint64_t id,
 		     struct names_stamp s);
+void inode_dir_listed(struct inode *dir, const char *name, uint64_t id,
+		      struct names_stamp s);
 void inode_dir_made(struct inode *dir, const char *name, uint64_t id,
 		    struct names_stamp s);
 uint64_t inode_dir_holds(struct inode *dir, const char *name);

@@ -88,6 +88,7 @@ struct dir_ahead {
 	int err;               /* the call's; valid when done */
 	uint64_t cookie;       /* the part resumes after this cookie */
 	struct dir_stamp sent; /* the directory when the call went */
+	struct names_stamp names; /* ... and what we knew of its names */
 	uint64_t wsince;       /* fs_wsince() then */
 	union dir_args args;
 	union dir_res res;
@@ -106,6 +107,7 @@ struct dir_handle {
 	uint64_t pos;            /* cookie at which `it` stands */
 	struct dir_stamp got;    /* the directory when the reply came */
 	uint64_t wsince;         /* fs_wsince() before its call went */
+	struct names_stamp names; /* inode_dir_stamp() then */
 	struct rpc_reply reply;
 	struct xdr_dec it;
 	struct xdr_dec first;    /* the reply's first entry, when it is the
@@ -135,6 +137,7 @@ static struct dir_reread {
 	bool plus, eof, same;
 	struct dir_stamp got;
 	uint64_t wsince;
+	struct names_stamp names;
 	uint8_t cookieverf[NFS3_COOKIEVERFSIZE];
 	struct rpc_reply reply;
 	struct xdr_dec first;
@@ -235,6 +238,7 @@ static void reread_keep(struct dir_handle *dh, uint64_t dir)
 	reread.same = dh->same;
 	reread.got = dh->got;
 	reread.wsince = dh->wsince;
+	reread.names = dh->names;
 	reread.reply = dh->reply;
 	reread.first = dh->first;
 	memcpy(reread.cookieverf, dh->cookieverf, sizeof(reread.cookieverf));
@@ -269,6 +273,7 @@ static bool reread_take(struct inode *dir, struct dir_handle *dh, bool plus)
 		dh->pos = 0;
 		dh->got = reread.got;
 		dh->wsince = reread.wsince;
+		dh->names = reread.names;
 		memcpy(dh->cookieverf, reread.cookieverf,
 		       sizeof(dh->cookieverf));
 		reread.have = false;
@@ -438,7 +443,7 @@ static void dir_res_get(const union dir_res *res, bool plus,
 static int ahead_take(fuse_req_t req, struct inode *dir,
 		      struct dir_handle *dh, uint64_t cookie, bool plus,
 		      struct nfs3_readdir_res *r, struct rpc_reply *reply,
-		      uint64_t *since)
+		      uint64_t *since, struct names_stamp *names)
 {
 	struct dir_ahead *a = dh->ahead;
 	struct fs_wait w;
@@ -462,6 +467,7 @@ static int ahead_take(fuse_req_t req, struct inode *dir,
 			*reply = a->reply;
 			a->reply = (struct rpc_reply){ NULL, 0 };
 			*since = a->wsince;
+			*names = a->names;
 			ret = 1;
 		}
 	}
@@ -477,13 +483,15 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 {
 	struct fs *fs = fs_of(req);
 	struct nfs3_readdir_res r;
+	struct names_stamp names = { 0, 0 };
 	uint64_t since = 0;
 	int ret = 0;
 
 	dh_drop(dh);
 	if (cookie == 0)
 		memset(dh->cookieverf, 0, sizeof(dh->cookieverf));
-	ret = ahead_take(req, dir, dh, cookie, plus, &r, &dh->reply, &since);
+	ret = ahead_take(req, dir, dh, cookie, plus, &r, &dh->reply, &since,
+			 &names);
 	if (ret < 0)
 		return ret;
 	if (ret == 1) {
@@ -496,6 +504,7 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 						    &args);
 
 		since = fs_wsince(fs);
+		names = inode_dir_stamp(dir);
 		ret = fs_call(req, proc, &args, &res, &dh->reply);
 		if (ret == 0)
 			dir_res_get(&res, plus, &r);
@@ -518,6 +527,7 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 	dh->pos = cookie;
 	dh->got = dir_stamp_of(dir);
 	dh->wsince = since;
+	dh->names = names;
 	return 0;
 }
 
@@ -610,6 +620,7 @@ static void dh_ask_ahead(fuse_req_t req, struct inode *dir,
 	a->plus = dh->plus;
 	a->cookie = last;
 	a->sent = dir_stamp_of(dir);
+	a->names = inode_dir_stamp(dir);
 	a->wsince = fs_wsince(fs);
 	proc = dir_args_make(fs, dir, dh, last, a->plus, &a->args);
 	fs_req_cred(req, &cred);
@@ -723,6 +734,10 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 			if (name && fs_make_entry(req, dir, &d.fh.fh, &d.attr,
 						  dh->wsince, d.name, &e) != 0)
 				memset(&e, 0, sizeof(e));
+			/* What the listing found answers FUSE's next lookup
+			 * of the name as a LOOKUP's answer would. */
+			if (e.ino)
+				inode_dir_listed(dir, d.name, e.ino, dh->names);
 			if (e.ino == 0) {
 				e.attr.st_ino = d.fileid;
 				e.attr_timeout = e.entry_timeout = 0;

@@ -162,6 +162,27 @@ assert_file_content "$A/$T/d/held" "v" "the file renamed over the open one"
 assert_not_exists "$S/d/v2" "the name removed"
 wait_until 10 bash -c "! ls -a '$S/d' | grep -q '^\.nfs'" || fail "the silly name outlived the last close: $(ls -a "$S/d")"
 
+# --- names a listing found answer as a LOOKUP's would ---------------------
+# rm -rf with a file open on the mount, or a rename over a name ls showed.
+mkdir "$S/ls"
+for i in 1 2 3; do echo "$i" >"$S/ls/n$i"; done
+sleep 1.5 # past the server's time granularity: the attributes are believed
+ls "$A/$T/ls" >/dev/null
+l0=$(calls "$A" LOOKUP)
+s0=$(counter "$A" silly_renames)
+python3 - "$A/$T/ls" <<'PY' || fail "a rename over a listed name held open, and a remove, while files are open"
+import os, sys
+d = sys.argv[1]
+with open(os.path.join(d, "n1")) as f:
+    os.rename(os.path.join(d, "n2"), os.path.join(d, "n1"))
+    os.unlink(os.path.join(d, "n3"))
+    assert f.read() == "1\n", "the open file moved aside reads as before"
+PY
+assert_eq 0 "$(($(calls "$A" LOOKUP) - l0))" "LOOKUPs for a rename over and a remove of names a listing found, files open"
+assert_eq 1 "$(($(counter "$A" silly_renames) - s0))" "silly renames of the listed file renamed over while open"
+assert_eq "n1" "$(ls "$S/ls" | grep -v '^\.nfs')" "the names left on the server"
+assert_file_content "$A/$T/ls/n1" "2" "the file renamed over the listed name"
+
 # --- another client's replacement of a name found ------------------------
 # The old file stays known to A, its attributes believed, through a
 # second name A holds open, and A keeps the directory (a process inside

@@ -350,6 +350,43 @@ static void test_dir_found(void **state)
 	inode_table_free(t);
 }
 
+/* Names a listing found: as a LOOKUP's, but a full set stays as it is. */
+static void test_dir_listed(void **state)
+{
+	struct nfs_fh3 root = mkfh(1, 4), a = mkfh(4, 4), fx = mkfh(7, 8);
+	struct inode_table *t = inode_table_new(&root, 1, &params, NULL);
+	struct inode *d = inode_remember(t, &a), *x = inode_remember(t, &fx);
+	uint64_t xid = x->id;
+	struct names_stamp gen;
+	char name[16];
+	unsigned k;
+
+	(void)state;
+	gen = inode_dir_stamp(d);
+	inode_dir_listed(d, "x", xid, gen);
+	assert_int_equal(xid, inode_dir_holds(d, "x"));
+	/* A change of ours while the listing was out: not kept. */
+	gen = inode_dir_stamp(d);
+	inode_dir_drop_name(d, "y");
+	inode_dir_listed(d, "y", xid, gen);
+	assert_int_equal(0, inode_dir_holds(d, "y"));
+	/* Filled to the brim by a listing: what is there stays, the rest
+	 * is not kept; a LOOKUP's answer still makes room. */
+	gen = inode_dir_stamp(d);
+	for (k = 0; k < 5000; k++) {
+		snprintf(name, sizeof(name), "e%u", k);
+		inode_dir_listed(d, name, xid, gen);
+	}
+	assert_int_equal(xid, inode_dir_holds(d, "x"));
+	assert_int_equal(xid, inode_dir_holds(d, "e4000"));
+	assert_int_equal(0, inode_dir_holds(d, "e4999"));
+	inode_dir_found(d, "late", xid, inode_dir_stamp(d));
+	assert_int_equal(xid, inode_dir_holds(d, "late"));
+	inode_forget(t, xid, 1);
+	inode_forget(t, d->id, 1);
+	inode_table_free(t);
+}
+
 /* The names the kernel took inodes under: found again by a rename. */
 static void test_names(void **state)
 {
@@ -416,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_dir_completeness),
 		cmocka_unit_test(test_dir_absent),
 		cmocka_unit_test(test_dir_found),
+		cmocka_unit_test(test_dir_listed),
 		cmocka_unit_test(test_names),
 	};
 
