@@ -141,47 +141,43 @@ mkdir "$A/$T/d/rd" || fail "a mkdir of a directory removed here failed"
 # --- a name lost while files are open here: its file known, no LOOKUP ----
 # With a file open on the mount, a remove or a rename over a name must
 # know the file behind it: an open file whose last name it is must be
-# moved aside (silly rename).  A name made here tells that without a
-# LOOKUP, and the open file it held is still moved aside.
+# moved aside (silly rename).  A name made here, or one a listing found,
+# tells that without a LOOKUP, and the open file it held is still moved
+# aside.
+# over_open DIR HELD FROM GONE LABEL: with HELD open (it holds "HELD"),
+# FROM renamed over it and GONE removed, without a LOOKUP.
+over_open() {
+	local d=$1 held=$2 from=$3 gone=$4 label=$5 l0 s0
+	l0=$(calls "$A" LOOKUP)
+	s0=$(counter "$A" silly_renames)
+	python3 - "$d" "$held" "$from" "$gone" <<'PY' || fail "$label: a rename over an open file, or a remove, while files are open"
+import os, sys
+d, held, frm, gone = sys.argv[1:]
+with open(os.path.join(d, held)) as f:
+    os.rename(os.path.join(d, frm), os.path.join(d, held))
+    os.unlink(os.path.join(d, gone))
+    assert f.read() == held + "\n", "the open file moved aside reads as before"
+PY
+	assert_eq 0 "$(($(calls "$A" LOOKUP) - l0))" "$label: LOOKUPs for a rename over and a remove, files open"
+	assert_eq 1 "$(($(counter "$A" silly_renames) - s0))" "$label: silly renames of the open file renamed over"
+}
 echo held >"$A/$T/d/held"
 echo v >"$A/$T/d/v1"
 echo w >"$A/$T/d/v2"
-l0=$(calls "$A" LOOKUP)
-s0=$(counter "$A" silly_renames)
-python3 - "$A/$T/d" <<'PY' || fail "a rename over an open file, or a remove, while files are open"
-import os, sys
-d = sys.argv[1]
-with open(os.path.join(d, "held")) as f:
-    os.rename(os.path.join(d, "v1"), os.path.join(d, "held"))
-    os.unlink(os.path.join(d, "v2"))
-    assert f.read() == "held\n", "the open file moved aside reads as before"
-PY
-assert_eq 0 "$(($(calls "$A" LOOKUP) - l0))" "LOOKUPs for a rename and a remove of names made here, files open"
-assert_eq 1 "$(($(counter "$A" silly_renames) - s0))" "silly renames of the open file renamed over"
+over_open "$A/$T/d" held v1 v2 "names made here"
 assert_file_content "$A/$T/d/held" "v" "the file renamed over the open one"
 assert_not_exists "$S/d/v2" "the name removed"
 wait_until 10 bash -c "! ls -a '$S/d' | grep -q '^\.nfs'" || fail "the silly name outlived the last close: $(ls -a "$S/d")"
-
-# --- names a listing found answer as a LOOKUP's would ---------------------
 # rm -rf with a file open on the mount, or a rename over a name ls showed.
 mkdir "$S/ls"
-for i in 1 2 3; do echo "$i" >"$S/ls/n$i"; done
+echo n1 >"$S/ls/n1"
+echo n2 >"$S/ls/n2"
+echo n3 >"$S/ls/n3"
 sleep 1.5 # past the server's time granularity: the attributes are believed
 ls "$A/$T/ls" >/dev/null
-l0=$(calls "$A" LOOKUP)
-s0=$(counter "$A" silly_renames)
-python3 - "$A/$T/ls" <<'PY' || fail "a rename over a listed name held open, and a remove, while files are open"
-import os, sys
-d = sys.argv[1]
-with open(os.path.join(d, "n1")) as f:
-    os.rename(os.path.join(d, "n2"), os.path.join(d, "n1"))
-    os.unlink(os.path.join(d, "n3"))
-    assert f.read() == "1\n", "the open file moved aside reads as before"
-PY
-assert_eq 0 "$(($(calls "$A" LOOKUP) - l0))" "LOOKUPs for a rename over and a remove of names a listing found, files open"
-assert_eq 1 "$(($(counter "$A" silly_renames) - s0))" "silly renames of the listed file renamed over while open"
+over_open "$A/$T/ls" n1 n2 n3 "names a listing found"
 assert_eq "n1" "$(ls "$S/ls" | grep -v '^\.nfs')" "the names left on the server"
-assert_file_content "$A/$T/ls/n1" "2" "the file renamed over the listed name"
+assert_file_content "$A/$T/ls/n1" "n2" "the file renamed over the listed name"
 
 # --- another client's replacement of a name found ------------------------
 # The old file stays known to A, its attributes believed, through a
