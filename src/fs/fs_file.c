@@ -459,7 +459,18 @@ static void excl_verifier(uint8_t verf[NFS3_CREATEVERFSIZE])
 	memcpy(verf + 4, &n, 4);
 }
 
-/* After an EXCLUSIVE create: the real mode, and times that are times. */
+/* What an EXCLUSIVE create must set after: the real mode, and times
+ * that are times. */
+static void excl_attrs(mode_t mode, struct sattr3 *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->set_mode = true;
+	s->mode = mode & 07777;
+	s->set_atime = SET_TO_SERVER_TIME;
+	s->set_mtime = SET_TO_SERVER_TIME;
+}
+
+/* After an EXCLUSIVE create: excl_attrs() by a SETATTR of their own. */
 static int excl_setattr(fuse_req_t req, const struct nfs_fh3 *fh,
 			mode_t mode, struct post_op_attr *a)
 {
@@ -469,10 +480,7 @@ static int excl_setattr(fuse_req_t req, const struct nfs_fh3 *fh,
 
 	memset(&args, 0, sizeof(args));
 	args.object = *fh;
-	args.new_attributes.set_mode = true;
-	args.new_attributes.mode = mode & 07777;
-	args.new_attributes.set_atime = SET_TO_SERVER_TIME;
-	args.new_attributes.set_mtime = SET_TO_SERVER_TIME;
+	excl_attrs(mode, &args.new_attributes);
 	ret = fs_call(req, NFS3PROC_SETATTR, &args, &res, NULL);
 	if (ret)
 		return ret;
@@ -561,8 +569,10 @@ static void reply_create_open(fuse_req_t req, struct inode *dir,
 }
 
 /* The CREATE of fs_create; on NFSv4 an OPEN that creates, whose open
- * (*v4) the new handle keeps. */
+ * (*v4) the new handle keeps, and which sets then_set (if not NULL) on
+ * the new file in the same COMPOUND (*then_set_done; never on NFSv3). */
 static int create_rpc(fuse_req_t req, const struct nfs3_create_args *a,
+		      const struct sattr3 *then_set, bool *then_set_done,
 		      struct nfs3_diropres *res, int flags,
 		      struct nfs4_open **v4)
 {
@@ -572,12 +582,13 @@ static int create_rpc(fuse_req_t req, const struct nfs3_create_args *a,
 	int ret;
 
 	*v4 = NULL;
+	*then_set_done = false;
 	if (!fs->nfs->v4)
 		return fs_call(req, NFS3PROC_CREATE, a, res, NULL);
 	fs_req_cred(req, &cred);
 	fs_wait_begin(&w, req);
 	ret = nfs4_open_create(fs->nfs, &cred, a, nfs4_open_access_of(flags),
-			       res, v4, &w.stop);
+			       then_set, then_set_done, res, v4, &w.stop);
 	fs_wait_end(&w);
 	return ret;
 }
@@ -592,6 +603,8 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct nfs3_diropres res;
 	struct nfs4_open *v4 = NULL;
 	struct post_op_attr a;
+	struct sattr3 excl_set;
+	bool excl_set_done = false;
 	struct nfs_fh3 fh;
 	/* Before the first call: the attributes replied come from one of
 	 * them. */
@@ -614,7 +627,9 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	if (excl && fs->opts->excl == EXCL_EXCLUSIVE) {
 		args.mode = EXCLUSIVE;
 		excl_verifier(args.verf);
-		ret = create_rpc(req, &args, &res, fi->flags, &v4);
+		excl_attrs(mode, &excl_set);
+		ret = create_rpc(req, &args, &excl_set, &excl_set_done, &res,
+				 fi->flags, &v4);
 		if (ret) {
 			fs_dir_named(dir, name, false);
 			fuse_reply_err(req, -ret);
@@ -628,7 +643,8 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	args.mode = GUARDED;
 	args.obj_attributes.set_mode = true;
 	args.obj_attributes.mode = mode & 07777;
-	ret = create_rpc(req, &args, &res, fi->flags, &v4);
+	ret = create_rpc(req, &args, NULL, &excl_set_done, &res, fi->flags,
+			 &v4);
 	if (ret) {
 		fs_dir_named(dir, name, false);
 		fuse_reply_err(req, -ret);
@@ -660,7 +676,7 @@ created:
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	if (args.mode == EXCLUSIVE &&
+	if (args.mode == EXCLUSIVE && !excl_set_done &&
 	    (ret = excl_setattr(req, &fh, mode, &a))) {
 		/* As the kernel's client does: the file exists, but with
 		 * attributes we could not make right; say so. */

@@ -231,17 +231,20 @@ int nfs4_open_fh(struct nfs_client *c, const struct rpc_cred *cred,
 
 /*
  * A create that opens: PUTFH dir SAVEFH OPEN(CLAIM_NULL, OPEN4_CREATE)
- * GETFH GETATTR RESTOREFH GETATTR.  a->mode UNCHECKED and GUARDED carry
- * obj_attributes; EXCLUSIVE becomes EXCLUSIVE4_1 with a->verf
- * (attributes to be set after, as with NFSv3).  The result is shaped as
- * NFSv3's CREATE (status in res->status, handle and attributes, the
- * directory's wcc from its attributes after and the OPEN's change_info4,
- * nfs4_walk.h).  0 (look at
- * res->status; on NFS3_OK *out is the open, to release) or a negative
- * errno.
+ * GETFH [SETATTR] GETATTR RESTOREFH GETATTR.  a->mode UNCHECKED and
+ * GUARDED carry obj_attributes; EXCLUSIVE becomes EXCLUSIVE4_1 with
+ * a->verf, and then_set (NULL: none; no size, no owner) is set on the new
+ * file by a SETATTR in the same COMPOUND: the attributes an exclusive
+ * create must set after, as with NFSv3, without a round trip of their
+ * own.  *then_set_done says they were set (otherwise the caller sets
+ * them).  The result is shaped as NFSv3's CREATE (status in res->status,
+ * handle and attributes, the directory's wcc from its attributes after
+ * and the OPEN's change_info4, nfs4_walk.h).  0 (look at res->status; on
+ * NFS3_OK *out is the open, to release) or a negative errno.
  */
 int nfs4_open_create(struct nfs_client *c, const struct rpc_cred *cred,
 		     const struct nfs3_create_args *a, uint32_t access,
+		     const struct sattr3 *then_set, bool *then_set_done,
 		     struct nfs3_diropres *res, struct nfs4_open **out,
 		     volatile int *interrupted);
 

@@ -5,7 +5,7 @@
  *
  *   open of a file    PUTFH OPEN(CLAIM_FH) [ACCESS] GETATTR
  *   create            PUTFH(dir) SAVEFH OPEN(CLAIM_NULL, OPEN4_CREATE)
- *                     GETFH GETATTR RESTOREFH GETATTR(dir)
+ *                     GETFH [SETATTR] GETATTR RESTOREFH GETATTR(dir)
  *   downgrade         PUTFH OPEN_DOWNGRADE
  *   last release      PUTFH CLOSE
  *
@@ -30,6 +30,9 @@ struct oreq {
 	struct nfs_client *c;
 	const struct nfs_fh3 *fh;           /* the file, or create's dir */
 	const struct nfs3_create_args *create; /* NULL: open by handle */
+	/* Set on the new file in the same COMPOUND (an exclusive create's
+	 * mode and times); NULL: none. */
+	const struct sattr3 *then_set;
 	uint32_t access;
 	uint32_t want;                      /* NFS4_SHARE_WANT_* */
 	char oo[NFS4_OPEN_OWNER_MAX];
@@ -40,6 +43,7 @@ struct oreq {
 	struct nfs4_open_res open;
 	struct nfs_fh3 newfh;
 	bool has_newfh;
+	bool then_set_done;
 	struct post_op_attr attr;
 	struct wcc_data dir_wcc;            /* create's */
 	struct nfs4_access_ask *ask;        /* open's, or NULL */
@@ -72,7 +76,8 @@ static int create_how(struct oreq *q, struct nfs4_open_args *o)
 					      s->set_gid ? q->group : NULL,
 					      &o->createattrs);
 	case EXCLUSIVE:
-		/* The attributes follow in a SETATTR, as with v3. */
+		/* The attributes follow in a SETATTR, as with v3 (in the
+		 * same COMPOUND with then_set). */
 		o->createmode = NFS4_CREATE_EXCLUSIVE4_1;
 		memcpy(o->verifier, a->verf, NFS4_VERIFIER_SIZE);
 		return 0;
@@ -111,6 +116,16 @@ static int build_open(struct nfs4_compound *cmp, void *ctx)
 	nfs4_add_savefh(cmp);
 	nfs4_add_open(cmp, &o);
 	nfs4_add_getfh(cmp);
+	if (q->then_set) {
+		/* No size: the anonymous stateid will do (RFC 8881
+		 * §18.30.3). */
+		struct nfs4_setattr_args sa = { .stateid = nfs4_anon_stateid };
+
+		if ((ret = nfs4_fattr_from_sattr3(q->then_set, NULL, NULL,
+						  &sa.attrs)))
+			return ret;
+		nfs4_add_setattr(cmp, &sa);
+	}
 	nfs4_add_getattr3(cmp);
 	nfs4_add_restorefh(cmp);
 	return nfs4_add_getattr3(cmp);
@@ -124,6 +139,7 @@ static int parse_open(struct nfs4_compound_res *r, void *ctx)
 	int ret;
 
 	q->has_newfh = false;
+	q->then_set_done = false;
 	q->attr.present = false;
 	memset(&q->dir_wcc, 0, sizeof(q->dir_wcc));
 	memset(&q->open, 0, sizeof(q->open));
@@ -144,6 +160,15 @@ static int parse_open(struct nfs4_compound_res *r, void *ctx)
 		if ((ret = nfs4_walk_next(r, &fw, NFS4OP_GETFH, &gf)) <= 0)
 			return ret;
 		q->has_newfh = nfs4_fh_to_fh3(&gf.fh, &q->newfh) == 0;
+		/* Optional as well: the caller sets what it could not. */
+		if (q->then_set) {
+			struct nfs4_setattr_res sa;
+
+			if ((ret = nfs4_walk_optional(r, &fw, NFS4OP_SETATTR,
+						      &sa)) <= 0)
+				return ret;
+			q->then_set_done = true;
+		}
 	}
 	if (q->ask) {
 		/* Optional too: without it the caller asks on its own. */
@@ -330,6 +355,7 @@ int nfs4_open_fh(struct nfs_client *c, const struct rpc_cred *cred,
 
 int nfs4_open_create(struct nfs_client *c, const struct rpc_cred *cred,
 		     const struct nfs3_create_args *a, uint32_t access,
+		     const struct sattr3 *then_set, bool *then_set_done,
 		     struct nfs3_diropres *res, struct nfs4_open **out,
 		     volatile int *interrupted)
 {
@@ -338,12 +364,14 @@ int nfs4_open_create(struct nfs_client *c, const struct rpc_cred *cred,
 	int ret;
 
 	*out = NULL;
+	*then_set_done = false;
 	memset(res, 0, sizeof(*res));
 	if (!c->v4 || !c->v4opens)
 		return -ENOTSUP;
 	oreq_init(&q, c, cred, access);
 	q.fh = a->where.dir;
 	q.create = a;
+	q.then_set = then_set;
 	if (q.access == 0)
 		return -EINVAL;
 	ret = nfs4_session_call(c->v4, cred, NFS4_CALL_CACHETHIS, build_open,
@@ -376,6 +404,7 @@ int nfs4_open_create(struct nfs_client *c, const struct rpc_cred *cred,
 	res->obj.present = true;
 	res->obj.fh = q.newfh;
 	res->obj_attributes = q.attr;
+	*then_set_done = q.then_set_done;
 	nfs4_deleg_offered(c, &q.newfh, &q.open.delegation, false);
 	return 0;
 }

@@ -134,6 +134,24 @@ EOF
 assert_eq $((before + 1)) "$(stats_op OPEN)" "the exclusive OPEN reached the server"
 assert_eq mine "$(cat "$S/x/e")" "the existing file untouched"
 
+# An exclusive create of a new name: the mode, and times that are not
+# the verifier, set by a SETATTR in the OPEN's own COMPOUND.
+c0=$(calls "$M" COMPOUND) s0=$(stats_op SETATTR) o0=$(stats_op OPEN) l0=$(stats_op LOOKUP)
+python3 - "$D/x/n" <<'EOF' || fail "O_EXCL create of a new name"
+import os, sys
+os.close(os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o640))
+EOF
+assert_eq $((o0 + 1)) "$(stats_op OPEN)" "OPENs of an exclusive create"
+assert_eq $((s0 + 1)) "$(stats_op SETATTR)" "SETATTRs of an exclusive create"
+# (and the LOOKUP of the name, if the daemon did not know it missing)
+assert_eq $((c0 + 2 + $(stats_op LOOKUP) - l0)) "$(calls "$M" COMPOUND)" "COMPOUNDs of an exclusive create and its close"
+assert_eq 640 "$(stat -c %a "$S/x/n")" "the mode of the exclusive create, on the server"
+now=$(date +%s)
+for t in X Y; do
+	d=$((now - $(stat -c "%$t" "$S/x/n")))
+	((d >= -5 && d <= 60)) || fail "time %$t of the exclusive create is $d s from now: the verifier, not a time"
+done
+
 # Two users: each its own open-owner.  Root's last close of the file
 # must leave the other user's open (and so its WRITEs) alone.
 echo shared >"$S/u"
