@@ -113,6 +113,7 @@ struct dir_handle {
 	struct xdr_dec first;    /* the reply's first entry, when it is the
 				  * listing's first part (pos 0) */
 	bool from_start;
+	int64_t fetched;         /* monotonic ns when the reply came */
 	pid_t opener;            /* the lister (FUSE's pid; 0: unknown) */
 };
 
@@ -120,8 +121,9 @@ struct dir_handle {
  * The first part of the listing of the directory closed last, kept for
  * the lister that closed it: the process whose opendir it was, and only
  * that one, may read it again from the start without a call, within
- * DIR_REREAD_NS and while the directory's attributes are believed and
- * show no change of ours (its cached ctime).  Another process lists
+ * DIR_REREAD_NS of the reply (however often it reads it meanwhile) and
+ * while the directory's attributes are believed and show no change of
+ * ours (its cached ctime).  Another process lists
  * afresh, so a name another client made is seen by the next `ls` as
  * before.  One slot for the mount: the pattern is a close and an open
  * of the same directory back to back.
@@ -133,7 +135,7 @@ static struct dir_reread {
 	bool have;
 	uint64_t dir;            /* node id */
 	pid_t lister;
-	int64_t at;              /* monotonic ns of the close */
+	int64_t fetched;         /* monotonic ns when the reply came */
 	bool plus, eof, same;
 	struct dir_stamp got;
 	uint64_t wsince;
@@ -232,7 +234,7 @@ static void reread_keep(struct dir_handle *dh, uint64_t dir)
 	reread.have = true;
 	reread.dir = dir;
 	reread.lister = dh->opener;
-	reread.at = clock_mono_ns();
+	reread.fetched = dh->fetched;
 	reread.plus = dh->plus;
 	reread.eof = dh->eof;
 	reread.same = dh->same;
@@ -259,7 +261,7 @@ static bool reread_take(struct inode *dir, struct dir_handle *dh, bool plus)
 	pthread_mutex_lock(&reread.lock);
 	take = reread.have && reread.dir == dir->id &&
 	       reread.lister == dh->opener && reread.plus == plus &&
-	       clock_mono_ns() - reread.at < DIR_REREAD_NS &&
+	       clock_mono_ns() - reread.fetched < DIR_REREAD_NS &&
 	       fs_attr_timeout(dir) > 0 && dir_stamp_holds(dir, reread.got);
 	if (take) {
 		dh_drop(dh);
@@ -274,6 +276,7 @@ static bool reread_take(struct inode *dir, struct dir_handle *dh, bool plus)
 		dh->got = reread.got;
 		dh->wsince = reread.wsince;
 		dh->names = reread.names;
+		dh->fetched = reread.fetched;
 		memcpy(dh->cookieverf, reread.cookieverf,
 		       sizeof(dh->cookieverf));
 		reread.have = false;
@@ -521,6 +524,7 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 	dh->it = r.entries;
 	dh->first = r.entries;
 	dh->from_start = cookie == 0;
+	dh->fetched = clock_mono_ns();
 	dh->eof = r.eof;
 	dh->have = true;
 	dh->plus = plus;

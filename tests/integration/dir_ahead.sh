@@ -182,6 +182,20 @@ with os.scandir(d) as it:
 open(other, "w").close()
 sys.exit(0 if "other" in subprocess.run(["ls", d], capture_output=True, text=True).stdout.split() else 1)
 PY
+# A process that polls the directory sees another client's new name
+# within the half second, however often it lists.
+python3 - "$M/rr" "$S/rr/polled" <<'PY' || fail "a process listing a directory over and over never saw another client's new name"
+import os, sys, time
+d, new = sys.argv[1], sys.argv[2]
+os.listdir(d)
+open(new, "w").close()
+end = time.monotonic() + 3
+while time.monotonic() < end:
+    if "polled" in os.listdir(d):
+        sys.exit(0)
+    time.sleep(0.05)
+sys.exit(1)
+PY
 umount_nfsfuse "$MNT"
 
 # --- NFSv4.1 ------------------------------------------------------------------
