@@ -30,6 +30,7 @@
 #include "lock/lock.h"
 #include "base/log.h"
 #include "base/userns.h"
+#include "base/workers.h"
 #include "options.h"
 #include "proto/mount_client.h"
 #include "proto/nfs.h"
@@ -191,7 +192,7 @@ static int run_session(struct fs *fs, struct fuse_args *fa,
 	cfg = fuse_loop_cfg_create();
 	if (!cfg)
 		goto out_unmount;
-	fuse_loop_cfg_set_max_threads(cfg, 16);
+	fuse_loop_cfg_set_max_threads(cfg, NF_FUSE_WORKERS);
 	fuse_loop_cfg_set_idle_threads(cfg, 8);
 	watch.se = se;
 	watch.v4 = fs->nfs->v4;

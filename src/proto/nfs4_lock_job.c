@@ -15,7 +15,11 @@
 
 #include "../base/clock.h"
 #include "../base/log.h"
+#include "../base/workers.h"
 #include "nfs4_lock_int.h"
+
+/* Threads for the jobs: one per FUSE worker, and the poller's. */
+#define NFS4_LK_JOB_THREADS (NF_FUSE_WORKERS + 1)
 
 /* How often a caller waiting for its job looks at its flag. */
 #define JOB_SLICE_NS (100 * 1000 * 1000ll)
@@ -80,10 +84,15 @@ static void job_run(void *data, void *user)
 int nfs4_lk_jobs_start(struct nfs4_locks *L)
 {
 	clock_cond_init(&L->jobs_cv);
-	/* Threads as needed: a job holds one while its call is out, which
-	 * on a server that stopped answering is until it answers or the
-	 * unmount ends the call. */
-	L->jobs = g_thread_pool_new(job_run, L, -1, FALSE, NULL);
+	/* A job holds a thread while its call is out, which on a server
+	 * that stopped answering is until it answers or the unmount ends
+	 * the call.  Its caller, a FUSE worker, waits for it unless it is
+	 * interrupted: as many threads as there are workers, and one for
+	 * the poller, serve every caller that still waits; past that, jobs
+	 * left by their callers on a server that does not answer would
+	 * otherwise take a thread each, without end. */
+	L->jobs = g_thread_pool_new(job_run, L, NFS4_LK_JOB_THREADS, FALSE,
+				    NULL);
 	if (L->jobs)
 		return 0;
 	pthread_cond_destroy(&L->jobs_cv);

@@ -47,10 +47,12 @@ EOF
 nwaiting() { "$NFSFUSECTL" "$M" locks 2>/dev/null | grep -c '^waiting ino=' || true; }
 waiting_is() { [[ $(nwaiting) -eq $1 ]]; }
 
-# run_case NAME MOUNT-OPTIONS N: N waiters of each kind on one mount.
+# run_case NAME MOUNT-OPTIONS N MAX: N waiters of each kind on one mount,
+# served by fewer than MAX daemon threads.
 run_case() {
 	local name=$1 opts=$2
 	N=$3
+	MAX_THREADS=$4
 	T=$(make_testdir "locks_many_$name")
 	M=$(new_mountpoint)
 	S=$NFSFUSE_TMP/state-many-$name
@@ -84,9 +86,12 @@ run_case() {
 		"no waiter granted while the locks are held"
 	threads=$(ls "/proc/$PID/task" | wc -l)
 	note "$name: daemon threads with $((2 * N)) waiting locks: $threads"
-	# At most 16 FUSE workers and a handful of its own: a thread per
-	# blocked lock would show here.
-	((threads < 32)) || fail "$name: $threads daemon threads for $((2 * N)) waiting locks"
+	# At most 16 FUSE workers and a handful of its own, and over
+	# NFSv4.1 up to one more per worker and one for the poller, for
+	# the LOCK calls (their callers may die while they are out), which
+	# linger a while once done: a thread per blocked lock would show
+	# here all the same.
+	((threads < MAX_THREADS)) || fail "$name: $threads daemon threads for $((2 * N)) waiting locks (want fewer than $MAX_THREADS)"
 
 	# While they wait: open, stat, read and write on the same mount.
 	with_timeout 120 python3 - "$M/$D" "$M/$T" <<'PY' || fail "open/stat/read/write on the mount did not complete while locks wait"
@@ -124,6 +129,6 @@ PY
 	assert_match "$(lk flock "$M/$G" exnb "$R.now")" "^locked " "$name: flock after every waiter exited"
 }
 
-run_case nlm "" 64
-run_case v41 ",vers=4.1" 32
+run_case nlm "" 64 32
+run_case v41 ",vers=4.1" 32 50
 echo PASS
