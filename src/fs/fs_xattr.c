@@ -100,16 +100,23 @@ static int64_t aclfs_ttl(struct fs *fs)
 	return p.noac ? 0 : (int64_t)p.dirmax * CLOCK_NS_PER_SEC;
 }
 
-/* Has the server shown that the file system of a keeps no ACLs?  What
- * showed it (aclfs_why), or 0. */
-static enum aclfs_why acl_fs_none(struct fs *fs, const struct fattr3 *a)
+/* The mark rule t (fs->aclfs or fs->aclset) holds now for the file
+ * system of a: what showed it (aclfs_why), or 0. */
+static enum aclfs_why acl_fs_rule(struct fs *fs, const struct aclfs *t,
+				  const struct fattr3 *a)
 {
 	enum aclfs_why why;
 
 	pthread_mutex_lock(&fs->aclfs_lock);
-	why = aclfs_none(&fs->aclfs, a->fsid, clock_mono_ns());
+	why = aclfs_none(t, a->fsid, clock_mono_ns());
 	pthread_mutex_unlock(&fs->aclfs_lock);
 	return why;
+}
+
+/* Has the server shown that the file system of a keeps no ACLs? */
+static enum aclfs_why acl_fs_none(struct fs *fs, const struct fattr3 *a)
+{
+	return acl_fs_rule(fs, &fs->aclfs, a);
 }
 
 /* What a GETACL of a file (attributes a) says about its file system. */
@@ -152,12 +159,7 @@ static void acl_fs_refused_set(struct fs *fs, const struct fattr3 *a)
 
 static bool acl_fs_refuses_set(struct fs *fs, const struct fattr3 *a)
 {
-	enum aclfs_why why;
-
-	pthread_mutex_lock(&fs->aclfs_lock);
-	why = aclfs_none(&fs->aclset, a->fsid, clock_mono_ns());
-	pthread_mutex_unlock(&fs->aclfs_lock);
-	return why != 0;
+	return acl_fs_rule(fs, &fs->aclset, a) != 0;
 }
 
 void fs_aclfs_format(struct fs *fs, bool refused_sets, char *buf,
@@ -555,8 +557,6 @@ static int set_acl(fuse_req_t req, struct inode *i, enum acl_kind kind,
 	}
 	if (ret == -EPROTONOSUPPORT)
 		ret = -EOPNOTSUPP;
-	if (ret == -EOPNOTSUPP)
-		acl_fs_refused_set(fs, &a);
 	if (ret == 0) {
 		/* The mode's group bits may have become the mask; older
 		 * answers would bring the old mode back. */
@@ -564,14 +564,16 @@ static int set_acl(fuse_req_t req, struct inode *i, enum acl_kind kind,
 			fs_learn(fs, i, &res.attr, since, "setacl");
 		else
 			inode_invalidate_attr(i);
-		if (res.status == NFS3ERR_NOTSUPP) {
-			acl_fs_refused_set(fs, &a);
+		if (res.status == NFS3ERR_NOTSUPP)
 			ret = -EOPNOTSUPP;
-		} else if (res.status != NFS3_OK)
+		else if (res.status != NFS3_OK)
 			ret = nfs_stat_errno(res.status);
 		else
 			acl_fs_keeps(fs, &a);
 	}
+	/* Refused, whichever way the server said so. */
+	if (ret == -EOPNOTSUPP)
+		acl_fs_refused_set(fs, &a);
 out:
 	rpc_reply_release(&reply);
 	free(acc);
