@@ -95,9 +95,8 @@ struct dir_ahead {
 	struct rpc_reply reply;  /* owned when done and err == 0 */
 };
 
-struct dir_handle {
-	pthread_mutex_t lock;
-	struct dir_ahead *ahead; /* NULL: none asked for */
+/* The part of a listing a handle holds: one reply and a cursor in it. */
+struct dir_part {
 	uint8_t cookieverf[NFS3_COOKIEVERFSIZE];
 	bool plus;               /* the buffered reply is READDIRPLUS */
 	bool have;               /* reply/it hold a reply */
@@ -110,11 +109,16 @@ struct dir_handle {
 	struct names_stamp names; /* inode_dir_stamp() then */
 	struct rpc_reply reply;
 	struct xdr_dec it;
-	struct xdr_dec first;    /* the reply's first entry, when it is the
-				  * listing's first part (pos 0) */
-	bool from_start;
+	struct xdr_dec first;    /* the reply's first entry */
+	bool from_start;         /* the listing's first part (cookie 0) */
 	int64_t fetched;         /* monotonic ns when the reply came */
+};
+
+struct dir_handle {
+	pthread_mutex_t lock;
+	struct dir_ahead *ahead; /* NULL: none asked for */
 	pid_t opener;            /* the lister (FUSE's pid; 0: unknown) */
+	struct dir_part part;
 };
 
 /*
@@ -123,26 +127,18 @@ struct dir_handle {
  * that one, may read it again from the start without a call, within
  * DIR_REREAD_NS of the reply (however often it reads it meanwhile) and
  * while the directory's attributes are believed and show no change of
- * ours (its cached ctime).  Another process lists
- * afresh, so a name another client made is seen by the next `ls` as
- * before.  One slot for the mount: the pattern is a close and an open
- * of the same directory back to back.
+ * ours (its cached ctime).  Another process lists afresh, so a name
+ * another client made is seen by the next `ls` as before.  One slot for
+ * the mount: the pattern is a close and an open of the same directory
+ * back to back.
  */
 #define DIR_REREAD_NS (CLOCK_NS_PER_SEC / 2)
 
 static struct dir_reread {
 	pthread_mutex_t lock;
-	bool have;
 	uint64_t dir;            /* node id */
 	pid_t lister;
-	int64_t fetched;         /* monotonic ns when the reply came */
-	bool plus, eof, same;
-	struct dir_stamp got;
-	uint64_t wsince;
-	struct names_stamp names;
-	uint8_t cookieverf[NFS3_COOKIEVERFSIZE];
-	struct rpc_reply reply;
-	struct xdr_dec first;
+	struct dir_part part;    /* part.have: the slot holds one */
 } reread = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static struct dir_handle *dh_of(struct fuse_file_info *fi)
@@ -152,9 +148,9 @@ static struct dir_handle *dh_of(struct fuse_file_info *fi)
 
 static void dh_drop(struct dir_handle *dh)
 {
-	if (dh->have)
-		rpc_reply_release(&dh->reply);
-	dh->have = false;
+	if (dh->part.have)
+		rpc_reply_release(&dh->part.reply);
+	dh->part.have = false;
 }
 
 static void ahead_put(struct dir_ahead *a)
@@ -226,32 +222,23 @@ static void reread_keep(struct dir_handle *dh, uint64_t dir)
 {
 	struct rpc_reply old = { NULL, 0 };
 
-	if (!dh->have || !dh->from_start || !dh->opener)
+	if (!dh->part.have || !dh->part.from_start || !dh->opener)
 		return;
 	pthread_mutex_lock(&reread.lock);
-	if (reread.have)
-		old = reread.reply;
-	reread.have = true;
+	if (reread.part.have)
+		old = reread.part.reply;
 	reread.dir = dir;
 	reread.lister = dh->opener;
-	reread.fetched = dh->fetched;
-	reread.plus = dh->plus;
-	reread.eof = dh->eof;
-	reread.same = dh->same;
-	reread.got = dh->got;
-	reread.wsince = dh->wsince;
-	reread.names = dh->names;
-	reread.reply = dh->reply;
-	reread.first = dh->first;
-	memcpy(reread.cookieverf, dh->cookieverf, sizeof(reread.cookieverf));
+	reread.part = dh->part;
 	pthread_mutex_unlock(&reread.lock);
-	dh->have = false;
+	dh->part.have = false;
 	if (old.buf)
 		rpc_reply_release(&old);
 }
 
 /* The first part of dir's listing for a new handle dh of the same
- * lister, if the slot holds one still good; true when dh has it. */
+ * lister, if the slot holds one still good, read from its start; true
+ * when dh has it. */
 static bool reread_take(struct inode *dir, struct dir_handle *dh, bool plus)
 {
 	bool take;
@@ -259,27 +246,17 @@ static bool reread_take(struct inode *dir, struct dir_handle *dh, bool plus)
 	if (!dh->opener)
 		return false;
 	pthread_mutex_lock(&reread.lock);
-	take = reread.have && reread.dir == dir->id &&
-	       reread.lister == dh->opener && reread.plus == plus &&
-	       clock_mono_ns() - reread.fetched < DIR_REREAD_NS &&
-	       fs_attr_timeout(dir) > 0 && dir_stamp_holds(dir, reread.got);
+	take = reread.part.have && reread.dir == dir->id &&
+	       reread.lister == dh->opener && reread.part.plus == plus &&
+	       clock_mono_ns() - reread.part.fetched < DIR_REREAD_NS &&
+	       fs_attr_timeout(dir) > 0 &&
+	       dir_stamp_holds(dir, reread.part.got);
 	if (take) {
 		dh_drop(dh);
-		dh->reply = reread.reply;
-		dh->it = dh->first = reread.first;
-		dh->from_start = true;
-		dh->have = true;
-		dh->plus = reread.plus;
-		dh->eof = reread.eof;
-		dh->same = reread.same;
-		dh->pos = 0;
-		dh->got = reread.got;
-		dh->wsince = reread.wsince;
-		dh->names = reread.names;
-		dh->fetched = reread.fetched;
-		memcpy(dh->cookieverf, reread.cookieverf,
-		       sizeof(dh->cookieverf));
-		reread.have = false;
+		dh->part = reread.part;
+		dh->part.it = dh->part.first;
+		dh->part.pos = 0;
+		reread.part.have = false;
 	}
 	pthread_mutex_unlock(&reread.lock);
 	return take;
@@ -288,9 +265,9 @@ static bool reread_take(struct inode *dir, struct dir_handle *dh, bool plus)
 void fs_dir_drop_kept(void)
 {
 	pthread_mutex_lock(&reread.lock);
-	if (reread.have)
-		rpc_reply_release(&reread.reply);
-	reread.have = false;
+	if (reread.part.have)
+		rpc_reply_release(&reread.part.reply);
+	reread.part.have = false;
 	pthread_mutex_unlock(&reread.lock);
 }
 
@@ -407,19 +384,19 @@ static enum nfs3_proc dir_args_make(struct fs *fs, struct inode *dir,
 			.dir = dir->fh, .cookie = cookie,
 			.dircount = fs->nfs->dsize, .maxcount = fs->nfs->dsize,
 		};
-		memcpy(a->p.cookieverf, dh->cookieverf,
+		memcpy(a->p.cookieverf, dh->part.cookieverf,
 		       sizeof(a->p.cookieverf));
 		return NFS3PROC_READDIRPLUS;
 	}
 	a->r = (struct nfs3_readdir_args){
 		.dir = dir->fh, .cookie = cookie, .count = fs->nfs->dsize,
 	};
-	memcpy(a->r.cookieverf, dh->cookieverf, sizeof(a->r.cookieverf));
+	memcpy(a->r.cookieverf, dh->part.cookieverf, sizeof(a->r.cookieverf));
 	return NFS3PROC_READDIR;
 }
 
 /* Either reply as READDIR's: only the entries differ, and dent_next()
- * reads them by dh->plus. */
+ * reads them by dh->part.plus. */
 static void dir_res_get(const union dir_res *res, bool plus,
 			struct nfs3_readdir_res *r)
 {
@@ -492,8 +469,8 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 
 	dh_drop(dh);
 	if (cookie == 0)
-		memset(dh->cookieverf, 0, sizeof(dh->cookieverf));
-	ret = ahead_take(req, dir, dh, cookie, plus, &r, &dh->reply, &since,
+		memset(dh->part.cookieverf, 0, sizeof(dh->part.cookieverf));
+	ret = ahead_take(req, dir, dh, cookie, plus, &r, &dh->part.reply, &since,
 			 &names);
 	if (ret < 0)
 		return ret;
@@ -508,7 +485,7 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 
 		since = fs_wsince(fs);
 		names = inode_dir_stamp(dir);
-		ret = fs_call(req, proc, &args, &res, &dh->reply);
+		ret = fs_call(req, proc, &args, &res, &dh->part.reply);
 		if (ret == 0)
 			dir_res_get(&res, plus, &r);
 	}
@@ -516,22 +493,22 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 		return ret;
 	fs_learn(fs, dir, &r.dir_attributes, since, "readdir");
 	if (r.status != NFS3_OK) {
-		rpc_reply_release(&dh->reply);
+		rpc_reply_release(&dh->part.reply);
 		return fs_stale_check(dir, nfs_stat_errno(r.status));
 	}
-	dh->same = plus && dir_unchanged(dir, &r.dir_attributes, cookie);
-	memcpy(dh->cookieverf, r.cookieverf, sizeof(dh->cookieverf));
-	dh->it = r.entries;
-	dh->first = r.entries;
-	dh->from_start = cookie == 0;
-	dh->fetched = clock_mono_ns();
-	dh->eof = r.eof;
-	dh->have = true;
-	dh->plus = plus;
-	dh->pos = cookie;
-	dh->got = dir_stamp_of(dir);
-	dh->wsince = since;
-	dh->names = names;
+	dh->part.same = plus && dir_unchanged(dir, &r.dir_attributes, cookie);
+	memcpy(dh->part.cookieverf, r.cookieverf, sizeof(dh->part.cookieverf));
+	dh->part.it = r.entries;
+	dh->part.first = r.entries;
+	dh->part.from_start = cookie == 0;
+	dh->part.fetched = clock_mono_ns();
+	dh->part.eof = r.eof;
+	dh->part.have = true;
+	dh->part.plus = plus;
+	dh->part.pos = cookie;
+	dh->part.got = dir_stamp_of(dir);
+	dh->part.wsince = since;
+	dh->part.names = names;
 	return 0;
 }
 
@@ -592,12 +569,12 @@ static int dent_next(struct xdr_dec *it, bool plus, struct dent *d)
  * starts: its last entry's.  False when that is not known. */
 static bool dh_last_cookie(const struct dir_handle *dh, uint64_t *cookie)
 {
-	struct xdr_dec it = dh->it;
+	struct xdr_dec it = dh->part.it;
 	struct dent d;
 	int ret;
 
-	*cookie = dh->pos;
-	while ((ret = dent_next(&it, dh->plus, &d)) == 1)
+	*cookie = dh->part.pos;
+	while ((ret = dent_next(&it, dh->part.plus, &d)) == 1)
 		*cookie = d.cookie;
 	return ret == 0 && *cookie != 0;
 }
@@ -613,7 +590,7 @@ static void dh_ask_ahead(fuse_req_t req, struct inode *dir,
 	enum nfs3_proc proc;
 	uint64_t last;
 
-	if (!dh->have || dh->eof || dh->ahead || !dh_last_cookie(dh, &last))
+	if (!dh->part.have || dh->part.eof || dh->ahead || !dh_last_cookie(dh, &last))
 		return;
 	a = calloc(1, sizeof(*a));
 	if (!a)
@@ -621,7 +598,7 @@ static void dh_ask_ahead(fuse_req_t req, struct inode *dir,
 	pthread_mutex_init(&a->lock, NULL);
 	clock_cond_init(&a->cond);
 	a->refs = 2;
-	a->plus = dh->plus;
+	a->plus = dh->part.plus;
 	a->cookie = last;
 	a->sent = dir_stamp_of(dir);
 	a->names = inode_dir_stamp(dir);
@@ -663,13 +640,13 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 		return;
 	}
 	pthread_mutex_lock(&dh->lock);
-	if (cookie == 0 && !dh->have && reread_take(dir, dh, plus)) {
+	if (cookie == 0 && !dh->part.have && reread_take(dir, dh, plus)) {
 		STAT_INC(dir_rereads);
 		TRACE("readdir %s: its first part, read by the same process a "
 		      "moment ago, the directory unchanged here → no call",
 		      fs_name_of(dir));
-	} else if (!dh->have || dh->pos != cookie || dh->plus != plus ||
-		   !dir_stamp_holds(dir, dh->got)) {
+	} else if (!dh->part.have || dh->part.pos != cookie || dh->part.plus != plus ||
+		   !dir_stamp_holds(dir, dh->part.got)) {
 		err = -dh_fetch(req, dir, dh, cookie, plus);
 		if (err)
 			goto out;
@@ -685,17 +662,17 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 		dh_ask_ahead(req, dir, dh);
 	}
 	for (;;) {
-		struct xdr_dec saved = dh->it;
+		struct xdr_dec saved = dh->part.it;
 		struct fuse_entry_param e;
 		struct dent d;
 		size_t sz;
-		int r = dent_next(&dh->it, dh->plus, &d);
+		int r = dent_next(&dh->part.it, dh->part.plus, &d);
 
 		if (r == 0) {
-			if (dh->eof)
+			if (dh->part.eof)
 				break;
-			/* dh->pos is the cookie of the last entry taken. */
-			err = -dh_fetch(req, dir, dh, dh->pos, plus);
+			/* dh->part.pos is the cookie of the last entry taken. */
+			err = -dh_fetch(req, dir, dh, dh->part.pos, plus);
 			if (err)
 				break;
 			dh_ask_ahead(req, dir, dh);
@@ -704,7 +681,7 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 		if (d.name[0] == '.' && norphans < 8 &&
 		    fs_silly_is_orphan(fs, d.name)) {
 			memcpy(orphans[norphans++], d.name, sizeof(d.name));
-			dh->pos = d.cookie;
+			dh->part.pos = d.cookie;
 			continue;
 		}
 		memset(&e, 0, sizeof(e));
@@ -723,25 +700,25 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 			bool name = !is_dot(d.name, (uint32_t)strlen(d.name)) &&
 				    d.fh.present && d.attr.present;
 
-			if (name && dh->same &&
-			    entry_held_same(fs, &d.fh.fh, &d.attr, dh->wsince)) {
+			if (name && dh->part.same &&
+			    entry_held_same(fs, &d.fh.fh, &d.attr, dh->part.wsince)) {
 				STAT_INC(dir_entries_kept);
 				name = false;
 			}
 			/* Attributes a batch of our writes began or
 			 * settled after are not an entry's: the kernel
 			 * asks for them itself. */
-			if (name && wstraddled_fh(fs, &d.fh.fh, dh->wsince)) {
+			if (name && wstraddled_fh(fs, &d.fh.fh, dh->part.wsince)) {
 				STAT_INC(attr_straddled);
 				name = false;
 			}
 			if (name && fs_make_entry(req, dir, &d.fh.fh, &d.attr,
-						  dh->wsince, d.name, &e) != 0)
+						  dh->part.wsince, d.name, &e) != 0)
 				memset(&e, 0, sizeof(e));
 			/* What the listing found answers FUSE's next lookup
 			 * of the name as a LOOKUP's answer would. */
 			if (e.ino)
-				inode_dir_listed(dir, d.name, e.ino, dh->names);
+				inode_dir_listed(dir, d.name, e.ino, dh->part.names);
 			if (e.ino == 0) {
 				e.attr.st_ino = d.fileid;
 				e.attr_timeout = e.entry_timeout = 0;
@@ -753,11 +730,11 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 		if (sz > size - used) {
 			if (plus && e.ino)
 				inode_forget(fs->inodes, e.ino, 1);
-			dh->it = saved;
+			dh->part.it = saved;
 			break;
 		}
 		used += sz;
-		dh->pos = d.cookie;
+		dh->part.pos = d.cookie;
 	}
 out:
 	pthread_mutex_unlock(&dh->lock);
