@@ -188,6 +188,29 @@ wait_until() {
 	return 1
 }
 
+# uptime_s: whole seconds since boot.  Deadlines are kept on this clock,
+# not on $SECONDS: the wall clock of a freshly booted machine can step
+# forward by minutes when it is synchronised, and a wait measured on it
+# would end before the thing waited for had any time at all.
+uptime_s() {
+	local up
+	read -r up _ </proc/uptime
+	echo "${up%.*}"
+}
+
+# wait_for SECS cmd...: until cmd succeeds, for SECS seconds of elapsed
+# time, for commands too slow to count their tries as time (wait_until):
+# each try starts a program or two.  cmd is tried once more after the
+# deadline, so a wait that was starved of time still looks at the end.
+wait_for() {
+	local end=$(($(uptime_s) + $1))
+	shift
+	until "$@" 2>/dev/null; do
+		(($(uptime_s) < end)) || { "$@" 2>/dev/null; return; }
+		sleep 0.2
+	done
+}
+
 # rpc_registered PROG: rpcbind on $SERVER lists program PROG.
 rpc_registered() {
 	rpcinfo -p "$SERVER" 2>/dev/null | awk -v p="$1" '$1 == p { f = 1 } END { exit !f }'
@@ -345,12 +368,12 @@ umount_nfsfuse() {
 		# takes seconds on a busy machine, and tens of seconds on one
 		# loaded many times over.  A daemon that hangs still fails, and
 		# where its threads wait is shown.
-		t0=$SECONDS
+		t0=$(uptime_s)
 		if ! wait_until 120 _pid_gone "$p"; then
 			_threads_of "$p" >&2
 			fail "nfsfuse (pid $p) still running 120 s after unmounting $mnt"
 		fi
-		((SECONDS - t0 < 10)) || note "nfsfuse (pid $p) took $((SECONDS - t0)) s to exit"
+		(($(uptime_s) - t0 < 10)) || note "nfsfuse (pid $p) took $(($(uptime_s) - t0)) s to exit"
 	done
 	sed -i "\\|^$mnt\$|d" "$_REG/mounts" 2>/dev/null || true
 }
@@ -460,7 +483,8 @@ as_user() {
 # FILE (pcapng) until capture_stop.  The capture begins with a few rpcbind
 # DUMP calls (port 111) used to detect that it is live.
 capture_start() {
-	local file=$1 filter=${2:-port 2049 or port 20048 or port 111} i t0=$SECONDS
+	local file=$1 filter=${2:-port 2049 or port 20048 or port 111} i t0
+	t0=$(uptime_s)
 	need_root
 	need_cmd dumpcap
 	[[ -z ${_CAPTURE_PID:-} ]] || fail "capture_start: a capture is already running"
@@ -474,28 +498,36 @@ capture_start() {
 	register_pid "$_CAPTURE_PID"
 	# dumpcap says "Capturing on" a few hundred ms before the kernel really
 	# hands it packets, so poke rpcbind until a packet has been counted.
-	# On a loaded machine dumpcap itself has taken over 10 s to start:
-	# wait up to 60 s.
-	for ((i = 0; SECONDS - t0 < 60; i++)); do
+	# On a loaded machine dumpcap itself has taken over 60 s to start:
+	# wait up to 120 s, and look once more after that.
+	for ((i = 0; $(uptime_s) - t0 < 120; i++)); do
 		kill -0 "$_CAPTURE_PID" 2>/dev/null || break
-		if grep -q '^Capturing on' "$_CAPTURE_ERR" 2>/dev/null; then
-			if [[ $filter != *111* ]]; then
-				# No probe can be seen through this filter: settle for a delay
-				# that was always long enough in practice.
-				sleep 1
-				return 0
-			fi
-			grep -q 'Packets: [1-9]' "$_CAPTURE_ERR" && return 0
-			# dumpcap updates its count every 500 ms; probe at that pace.
-			if ((i % 5 == 0)); then
-				setpriv --reuid=65534 --regid=65534 --clear-groups -- \
-					timeout 5 rpcinfo -p 127.0.0.1 >/dev/null 2>&1 || true
-			fi
-		fi
+		_capture_ready "$i" && return 0
 		sleep 0.1
 	done
+	kill -0 "$_CAPTURE_PID" 2>/dev/null && _capture_ready 0 && return 0
 	cat "$_CAPTURE_ERR" >&2
-	fail "packet capture did not start within $((SECONDS - t0)) s"
+	_threads_of "$_CAPTURE_PID" >&2
+	fail "packet capture did not start within $(($(uptime_s) - t0)) s"
+}
+
+# _capture_ready TRY: the capture started by capture_start sees packets
+# (or, through a filter no probe passes, says it is capturing).
+_capture_ready() {
+	grep -q '^Capturing on' "$_CAPTURE_ERR" 2>/dev/null || return 1
+	if [[ $_CAPTURE_FILTER != *111* ]]; then
+		# No probe can be seen through this filter: settle for a delay
+		# that was always long enough in practice.
+		sleep 1
+		return 0
+	fi
+	grep -q 'Packets: [1-9]' "$_CAPTURE_ERR" && return 0
+	# dumpcap updates its count every 500 ms; probe at that pace.
+	if (($1 % 5 == 0)); then
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+			timeout 5 rpcinfo -p 127.0.0.1 >/dev/null 2>&1 || true
+	fi
+	return 1
 }
 
 # Frames whose warnings are TCP's own: a segment the capture missed under

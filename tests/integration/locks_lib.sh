@@ -56,20 +56,20 @@ elif cmd == 'hold':  # hold PATH START LEN TYPE RELEASE-FILE: lock, wait, unlock
     print('locked', flush=True)
     wait_for(sys.argv[6])
     fcntl.fcntl(fd, fcntl.F_SETLK, fl(fcntl.F_UNLCK, 0, 0))
-    print('unlocked %.3f' % time.time(), flush=True)
+    print('unlocked %.3f' % time.monotonic(), flush=True)
     wait_for(sys.argv[6] + '.exit')
 elif cmd == 'wait':  # wait PATH START LEN TYPE EXIT-FILE: F_SETLKW; EINTR on SIGUSR1
     signal.signal(signal.SIGUSR1, lambda s, f: None)
     print('waiting', flush=True)
     e = raw_setlkw(fd, T[sys.argv[5]], int(sys.argv[3]), int(sys.argv[4]))
-    print(('granted %.3f' % time.time()) if e == 0 else 'error ' + os.strerror(e), flush=True)
+    print(('granted %.3f' % time.monotonic()) if e == 0 else 'error ' + os.strerror(e), flush=True)
     wait_for(sys.argv[6])
 elif cmd == 'flock':  # flock PATH sh|ex|exnb RELEASE-FILE
     import fcntl as f
     op = {'sh': f.LOCK_SH, 'ex': f.LOCK_EX, 'exnb': f.LOCK_EX | f.LOCK_NB}[sys.argv[3]]
     try:
         f.flock(fd, op)
-        print('locked %.3f' % time.time(), flush=True)
+        print('locked %.3f' % time.monotonic(), flush=True)
     except OSError as e:
         print(os.strerror(e.errno), flush=True)
         sys.exit(0)

@@ -129,9 +129,9 @@ if len(body) >= 24 and struct.unpack('>III', body[:12]) == (xid, 1, 0) and struc
 else:
     print('noreply')
 if idle:
-    deadline = time.time() + 60
+    deadline = time.monotonic() + 60
     closed = set()
-    while len(closed) < idle and time.time() < deadline:
+    while len(closed) < idle and time.monotonic() < deadline:
         for i, c in enumerate(conns):
             if i in closed:
                 continue

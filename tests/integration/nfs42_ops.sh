@@ -84,11 +84,8 @@ EOF
 	# (root's CLOSE follows the release, after the program ended; each
 	# look at the counters is a program run, so the wait is by the clock)
 	closes=0
-	for ((t = SECONDS + 60; SECONDS < t; )); do
-		closes=$(($(op_calls "$M" CLOSE) - c0))
-		((closes >= 7)) && break
-		sleep 1
-	done
+	closes_done() { closes=$(($(op_calls "$M" CLOSE) - c0)); ((closes >= 7)); }
+	wait_for 60 closes_done || true
 	assert_eq 7 "$closes" "CLOSEs for 5 OPENs, 2 SEEKs of them failed"
 fi
 # Data written and not yet flushed counts: the gathered bytes go first.

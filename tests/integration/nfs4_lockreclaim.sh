@@ -44,16 +44,6 @@ MB=$(new_mountpoint)
 mount_nfsfuse "$MB" -o vers=4.1,actimeo=0
 
 locks_of() { "$NFSFUSECTL" "$1" locks; }
-# wait_for SECS cmd...: until cmd succeeds, for SECS seconds of wall time
-# (wait_until counts tries, and each try here starts a Python or two).
-wait_for() {
-	local end=$((SECONDS + $1))
-	shift
-	until "$@" 2>/dev/null; do
-		((SECONDS < end)) || return 1
-		sleep 0.2
-	done
-}
 # The text stats name the counter too (`nfsfusectl stats`, not only --json).
 text_stat() { "$NFSFUSECTL" "$1" stats | awk -v k="$2" '$1 == k { print $2; exit }'; }
 # B's F_SETLK on the range of a free lock works (the first start's grace

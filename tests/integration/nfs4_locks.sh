@@ -34,16 +34,6 @@ def walk(o):
 walk(s)
 print(flat.get(sys.argv[1], ""))' "$2"
 }
-# wait_for SECS cmd...: until cmd succeeds, for SECS seconds of wall
-# time (wait_for counts tries, and each try here starts a Python).
-wait_for() {
-	local end=$((SECONDS + $1))
-	shift
-	until "$@" 2>/dev/null; do
-		((SECONDS < end)) || return 1
-		sleep 0.2
-	done
-}
 # For wait_for: the current state each time it runs.
 waiting_in() { locks_of "$1" | grep "^waiting ino=.* kind=$2 " >/dev/null; }
 nothing_held() { ! locks_of "$1" | grep '^held ' >/dev/null; }

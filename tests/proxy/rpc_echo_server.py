@@ -226,10 +226,10 @@ def client_tcp_reconnect(args, tally, expect):
     s = tcp_connect(args, 0)
     src = s.getsockname()[1]
     reconnects = 0
-    deadline = time.time() + args.bound
+    deadline = time.monotonic() + args.bound
     for i in range(args.count):
         call = make_call(XID_BASE + i, call_args(i))
-        while time.time() < deadline:
+        while time.monotonic() < deadline:
             try:
                 send_record(s, call)
                 s.settimeout(args.idle)
