@@ -120,8 +120,8 @@ int lockmgr_start(const struct lockmgr_config *cfg, struct lockmgr **out,
 		goto fail;
 	}
 	pthread_mutex_init(&lm->mu, NULL);
-	pthread_cond_init(&lm->wake, NULL);
-	pthread_cond_init(&lm->wait_cv, NULL);
+	clock_cond_init(&lm->wake);
+	clock_cond_init(&lm->wait_cv);
 	/* NFSv2 goes with NLM v3 (v1 lacks FREE_ALL), NFSv3 with NLM v4. */
 	lm->nlm_vers = cfg->nfs_vers == 2 ? NLM_V3 : NLM_V4;
 	{

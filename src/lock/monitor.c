@@ -6,6 +6,7 @@
  */
 #include <time.h>
 
+#include "../base/clock.h"
 #include "lock_int.h"
 
 #define LK_SM_STAT_HELD_S 1.0    /* SM_STAT poll while locks are held */
@@ -22,10 +23,7 @@ void *lk_monitor_main(void *arg)
 		bool reboot, watch, dirty;
 		double stat_every;
 
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_nsec += 200 * 1000000L;
-		until.tv_sec += until.tv_nsec / 1000000000;
-		until.tv_nsec %= 1000000000;
+		until = clock_mono_deadline(200 * 1000000LL);
 		pthread_cond_timedwait(&lm->wake, &lm->mu, &until);
 		if (lm->stopping)
 			break;

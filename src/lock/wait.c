@@ -29,6 +29,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../base/clock.h"
 #include "../base/log.h"
 #include "../base/trace.h"
 #include "lock_int.h"
@@ -320,13 +321,7 @@ void *lk_wait_main(void *arg)
 		wait_s = next - lk_now();
 		if (wait_s < 0.001)
 			wait_s = 0.001;
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec += (time_t)wait_s;
-		until.tv_nsec += (long)((wait_s - (double)(time_t)wait_s) * 1e9);
-		if (until.tv_nsec >= 1000000000L) {
-			until.tv_sec++;
-			until.tv_nsec -= 1000000000L;
-		}
+		until = clock_mono_deadline((int64_t)(wait_s * 1e9));
 		pthread_cond_timedwait(&lm->wait_cv, &lm->mu, &until);
 	}
 	pthread_mutex_unlock(&lm->mu);

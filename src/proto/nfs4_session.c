@@ -1284,9 +1284,8 @@ static void *teardown_timer(void *arg)
 	struct timespec until;
 	int ret = 0;
 
-	clock_gettime(CLOCK_REALTIME, &until);
 	pthread_mutex_lock(&s->lock);
-	until.tv_sec += s->teardown_s;
+	until = clock_mono_deadline((int64_t)s->teardown_s * CLOCK_NS_PER_SEC);
 	while (!s->teardown_done && ret != ETIMEDOUT)
 		ret = pthread_cond_timedwait(&s->teardown_wake, &s->lock,
 					     &until);
@@ -1308,7 +1307,7 @@ void nfs4_session_teardown_begin(struct nfs4_session *s, uint32_t seconds)
 		return;
 	}
 	s->teardown_s = seconds;
-	pthread_cond_init(&s->teardown_wake, NULL);
+	clock_cond_init(&s->teardown_wake);
 	s->teardown_timer_running =
 		pthread_create(&s->teardown_timer, NULL, teardown_timer, s) ==
 		0;
