@@ -97,6 +97,16 @@ enum nfsstat3 {
 /* Name of a status for logs ("NFS3ERR_STALE"), or NULL if unknown. */
 const char *nfs3_stat_name(uint32_t status);
 
+struct nfs_fh3;
+/* The handles a call's arguments name: the object's, or its directory's
+ * (returned); the second directory of a RENAME or LINK in *other (NULL
+ * for the others).  NULL for NULL, which names none. */
+const struct nfs_fh3 *nfs3_args_fh(enum nfs3_proc proc, const void *args,
+				   const struct nfs_fh3 **other);
+/* A decoded result's status (each result struct begins with it); NFS3_OK
+ * for NULL, which has none. */
+uint32_t nfs3_res_status(enum nfs3_proc proc, const void *res);
+
 enum ftype3 {
 	NF3REG = 1,
 	NF3DIR = 2,

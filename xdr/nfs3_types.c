@@ -37,6 +37,75 @@ const char *const nfs3_proc_names[NFS3PROC_COUNT] = {
 	[NFS3PROC_COMMIT] = "COMMIT",
 };
 
+const struct nfs_fh3 *nfs3_args_fh(enum nfs3_proc proc, const void *args,
+				   const struct nfs_fh3 **other)
+{
+	*other = NULL;
+	switch (proc) {
+	case NFS3PROC_NULL:
+	case NFS3PROC_COUNT:
+		return NULL;
+	case NFS3PROC_LOOKUP:
+		return ((const struct nfs3_lookup_args *)args)->what.dir;
+	case NFS3PROC_CREATE:
+		return ((const struct nfs3_create_args *)args)->where.dir;
+	case NFS3PROC_MKDIR:
+		return ((const struct nfs3_mkdir_args *)args)->where.dir;
+	case NFS3PROC_SYMLINK:
+		return ((const struct nfs3_symlink_args *)args)->where.dir;
+	case NFS3PROC_MKNOD:
+		return ((const struct nfs3_mknod_args *)args)->where.dir;
+	case NFS3PROC_REMOVE:
+	case NFS3PROC_RMDIR:
+		return ((const struct nfs3_remove_args *)args)->object.dir;
+	case NFS3PROC_RENAME: {
+		const struct nfs3_rename_args *a = args;
+
+		*other = a->to.dir;
+		return a->from.dir;
+	}
+	case NFS3PROC_LINK: {
+		const struct nfs3_link_args *a = args;
+
+		*other = a->link.dir;
+		return &a->file;
+	}
+	case NFS3PROC_GETATTR:
+		return &((const struct nfs3_getattr_args *)args)->object;
+	case NFS3PROC_SETATTR:
+		return &((const struct nfs3_setattr_args *)args)->object;
+	case NFS3PROC_ACCESS:
+		return &((const struct nfs3_access_args *)args)->object;
+	case NFS3PROC_READLINK:
+		return &((const struct nfs3_readlink_args *)args)->symlink;
+	case NFS3PROC_READ:
+		return &((const struct nfs3_read_args *)args)->file;
+	case NFS3PROC_WRITE:
+		return &((const struct nfs3_write_args *)args)->file;
+	case NFS3PROC_READDIR:
+		return &((const struct nfs3_readdir_args *)args)->dir;
+	case NFS3PROC_READDIRPLUS:
+		return &((const struct nfs3_readdirplus_args *)args)->dir;
+	case NFS3PROC_FSSTAT:
+		return &((const struct nfs3_fsstat_args *)args)->fsroot;
+	case NFS3PROC_FSINFO:
+		return &((const struct nfs3_fsinfo_args *)args)->fsroot;
+	case NFS3PROC_PATHCONF:
+		return &((const struct nfs3_pathconf_args *)args)->object;
+	case NFS3PROC_COMMIT:
+		return &((const struct nfs3_commit_args *)args)->file;
+	}
+	return NULL;
+}
+
+uint32_t nfs3_res_status(enum nfs3_proc proc, const void *res)
+{
+	/* C gives a struct's first member the struct's address. */
+	if (proc == NFS3PROC_NULL || proc >= NFS3PROC_COUNT || !res)
+		return NFS3_OK;
+	return *(const uint32_t *)res;
+}
+
 const char *nfs3_stat_name(uint32_t status)
 {
 	switch (status) {

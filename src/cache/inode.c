@@ -487,11 +487,15 @@ bool inode_fresh_attr(struct inode *ino, struct fattr3 *a, double *left)
 	return fresh;
 }
 
-void inode_invalidate_attr(struct inode *ino)
+bool inode_invalidate_attr(struct inode *ino)
 {
+	bool had;
+
 	pthread_mutex_lock(&ino->lock);
+	had = ino->as.valid;
 	acache_invalidate(&ino->as);
 	pthread_mutex_unlock(&ino->lock);
+	return had;
 }
 
 bool inode_renew_attr(struct inode *ino, struct fattr3 *a)

@@ -118,6 +118,8 @@ struct inode {
 	 * listed it from the start (fs_dir.c), to tell an unchanged one. */
 	struct wcc_attr listed;
 	bool listed_valid;
+	/* ... and the process that listed it so (FUSE's pid; 0: none). */
+	pid_t listed_by;
 	/* Monotonic ns until which the kernel believes the attributes we
 	 * last gave it (0: not known). */
 	int64_t kattr_until;
@@ -276,7 +278,8 @@ uint32_t inode_type(struct inode *ino);
 /* The same, only while they are still to be believed; *left is the
  * seconds that remain (for the kernel's timeouts). */
 bool inode_fresh_attr(struct inode *ino, struct fattr3 *a, double *left);
-void inode_invalidate_attr(struct inode *ino);
+/* Drops them; true when there were any to drop. */
+bool inode_invalidate_attr(struct inode *ino);
 /* Ask the server at the next use, and compare its answer with these. */
 void inode_expire_attr(struct inode *ino);
 /* The attributes held are known current now (a delegation vouches for

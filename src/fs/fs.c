@@ -93,10 +93,22 @@ int fs_call(fuse_req_t req, enum nfs3_proc proc, const void *args, void *res,
 	return fs_call_as(req, &cred, proc, args, res, reply);
 }
 
+/* The inode of fh, if we have one, ended a call in NFS3ERR_STALE. */
+static void stale_fh(struct fs *fs, const struct nfs_fh3 *fh)
+{
+	struct inode *ino = fh ? inode_find_fh(fs->inodes, fh) : NULL;
+
+	if (!ino)
+		return;
+	fs_stale_check(ino, -ESTALE);
+	inode_forget(fs->inodes, ino->id, 1);
+}
+
 int fs_call_as(fuse_req_t req, const struct rpc_cred *cred,
 	       enum nfs3_proc proc, const void *args, void *res,
 	       struct rpc_reply *reply)
 {
+	const struct nfs_fh3 *other;
 	struct fs_wait w;
 	int ret;
 
@@ -104,6 +116,15 @@ int fs_call_as(fuse_req_t req, const struct rpc_cred *cred,
 	ret = nfs_call(fs_of(req)->nfs, proc, cred, args, res, reply,
 		       &w.stop);
 	fs_wait_end(&w);
+	/* Whichever call meets a stale handle, of a file or of the
+	 * directory a name is looked up or made in: the kernel, told
+	 * ESTALE, walks the path again asking for each name, and those
+	 * lookups must reach the server (RENAME and LINK name two; the
+	 * attributes of both are dropped). */
+	if (ret == 0 && nfs3_res_status(proc, res) == NFS3ERR_STALE) {
+		stale_fh(fs_of(req), nfs3_args_fh(proc, args, &other));
+		stale_fh(fs_of(req), other);
+	}
 	return ret;
 }
 
@@ -185,8 +206,9 @@ void fs_name_lost(struct fs *fs, struct inode *ino)
 
 int fs_stale_check(struct inode *ino, int err)
 {
-	if (err == -ESTALE && ino) {
-		inode_invalidate_attr(ino);
+	/* Counted where attributes are dropped: fs_call_as() and the call's
+	 * caller may both report the same stale handle. */
+	if (err == -ESTALE && ino && inode_invalidate_attr(ino)) {
 		STAT_INC(attr_stale_handles);
 		TRACE("%s: the server knows its handle no longer → attributes "
 		      "dropped, its name asked again", fs_name_of(ino));
@@ -735,7 +757,9 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
 	conn->max_write = fs->nfs->wsize;
 	if (conn->max_readahead > fs->nfs->rsize * 4)
 		conn->max_readahead = fs->nfs->rsize * 4;
-	if (conn->capable & FUSE_CAP_READDIRPLUS && fs->opts->rdirplus)
+	fs->kernel_rdplus = conn->capable & FUSE_CAP_READDIRPLUS &&
+			    fs->opts->rdirplus;
+	if (fs->kernel_rdplus)
 		conn->want |= FUSE_CAP_READDIRPLUS;
 	else
 		conn->want &= ~FUSE_CAP_READDIRPLUS;

@@ -33,6 +33,8 @@ struct fs {
 	/* The kernel enforces the POSIX ACLs we serve (FUSE_CAP_POSIX_ACL,
 	 * set once in fs_init before any other request). */
 	bool kernel_acl;
+	/* The kernel lists with READDIRPLUS (set in fs_init likewise). */
+	bool kernel_rdplus;
 	/* File systems of the server that keep no ACLs, and those where
 	 * it refused SETACL (cache/aclfs.h), under aclfs_lock (taken
 	 * alone). */

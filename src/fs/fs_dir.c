@@ -12,6 +12,9 @@
  * adding to it.  The calls are the ones the listing needs anyway; one
  * abandoned listing costs at most one call more.
  *
+ * The first part is asked for at the open (fs_opendir): close-to-open
+ * for the directory at no call of its own.
+ *
  * A lister that opens a directory again right after reading its start
  * (rm reads each directory twice: once to see whether it is empty, then
  * in full) gets that first part again from the reply kept at the close
@@ -112,6 +115,7 @@ struct dir_part {
 	struct xdr_dec first;    /* the reply's first entry */
 	bool from_start;         /* the listing's first part (cookie 0) */
 	int64_t fetched;         /* monotonic ns when the reply came */
+	bool unread;             /* had at the open, not yet read from */
 };
 
 struct dir_handle {
@@ -194,11 +198,54 @@ static void dh_drop_ahead(struct dir_handle *dh)
 	dh->ahead = NULL;
 }
 
+static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
+		    uint64_t cookie, bool plus);
+static bool reread_take(struct inode *dir, struct dir_handle *dh, bool plus);
+
+static void dh_free(struct dir_handle *dh)
+{
+	dh_drop(dh);
+	dh_drop_ahead(dh);
+	pthread_mutex_destroy(&dh->lock);
+	free(dh);
+}
+
+/*
+ * Close-to-open for a directory, as the Linux client's GETATTR at each
+ * open of one, without a call of its own: the first part of the
+ * listing, which the opener reads next, is asked for at the open, and
+ * its reply brings the directory's attributes.  A handle the server no
+ * longer knows (another client removed the directory and made one under
+ * its name) then fails the open rather than the first read, and the
+ * kernel retries an open that met ESTALE with a fresh lookup of each
+ * name on its path, which finds the new directory.  Other errors are
+ * left to the read, which asks again and reports what it gets.
+ *
+ * Not for a process opening again a directory it listed itself, while
+ * the attributes that listing brought are believed: its listing was the
+ * check, and find(1) reopens directories it has read, to return to
+ * them, without reading them again.
+ */
+static bool listed_by_opener(struct inode *dir, pid_t opener)
+{
+	struct fattr3 a;
+	double left;
+	bool same;
+
+	pthread_mutex_lock(&dir->lock);
+	same = opener && dir->listed_by == opener;
+	pthread_mutex_unlock(&dir->lock);
+	return same && inode_fresh_attr(dir, &a, &left);
+}
+
 void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
+	struct fs *fs = fs_of(req);
+	struct inode *dir = fs_inode(req, ino);
 	struct dir_handle *dh;
+	int ret;
 
-	if (!fs_inode(req, ino)) {
+	if (!dir) {
 		fuse_reply_err(req, ESTALE);
 		return;
 	}
@@ -209,11 +256,24 @@ void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 	pthread_mutex_init(&dh->lock, NULL);
 	dh->opener = fuse_req_ctx(req)->pid;
-	fi->fh = (uintptr_t)dh;
-	if (fuse_reply_open(req, fi)) {
-		pthread_mutex_destroy(&dh->lock);
-		free(dh);
+	if (reread_take(dir, dh, fs->kernel_rdplus)) {
+		STAT_INC(dir_rereads);
+		TRACE("opendir %s: the first part of its listing, read by the "
+		      "same process a moment ago, the directory unchanged "
+		      "here → no call", fs_name_of(dir));
+		dh->part.unread = true;
+	} else if (!listed_by_opener(dir, dh->opener)) {
+		ret = dh_fetch(req, dir, dh, 0, fs->kernel_rdplus);
+		if (ret == -ESTALE || ret == -EINTR) {
+			dh_free(dh);
+			fuse_reply_err(req, -ret);
+			return;
+		}
+		dh->part.unread = ret == 0;
 	}
+	fi->fh = (uintptr_t)dh;
+	if (fuse_reply_open(req, fi))
+		dh_free(dh);
 }
 
 /* Keep the first part dh holds for its lister to read again (the
@@ -276,10 +336,7 @@ void fs_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	struct dir_handle *dh = dh_of(fi);
 
 	reread_keep(dh, ino);
-	dh_drop(dh);
-	dh_drop_ahead(dh);
-	pthread_mutex_destroy(&dh->lock);
-	free(dh);
+	dh_free(dh);
 	fuse_reply_err(req, 0);
 }
 
@@ -502,6 +559,12 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 	dh->part.first = r.entries;
 	dh->part.from_start = cookie == 0;
 	dh->part.fetched = clock_mono_ns();
+	dh->part.unread = false;
+	if (cookie == 0) {
+		pthread_mutex_lock(&dir->lock);
+		dir->listed_by = dh->opener;
+		pthread_mutex_unlock(&dir->lock);
+	}
 	dh->part.eof = r.eof;
 	dh->part.have = true;
 	dh->part.plus = plus;
@@ -653,11 +716,14 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 		/* A listing resumed elsewhere than at its start is read on. */
 		if (cookie != 0)
 			dh_ask_ahead(req, dir, dh);
+	} else if (dh->part.unread) {
+		/* The part the open fetched: a first buffer, for which no
+		 * part is asked ahead (most directories fit one reply, and a
+		 * lister that stops after one buffer, a test for emptiness
+		 * or a glob's first match, would pay for a part it never
+		 * reads). */
+		dh->part.unread = false;
 	} else {
-		/* Not for a first buffer: most directories fit one reply,
-		 * and a lister that stops after one buffer (a test for
-		 * emptiness, a glob's first match) would pay for a part it
-		 * never reads. */
 		STAT_INC(dir_hits);
 		dh_ask_ahead(req, dir, dh);
 	}

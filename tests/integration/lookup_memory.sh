@@ -225,6 +225,41 @@ sleep 2 # past acdirmax: C asks the server again
 forget_dentries
 assert_file_content "$C/$T/d/late" "late" "B's file once C's attributes of the directory timed out"
 
+# --- a directory another client removed and made again ------------------
+# A listed it and read a file in it a moment ago: the name, the directory's
+# attributes and its handle are all believed.  The server knows that handle
+# no longer.  The kernel, told ESTALE, walks the path again asking for each
+# name, and those lookups must reach the server: a listing (whose open,
+# not its first read, meets the stale handle), a read of a file in it, a
+# stat and a create all find the new directory at the first try, as
+# through the Linux client.  Over NFSv3 and NFSv4.1.
+# (Each in a directory of its own: a LOOKUP that shows a directory was
+# changed by someone else ends what was known of all its names.)
+V=$(new_mountpoint)
+mount_nfsfuse "$V" -o hostname=clientV,vers=4.1
+for M in "$A" "$V"; do
+	for what in ls cat stat touch; do
+		mkdir -p "$B/$T/$what/re"
+		echo old >"$B/$T/$what/re/old"
+	done
+	sleep 1.5 # past the server's time granularity: believed
+	for what in ls cat stat touch; do
+		assert_eq old "$(ls "$M/$T/$what/re")" "a listing of the first directory"
+		assert_file_content "$M/$T/$what/re/old" old "a file of the first directory"
+		rm -r "$B/$T/$what/re"
+		mkdir "$B/$T/$what/re"
+		echo new >"$B/$T/$what/re/new"
+	done
+	s0=$(counter "$M" attr_stale_handles)
+	assert_eq new "$(ls "$M/$T/ls/re" 2>&1)" "a listing of a directory another client made again ($M)"
+	assert_file_content "$M/$T/cat/re/new" new "a file in a directory another client made again ($M)"
+	stat "$M/$T/stat/re/new" >/dev/null || fail "a stat in a directory another client made again ($M)"
+	touch "$M/$T/touch/re/t" || fail "a create in a directory another client made again ($M)"
+	assert_exists "$S/touch/re/t" "the file created there, on the server"
+	assert_eq 4 "$(($(counter "$M" attr_stale_handles) - s0))" "directories whose stale handle dropped their attributes ($M)"
+	rm -r "${B:?}/$T"/{ls,cat,stat,touch}
+done
+
 # --- lookupcache=positive: nothing missing is remembered -----------------
 P=$(new_mountpoint)
 mount_nfsfuse "$P" -o hostname=clientP,lookupcache=positive
