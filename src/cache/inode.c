@@ -307,6 +307,16 @@ const char *inode_name(struct inode *ino, char *buf, size_t size)
 	return buf;
 }
 
+uint64_t inode_parent(struct inode *ino)
+{
+	uint64_t dir;
+
+	pthread_mutex_lock(&ino->lock);
+	dir = ino->dent ? ino->dent->key.dir : 0;
+	pthread_mutex_unlock(&ino->lock);
+	return dir;
+}
+
 void inode_unnamed(struct inode_table *t, uint64_t dir, const char *name)
 {
 	pthread_mutex_lock(&t->lock);

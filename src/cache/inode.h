@@ -180,6 +180,9 @@ void inode_named(struct inode_table *t, struct inode *ino, uint64_t dir,
 /* The newest of those names, copied to buf (truncated to size); "" when
  * none.  Takes ino->lock. */
 const char *inode_name(struct inode *ino, char *buf, size_t size);
+/* The node id of the directory it was last taken in; 0: none (the root,
+ * or a file the kernel holds by no name). */
+uint64_t inode_parent(struct inode *ino);
 /* name left dir (REMOVE, RMDIR): no inode is found under it now. */
 void inode_unnamed(struct inode_table *t, uint64_t dir, const char *name);
 /* name in dir is now newname in newdir (RENAME): the inode taken under

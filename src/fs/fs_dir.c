@@ -678,6 +678,65 @@ static void dh_ask_ahead(fuse_req_t req, struct inode *dir,
 	dh->ahead = a;
 }
 
+/* The fileid of dir (the node id if it has no attributes yet). */
+static uint64_t fileid_of(struct inode *dir)
+{
+	struct fattr3 a;
+
+	return inode_get_attr(dir, &a) ? a.fileid : dir->id;
+}
+
+/* The fileid of the directory dir was found in: its own at the root. */
+static uint64_t parent_fileid(struct fs *fs, struct inode *dir)
+{
+	uint64_t pid = inode_parent(dir);
+	struct inode *p = pid ? inode_ref(fs->inodes, pid) : NULL;
+	uint64_t id;
+
+	if (!p)
+		return fileid_of(dir);
+	id = fileid_of(p);
+	inode_forget(fs->inodes, p->id, 1);
+	return id;
+}
+
+/*
+ * An NFSv4 READDIR lists no "." and "..", which every listing of a local
+ * directory and of an NFSv3 one starts with: they are made here, at the
+ * offsets 1 and 2, which NFSv4 keeps for them (a server's cookies start
+ * past them), as the Linux client makes them.  From offset off (0 or 1)
+ * into buf; *used grows by their bytes.  False when buf is full.
+ */
+#define DOTS_END 3
+
+static bool add_dots(fuse_req_t req, struct inode *dir, char *buf,
+		     size_t size, size_t *used, uint64_t off, bool plus)
+{
+	static const char *const names[] = { ".", ".." };
+
+	for (uint64_t k = off; k < 2; k++) {
+		struct fuse_entry_param e;
+		size_t sz;
+
+		memset(&e, 0, sizeof(e));
+		e.attr.st_mode = S_IFDIR;
+		e.attr.st_ino = k == 0 ? fileid_of(dir)
+				       : parent_fileid(fs_of(req), dir);
+		if (plus)
+			sz = fuse_add_direntry_plus(req, buf + *used,
+						    size - *used, names[k], &e,
+						    (off_t)(k + 1));
+		else
+			sz = fuse_add_direntry(req, buf + *used, size - *used,
+					       names[k], &e.attr,
+					       (off_t)(k + 1));
+		if (sz > size - *used)
+			return false;
+		*used += sz;
+	}
+	return true;
+}
+
 static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 		       off_t off, struct fuse_file_info *fi, bool plus)
 {
@@ -703,6 +762,11 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 		return;
 	}
 	pthread_mutex_lock(&dh->lock);
+	if (fs->nfs->v4 && cookie < DOTS_END) {
+		if (!add_dots(req, dir, buf, size, &used, cookie, plus))
+			goto out;
+		cookie = 0;
+	}
 	if (cookie == 0 && !dh->part.have && reread_take(dir, dh, plus)) {
 		STAT_INC(dir_rereads);
 		TRACE("readdir %s: its first part, read by the same process a "
@@ -743,6 +807,16 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 				break;
 			dh_ask_ahead(req, dir, dh);
 			continue;
+		}
+		/* Taken for "." or ".." when the kernel resumes after it:
+		 * the listing would start again, for ever. */
+		if (fs->nfs->v4 && d.cookie < DOTS_END) {
+			nf_log(NF_LOG_WARNING, "readdir %s: the server gave "
+			       "%s the cookie %llu, which NFSv4 keeps for "
+			       "\".\" and \"..\"", fs_name_of(dir), d.name,
+			       (unsigned long long)d.cookie);
+			err = EIO;
+			break;
 		}
 		if (d.name[0] == '.' && norphans < 8 &&
 		    fs_silly_is_orphan(fs, d.name)) {

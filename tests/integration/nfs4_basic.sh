@@ -51,6 +51,38 @@ for V in 4.1 4.2; do
 		"$(stat_of '%s %a %u %g %h %F' "$D/f")" "stat of f"
 	assert_eq "$(ls "$S" | sort | tr '\n' ' ')" "$(ls "$D" | sort | tr '\n' ' ')" \
 		"directory listing"
+	# "." and "..", which an NFSv4 READDIR does not list, lead the
+	# listing as on the server's disk and over NFSv3, with the numbers
+	# of the directory and of its parent; a position taken with telldir
+	# is one seekdir returns to, those of "." and ".." too.
+	assert_eq "$(ls -a "$S" | tr '\n' ' ')" "$(ls -a "$D" | tr '\n' ' ')" \
+		"directory listing with . and .."
+	assert_eq "$(stat -c '%i .' "$D") $(stat -c '%i ..' "$M/$T")" \
+		"$(ls -ai "$D" | head -n 2 | awk '{ print $1, $2 }' | tr '\n' ' ' | sed 's/ $//')" \
+		"the numbers of . and .."
+	for i in $(seq 1 40); do : >"$D/many.$i"; done
+	perl -e '
+		opendir(my $d, $ARGV[0]) or die "opendir: $!";
+		my (@pos, @names);
+		while (1) {
+			my $p = telldir($d);
+			my $n = readdir($d);
+			last unless defined $n;
+			push @pos, $p;
+			push @names, $n;
+		}
+		die "no . and .. first: @names[0, 1]\n"
+			unless $names[0] eq "." && $names[1] eq "..";
+		for my $i (reverse 0 .. $#pos) {
+			seekdir($d, $pos[$i]);
+			my $n = readdir($d);
+			die "seekdir to entry $i gave $n, not $names[$i]\n"
+				unless defined $n && $n eq $names[$i];
+		}
+		print scalar(@names), "\n";
+	' "$D" >"$NFSFUSE_TMP/seekdir.out" 2>&1 || fail "telldir and seekdir over NFSv$V: $(cat "$NFSFUSE_TMP/seekdir.out")"
+	assert_eq "$(ls -a "$S" | wc -l)" "$(cat "$NFSFUSE_TMP/seekdir.out")" "entries read with telldir"
+	rm -f "$D"/many.*
 
 	# times before 1970 and after 2106: nfstime4 holds them
 	TZ=UTC touch -m -d "1960-05-04 03:02:01.5" "$D/g"
