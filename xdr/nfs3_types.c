@@ -7,6 +7,7 @@
 #include "nfs3.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #define NFS3_FATTR3_SIZE 84 /* 5 * uint32 + 8 * uint64 (rdev, times: 2 * 4) */
@@ -97,6 +98,26 @@ const struct nfs_fh3 *nfs3_args_fh(enum nfs3_proc proc, const void *args,
 	}
 	return NULL;
 }
+
+#define STATUS_FIRST(t) \
+	_Static_assert(offsetof(struct t, status) == 0, #t "'s status first")
+STATUS_FIRST(nfs3_getattr_res);
+STATUS_FIRST(nfs3_setattr_res);
+STATUS_FIRST(nfs3_lookup_res);
+STATUS_FIRST(nfs3_access_res);
+STATUS_FIRST(nfs3_readlink_res);
+STATUS_FIRST(nfs3_read_res);
+STATUS_FIRST(nfs3_write_res);
+STATUS_FIRST(nfs3_diropres);
+STATUS_FIRST(nfs3_wccstat_res);
+STATUS_FIRST(nfs3_rename_res);
+STATUS_FIRST(nfs3_link_res);
+STATUS_FIRST(nfs3_readdir_res);
+STATUS_FIRST(nfs3_readdirplus_res);
+STATUS_FIRST(nfs3_fsstat_res);
+STATUS_FIRST(nfs3_fsinfo_res);
+STATUS_FIRST(nfs3_pathconf_res);
+STATUS_FIRST(nfs3_commit_res);
 
 uint32_t nfs3_res_status(enum nfs3_proc proc, const void *res)
 {

@@ -2364,6 +2364,70 @@ static void test_bad_committed(void **state)
 		       sizeof(m));
 }
 
+/* nfs3_args_fh names the handle each call acts on: the object's, or the
+ * directory's of a name, and the second directory of RENAME and LINK. */
+static void test_args_fh(void **state)
+{
+	struct nfs_fh3 f = { .len = 1 }, d = { .len = 2 }, d2 = { .len = 3 };
+	const struct nfs_fh3 *other;
+	struct nfs3_lookup_args lk = { .what = { &d, "n" } };
+	struct nfs3_create_args cr = { .where = { &d, "n" } };
+	struct nfs3_mkdir_args mk = { .where = { &d, "n" } };
+	struct nfs3_symlink_args sy = { .where = { &d, "n" } };
+	struct nfs3_mknod_args mn = { .where = { &d, "n" } };
+	struct nfs3_remove_args rm = { .object = { &d, "n" } };
+	struct nfs3_rename_args rn = { .from = { &d, "a" }, .to = { &d2, "b" } };
+	struct nfs3_link_args ln = { .file = f, .link = { &d2, "b" } };
+	struct nfs3_getattr_args ga = { .object = f };
+	struct nfs3_setattr_args sa = { .object = f };
+	struct nfs3_access_args ac = { .object = f };
+	struct nfs3_readlink_args rl = { .symlink = f };
+	struct nfs3_read_args rd = { .file = f };
+	struct nfs3_write_args wr = { .file = f };
+	struct nfs3_readdir_args rdd = { .dir = f };
+	struct nfs3_readdirplus_args rdp = { .dir = f };
+	struct nfs3_fsstat_args fs = { .fsroot = f };
+	struct nfs3_fsinfo_args fi = { .fsroot = f };
+	struct nfs3_pathconf_args pc = { .object = f };
+	struct nfs3_commit_args cm = { .file = f };
+	struct {
+		enum nfs3_proc proc;
+		const void *args;
+		uint32_t len, other_len;
+	} cases[] = {
+		{ NFS3PROC_LOOKUP, &lk, 2, 0 }, { NFS3PROC_CREATE, &cr, 2, 0 },
+		{ NFS3PROC_MKDIR, &mk, 2, 0 }, { NFS3PROC_SYMLINK, &sy, 2, 0 },
+		{ NFS3PROC_MKNOD, &mn, 2, 0 }, { NFS3PROC_REMOVE, &rm, 2, 0 },
+		{ NFS3PROC_RMDIR, &rm, 2, 0 }, { NFS3PROC_RENAME, &rn, 2, 3 },
+		{ NFS3PROC_LINK, &ln, 1, 3 }, { NFS3PROC_GETATTR, &ga, 1, 0 },
+		{ NFS3PROC_SETATTR, &sa, 1, 0 }, { NFS3PROC_ACCESS, &ac, 1, 0 },
+		{ NFS3PROC_READLINK, &rl, 1, 0 }, { NFS3PROC_READ, &rd, 1, 0 },
+		{ NFS3PROC_WRITE, &wr, 1, 0 }, { NFS3PROC_READDIR, &rdd, 1, 0 },
+		{ NFS3PROC_READDIRPLUS, &rdp, 1, 0 },
+		{ NFS3PROC_FSSTAT, &fs, 1, 0 }, { NFS3PROC_FSINFO, &fi, 1, 0 },
+		{ NFS3PROC_PATHCONF, &pc, 1, 0 }, { NFS3PROC_COMMIT, &cm, 1, 0 },
+	};
+	struct nfs3_wccstat_res res = { .status = NFS3ERR_STALE };
+
+	(void)state;
+	assert_int_equal(NFS3PROC_COUNT - 1, sizeof(cases) / sizeof(cases[0]));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct nfs_fh3 *fh =
+			nfs3_args_fh(cases[i].proc, cases[i].args, &other);
+
+		assert_non_null(fh);
+		assert_int_equal(cases[i].len, fh->len);
+		if (cases[i].other_len)
+			assert_int_equal(cases[i].other_len, other->len);
+		else
+			assert_null(other);
+	}
+	assert_null(nfs3_args_fh(NFS3PROC_NULL, NULL, &other));
+	assert_null(other);
+	assert_int_equal(NFS3ERR_STALE, nfs3_res_status(NFS3PROC_REMOVE, &res));
+	assert_int_equal(NFS3_OK, nfs3_res_status(NFS3PROC_NULL, NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2423,6 +2487,7 @@ int main(void)
 		cmocka_unit_test(test_bad_bool),
 		cmocka_unit_test(test_bad_value_follows),
 		cmocka_unit_test(test_bad_committed),
+		cmocka_unit_test(test_args_fh),
 	};
 
 	return cmocka_run_group_tests_name("xdr_nfs3", tests, NULL, NULL);
