@@ -307,6 +307,17 @@ const char *inode_name(struct inode *ino, char *buf, size_t size)
 	return buf;
 }
 
+struct inode *inode_unnamed_take(struct inode_table *t, uint64_t dir,
+				 const char *name)
+{
+	struct inode *ino;
+
+	pthread_mutex_lock(&t->lock);
+	ino = unname_locked(t, dir, name, true);
+	pthread_mutex_unlock(&t->lock);
+	return ino;
+}
+
 uint64_t inode_parent(struct inode *ino)
 {
 	uint64_t dir;

@@ -129,6 +129,10 @@ struct inode {
 	 * Set before the RENAME goes out, so that no one takes the name for
 	 * a stale one while it is on the wire. */
 	struct inode_silly *silly; /* owned */
+	/* A directory our RMDIR, or our RENAME over its name, removed: its
+	 * handle names nothing on the server for good, and its descriptors
+	 * see it with no links, as on a local disk (fs_inode_stat). */
+	bool removed;
 };
 
 /* Where an open file whose last name was removed was moved to: REMOVEd
@@ -185,6 +189,10 @@ const char *inode_name(struct inode *ino, char *buf, size_t size);
 uint64_t inode_parent(struct inode *ino);
 /* name left dir (REMOVE, RMDIR): no inode is found under it now. */
 void inode_unnamed(struct inode_table *t, uint64_t dir, const char *name);
+/* The same, and the inode that was taken under it, with one lookup
+ * added; NULL when none. */
+struct inode *inode_unnamed_take(struct inode_table *t, uint64_t dir,
+				 const char *name);
 /* name in dir is now newname in newdir (RENAME): the inode taken under
  * name, with one lookup added, found under newname from now on; NULL
  * when none. */

@@ -180,6 +180,8 @@ void fs_inode_stat(struct inode *ino, const struct fattr3 *a, struct stat *st)
 		st->st_mode = ftype_to_mode(type) | (st->st_mode & 07777);
 	if (ino->silly && st->st_nlink > 0)
 		st->st_nlink--;
+	if (ino->removed)
+		st->st_nlink = 0;
 	/* Attributes from a LOOKUP or READDIRPLUS while our writes are
 	 * still gathered or on the wire lack them; the Linux client, too,
 	 * never shrinks a file that has writes pending. */
@@ -195,6 +197,36 @@ void fs_kernel_attr_given(struct inode *ino, double timeout)
 	pthread_mutex_unlock(&ino->lock);
 }
 
+void fs_dir_removed(struct inode_table *t, uint64_t dir, const char *name)
+{
+	struct inode *ino = inode_unnamed_take(t, dir, name);
+
+	if (!ino)
+		return;
+	pthread_mutex_lock(&ino->lock);
+	if (ino->type == NF3DIR)
+		ino->removed = true;
+	pthread_mutex_unlock(&ino->lock);
+	inode_forget(t, ino->id, 1);
+}
+
+void fs_dir_alive(struct inode *ino)
+{
+	pthread_mutex_lock(&ino->lock);
+	ino->removed = false;
+	pthread_mutex_unlock(&ino->lock);
+}
+
+bool fs_removed_dir(struct inode *ino)
+{
+	bool removed;
+
+	pthread_mutex_lock(&ino->lock);
+	removed = ino->removed;
+	pthread_mutex_unlock(&ino->lock);
+	return removed;
+}
+
 void fs_name_lost(struct fs *fs, struct inode *ino)
 {
 	/* Its link count: older answers would bring it back. */
@@ -207,8 +239,10 @@ void fs_name_lost(struct fs *fs, struct inode *ino)
 int fs_stale_check(struct inode *ino, int err)
 {
 	/* Counted where attributes are dropped: fs_call_as() and the call's
-	 * caller may both report the same stale handle. */
-	if (err == -ESTALE && ino && inode_invalidate_attr(ino)) {
+	 * caller may both report the same stale handle.  A directory we
+	 * removed keeps its last ones: nothing else will answer for it. */
+	if (err == -ESTALE && ino && !fs_removed_dir(ino) &&
+	    inode_invalidate_attr(ino)) {
 		STAT_INC(attr_stale_handles);
 		TRACE("%s: the server knows its handle no longer → attributes "
 		      "dropped, its name asked again", fs_name_of(ino));
@@ -978,7 +1012,7 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 		       struct fuse_file_info *fi)
 {
 	struct inode *i = fs_inode(req, ino);
-	struct fattr3 a;
+	struct fattr3 a, last;
 	double left;
 	bool had;
 	int ret;
@@ -1006,11 +1040,20 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 		STAT_INC(attr_revalidations);
 	else
 		STAT_INC(attr_misses);
+	last = a;
 	ret = stat_attr(req, i, &a);
+	/* A directory we removed: the server forgot its handle, and its
+	 * last attributes answer, with no links.  Found alive instead (the
+	 * name held another directory by then), it is one no longer. */
+	if (ret == -ESTALE && had && fs_removed_dir(i)) {
+		reply_attr(req, i, &last, 0.0);
+		return;
+	}
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;
 	}
+	fs_dir_alive(i);
 	reply_attr(req, i, &a, fs_attr_timeout(i));
 }
 

@@ -79,6 +79,15 @@ void fs_inode_stat(struct inode *ino, const struct fattr3 *a, struct stat *st);
 /* ino lost a name (REMOVE, RENAME over it): its link count and ctime
  * moved on the server, so neither our attributes nor the kernel's hold. */
 void fs_name_lost(struct fs *fs, struct inode *ino);
+/* Our RMDIR of name in dir, or a RENAME of ours over it, removed the
+ * directory the kernel took under that name (if it holds one): it shows
+ * no links from now on, and its last attributes answer for it, which
+ * the server, having forgotten its handle, cannot. */
+void fs_dir_removed(struct inode_table *t, uint64_t dir, const char *name);
+bool fs_removed_dir(struct inode *ino);
+/* Attributes came for it from the server: it was not removed (the name
+ * we removed held another directory by then). */
+void fs_dir_alive(struct inode *ino);
 /* A call on ino ended in err: at -ESTALE the server knows its handle no
  * longer (the file was removed, or another renamed over its name), and
  * its attributes are believed no longer.  The kernel, told ESTALE,

@@ -705,7 +705,7 @@ void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 	if (ret == -ENOTEMPTY)
 		ret = rmdir_silly(req, dir, name);
 	if (ret == 0)
-		inode_unnamed(fs_of(req)->inodes, dir->id, name);
+		fs_dir_removed(fs_of(req)->inodes, dir->id, name);
 	fuse_reply_err(req, -ret);
 }
 
@@ -758,8 +758,14 @@ void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 		return;
 	}
 	ret = rename_fh(req, &from->fh, name, &to->fh, newname);
-	if (ret == 0)
+	if (ret == 0) {
+		/* A directory the rename replaced is gone (a file would
+		 * have lost a name only: fs_name_lost below); a rename of a
+		 * name onto itself replaced nothing. */
+		if (from != to || strcmp(name, newname))
+			fs_dir_removed(fs_of(req)->inodes, to->id, newname);
 		renamed(fs_of(req), from, name, to, newname);
+	}
 	if (target) {
 		if (ret && open_last)
 			silly_undo(req, to, newname, target, silly);

@@ -126,6 +126,25 @@ def main():
     os.close(fd)
     clean("a", "b")
 
+    # directories: one removed while open shows no links, whether by
+    # rmdir or by a rename over its name; the parent's count follows
+    os.mkdir(p("d"))
+    os.mkdir(p("d/sub"))
+    fd = os.open(p("d/sub"), os.O_RDONLY | os.O_DIRECTORY)
+    show("c8", "open d/sub", ["d", "d/sub"], [("fd", fd)])
+    os.rmdir(p("d/sub"))
+    show("c8", "rmdir d/sub", ["d", "d/sub"], [("fd", fd)])
+    os.close(fd)
+    os.mkdir(p("d/src"))
+    os.mkdir(p("d/dst"))
+    fd = os.open(p("d/dst"), os.O_RDONLY | os.O_DIRECTORY)
+    show("c9", "open d/dst", ["d", "d/src", "d/dst"], [("fd", fd)])
+    os.rename(p("d/src"), p("d/dst"))
+    show("c9", "rename d/src d/dst", ["d", "d/src", "d/dst"], [("fd", fd)])
+    os.close(fd)
+    os.rmdir(p("d/dst"))
+    os.rmdir(p("d"))
+
     print("\n".join(out))
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@
 #  - link counts after every order of link, unlink and rename (over an
 #    existing name too), through names and through open descriptors (a
 #    file unlinked while open shows 0 links, as on a local disk), seen by
-#    the mount that made the change and by a second mount looking;
+#    the mount that made the change and by a second mount looking; a
+#    directory removed while open (rmdir, or a rename over it) likewise;
 #  - a rename moves the renamed file's ctime, which the mount shows at
 #    once although it cached the file's attributes just before (the
 #    RENAME reply carries none of the file's);
