@@ -262,8 +262,15 @@ void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		      "same process a moment ago, the directory unchanged "
 		      "here → no call", fs_name_of(dir));
 		dh->part.unread = true;
-	} else if (!listed_by_opener(dir, dh->opener)) {
+	} else if (listed_by_opener(dir, dh->opener)) {
+		TRACE("opendir %s: listed by the same process, its attributes "
+		      "still believed → no call until it reads",
+		      fs_name_of(dir));
+	} else {
 		ret = dh_fetch(req, dir, dh, 0, fs->kernel_rdplus);
+		TRACE("opendir %s: the first part of its listing asked for now "
+		      "(close-to-open) → %s", fs_name_of(dir),
+		      ret ? strerror(-ret) : "held for the first read");
 		if (ret == -ESTALE || ret == -EINTR) {
 			dh_free(dh);
 			fuse_reply_err(req, -ret);
