@@ -825,6 +825,11 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 			err = EIO;
 			break;
 		}
+		/* Put first already (a server that lists them anyway). */
+		if (fs->nfs->v4 && is_dot(d.name, (uint32_t)strlen(d.name))) {
+			dh->part.pos = d.cookie;
+			continue;
+		}
 		if (d.name[0] == '.' && norphans < 8 &&
 		    fs_silly_is_orphan(fs, d.name)) {
 			memcpy(orphans[norphans++], d.name, sizeof(d.name));
