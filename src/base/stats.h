@@ -22,6 +22,8 @@
 	X(attr_batch_size)      /* the kernel's size check before a read or
 				 * lseek answered, our writes left gathered */\
 	X(attr_stale_handles)   /* attributes dropped: the handle is stale */\
+	X(attr_atime_asked)     /* GETATTR for the atime a READ without
+				 * attributes may have moved (NFSv4) */\
 	X(attr_refused)         /* no file type, or not the file's: dropped */\
 	X(lookup_hits)                                                      \
 	X(lookup_misses)                                                    \

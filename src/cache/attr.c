@@ -57,6 +57,7 @@ enum acache_change acache_update(struct attr_state *s, const struct fattr3 *a,
 
 	s->attr = *a;
 	s->valid = true;
+	s->atime_moved = false;
 	s->fetched = mono_now;
 	return change;
 }
@@ -82,6 +83,11 @@ bool acache_renew(struct attr_state *s, int64_t mono_now)
 		return false;
 	s->fetched = mono_now;
 	return true;
+}
+
+void acache_atime_moved(struct attr_state *s)
+{
+	s->atime_moved = s->valid;
 }
 
 void acache_expire(struct attr_state *s)

@@ -64,6 +64,9 @@ struct attr_state {
 	bool valid;
 	int64_t fetched;   /* monotonic ns: when the server last said so */
 	int64_t timeo;     /* ns the attributes are believed after fetched */
+	/* A READ the server served since asked for no attributes (NFSv4):
+	 * the server's atime may have moved as a local read moves it. */
+	bool atime_moved;
 };
 
 enum acache_change {
@@ -96,6 +99,9 @@ double acache_remaining(const struct attr_state *s, int64_t mono_now);
 
 /* Forget the attributes (the next use asks the server). */
 void acache_invalidate(struct attr_state *s);
+/* A READ that brought no attributes went: their atime is the server's
+ * no longer, until the next attributes arrive (acache_update). */
+void acache_atime_moved(struct attr_state *s);
 /* Known current at mono_now (a delegation vouches for them): believed
  * again for their timeout.  Not after acache_expire() or with a timeout
  * of 0 (noac): those ask for the server's word.  Whether renewed. */

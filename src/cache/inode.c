@@ -508,6 +508,23 @@ bool inode_fresh_attr(struct inode *ino, struct fattr3 *a, double *left)
 	return fresh;
 }
 
+void inode_atime_moved(struct inode *ino)
+{
+	pthread_mutex_lock(&ino->lock);
+	acache_atime_moved(&ino->as);
+	pthread_mutex_unlock(&ino->lock);
+}
+
+bool inode_atime_known(struct inode *ino)
+{
+	bool known;
+
+	pthread_mutex_lock(&ino->lock);
+	known = !ino->as.atime_moved;
+	pthread_mutex_unlock(&ino->lock);
+	return known;
+}
+
 bool inode_invalidate_attr(struct inode *ino)
 {
 	bool had;

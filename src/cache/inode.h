@@ -291,6 +291,10 @@ uint32_t inode_type(struct inode *ino);
 bool inode_fresh_attr(struct inode *ino, struct fattr3 *a, double *left);
 /* Drops them; true when there were any to drop. */
 bool inode_invalidate_attr(struct inode *ino);
+/* A READ that asked for no attributes went (acache_atime_moved); and
+ * whether the cached atime is still the server's since the last ones. */
+void inode_atime_moved(struct inode *ino);
+bool inode_atime_known(struct inode *ino);
 /* Ask the server at the next use, and compare its answer with these. */
 void inode_expire_attr(struct inode *ino);
 /* The attributes held are known current now (a delegation vouches for

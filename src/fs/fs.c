@@ -1014,24 +1014,36 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 	struct inode *i = fs_inode(req, ino);
 	struct fattr3 a, last;
 	double left;
-	bool had;
+	bool had, atime;
 	int ret;
 
 	if (!i) {
 		fuse_reply_err(req, ESTALE);
 		return;
 	}
+	/*
+	 * A READ that asked for no attributes (NFSv4) may have moved the
+	 * server's atime, and the kernel asks again after each read for
+	 * that: those it asks then come from the server, as the Linux
+	 * client's after a read do, not the atime from before the read.
+	 */
+	atime = inode_atime_known(i);
 	if (inode_fresh_attr(i, &a, &left)) {
-		STAT_INC(attr_hits);
-		reply_attr(req, i, &a, left);
-		return;
+		if (atime) {
+			STAT_INC(attr_hits);
+			reply_attr(req, i, &a, left);
+			return;
+		}
+		STAT_INC(attr_atime_asked);
+		TRACE("getattr %s: a READ without attributes since → the "
+		      "server's atime asked", fs_name_of(i));
 	}
 	if (fi && batch_attr(i, &a)) {
 		STAT_INC(attr_batch_size);
 		reply_attr(req, i, &a, 0.0);
 		return;
 	}
-	if (fs_deleg_vouches(fs_of(req), i, &a)) {
+	if (atime && fs_deleg_vouches(fs_of(req), i, &a)) {
 		reply_attr(req, i, &a, fs_attr_timeout(i));
 		return;
 	}

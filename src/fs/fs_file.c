@@ -773,6 +773,9 @@ static void ra_done(void *ctx, int err, void *res, struct rpc_reply *reply)
 	}
 	if (!used)
 		STAT_INC(readahead_wasted);
+	/* Over NFSv3 the next READ's reply brings the atime. */
+	if (err == 0 && r->fs->nfs->v4)
+		acache_atime_moved(&ino->as);
 	ino->ra_inflight--;
 	pthread_cond_broadcast(&ino->ra_cond);
 	pthread_mutex_unlock(&ino->lock);
@@ -933,6 +936,8 @@ static int read_once(fuse_req_t req, const struct rpc_cred *cred,
 		rpc_reply_release(reply);
 		return ret;
 	}
+	if (args.no_attr)
+		inode_atime_moved(i);
 	ret = nfs_stat_errno(res->status);
 	/* A server that returns more than we asked for is not believed. */
 	if (ret == 0 && (res->data_len > n || res->count != res->data_len)) {
