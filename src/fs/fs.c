@@ -622,7 +622,7 @@ static int stat_attr(fuse_req_t req, struct inode *ino, struct fattr3 *a)
 
 	if (ino->wb) {
 		fs_writes_settle(req, ino);
-		if (inode_fresh_attr(ino, a, &left)) {
+		if (inode_atime_known(ino) && inode_fresh_attr(ino, a, &left)) {
 			STAT_INC(attr_from_flush);
 			return 0;
 		}

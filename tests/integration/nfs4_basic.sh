@@ -195,5 +195,13 @@ assert_file_content "$MA/$T/at" data "the file read over NFSv4.1"
 assert_eq "$(stat -c %X "$EXPORT_DIR/$T/at")" "$(stat -c %X "$MA/$T/at")" "the atime after a read, against the server's"
 assert_ne 2001 "$(stat -c %x "$MA/$T/at" | cut -c1-4)" "the atime after a read"
 assert_eq 1 "$(($(counter "$MA" attr_atime_asked) - a0))" "GETATTRs for the atime after one read and two stats"
+# The same for a file written here, whose writes' replies answer stat:
+# its hole past the written bytes is read from the server.
+head -c 100 /dev/zero | tr '\0' a >"$MA/$T/aw"
+truncate -s 1M "$MA/$T/aw"
+touch -a -d '2001-02-03 04:05:06' "$MA/$T/aw"
+assert_eq 10 "$(dd if="$MA/$T/aw" bs=10 skip=100 count=1 status=none | wc -c)" "a read of the hole"
+assert_eq "$(stat -c %X "$EXPORT_DIR/$T/aw")" "$(stat -c %X "$MA/$T/aw")" "the atime after a read of a file written here"
+assert_ne 2001 "$(stat -c %x "$MA/$T/aw" | cut -c1-4)" "the atime after a read of a file written here"
 umount_nfsfuse "$MA"
 echo "PASS: nfs4_basic"
