@@ -589,7 +589,7 @@ int fs_getattr_rpc(fuse_req_t req, struct inode *ino, struct fattr3 *a)
 	pthread_mutex_unlock(&ino->lock);
 	ret = getattr_fh(req, &ino->fh, a);
 	if (ret)
-		return fs_stale_check(ino, ret);
+		return ret;
 	/* A truncate or a write of ours that overtook this GETATTR leaves
 	 * its answer describing a file that is gone. */
 	pthread_mutex_lock(&ino->settle);
@@ -1201,8 +1201,7 @@ static void fs_readlink(fuse_req_t req, fuse_ino_t ino)
 	fs_learn(fs_of(req), i, &res.symlink_attributes, since, "readlink");
 	if (res.status != NFS3_OK) {
 		rpc_reply_release(&reply);
-		fuse_reply_err(req, -fs_stale_check(i,
-						   nfs_stat_errno(res.status)));
+		fuse_reply_err(req, -nfs_stat_errno(res.status));
 		return;
 	}
 	target = strndup(res.data, res.len);

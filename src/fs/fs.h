@@ -93,7 +93,8 @@ void fs_dir_alive(struct inode *ino);
  * its attributes are believed no longer.  The kernel, told ESTALE,
  * looks its path up again, and a name found for it before must not be
  * answered without a LOOKUP (a LOOKUP's answer needs them).  Returns
- * err. */
+ * err.  fs_call_as() does this for every call it makes; others (an
+ * NFSv4 OPEN) call it themselves. */
 int fs_stale_check(struct inode *ino, int err);
 
 /* NFSv4.2 operations a mount may lack (fs->v42_missing). */

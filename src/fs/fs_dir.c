@@ -558,7 +558,7 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 	fs_learn(fs, dir, &r.dir_attributes, since, "readdir");
 	if (r.status != NFS3_OK) {
 		rpc_reply_release(&dh->part.reply);
-		return fs_stale_check(dir, nfs_stat_errno(r.status));
+		return nfs_stat_errno(r.status);
 	}
 	dh->part.same = plus && dir_unchanged(dir, &r.dir_attributes, cookie);
 	memcpy(dh->part.cookieverf, r.cookieverf, sizeof(dh->part.cookieverf));
