@@ -72,6 +72,7 @@
 	X(silly_renames)        /* open file unlinked: moved to .nfsXXXX */ \
 	X(silly_removes)        /* .nfsXXXX name removed at last close */   \
 	X(silly_orphans)        /* .nfsXXXX left by a crashed run: removed */\
+	X(open_after_removal)   /* an open waited out an unlink deciding */\
 	X(nfs4_recoveries)      /* NFSv4 session or client id recovered */ \
 	X(nfs4_clientid_recoveries) /* ... with a new EXCHANGE_ID */       \
 	X(nfs4_calls_resent)    /* calls sent again after a recovery */    \

@@ -142,6 +142,10 @@ struct inode_silly {
 	/* Who unlinked it: the REMOVE at the last close goes out as the one
 	 * the server let remove the name (the release has no caller). */
 	struct rpc_cred cred;
+	/* The unlink or rename that moved the file to name is not over
+	 * [ino->lock]: a last close meanwhile leaves the REMOVE to it,
+	 * which may yet move the file back (fs_ns.c). */
+	bool renaming;
 	char name[];            /* the name it was moved to */
 };
 

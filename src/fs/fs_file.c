@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "bdi.h"
+#include "fs_removals.h"
 #include "fs_wait.h"
 #include "../cache/data.h"
 #include "../cache/wback.h"
@@ -369,9 +370,41 @@ static void raise_kernel_readahead(struct fs *fs)
 		       "%u KiB: %s", fs->bdi, kb, strerror(-ret));
 }
 
+/* An open that counted itself in nopen, once the removals it may have
+ * raced with have ended: 0, or -EINTR.  If one could have taken the
+ * file's last name, its attributes are dropped, so that the open asks
+ * the server, which then says whether the handle is stale. */
+static int open_settle(fuse_req_t req, struct inode *ino, uint64_t seen)
+{
+	int ret = fs_removals_settle(req, seen);
+
+	if (ret <= 0)
+		return ret;
+	STAT_INC(open_after_removal);
+	TRACE("open %s: a removal was decided meanwhile → attributes asked "
+	      "again", fs_name_of(ino));
+	inode_expire_attr(ino);
+	return 0;
+}
+
+/* An open that had counted itself in nopen failed: uncounted, and the
+ * last of a file an unlink meanwhile moved aside takes its silly name
+ * away, as the last close would. */
+static void open_failed(fuse_req_t req, struct inode *ino,
+			struct open_file *h)
+{
+	bool last = nopen_dec(ino);
+
+	handle_free(fs_of(req), h);
+	if (last)
+		fs_silly_release(req, ino);
+}
+
 void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct inode *i = fs_inode(req, ino);
+	/* Before any call about the file (fs_removals.h). */
+	uint64_t seen = fs_removals_begun();
 	struct open_file *h;
 	int keep, ret;
 
@@ -385,7 +418,11 @@ void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	keep = cto_revalidate(req, i, h, access_for_flags(fi->flags));
+	/* Open from here on for an unlink deciding (fs_removals.h). */
+	nopen_inc(i);
+	keep = open_settle(req, i, seen);
+	if (keep == 0)
+		keep = cto_revalidate(req, i, h, access_for_flags(fi->flags));
 	ret = keep < 0 ? keep
 		       : fs_check_access(req, i, access_for_flags(fi->flags));
 	/* After the OPEN: on NFSv4 the truncation carries its stateid. */
@@ -394,7 +431,7 @@ void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		keep = 0;
 	}
 	if (ret) {
-		handle_free(fs_of(req), h);
+		open_failed(req, i, h);
 		fuse_reply_err(req, -fs_stale_check(i, ret));
 		return;
 	}
@@ -405,13 +442,10 @@ void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		lockmgr_reopened(fs_of(req)->locks, i->id);
 	if (fs_of(req)->v4locks)
 		nfs4_lock_reopened(fs_of(req)->v4locks, i->id);
-	nopen_inc(i);
 	fi->fh = (uintptr_t)h;
 	fi->keep_cache = keep == 1;
-	if (fuse_reply_open(req, fi)) {
-		nopen_dec(i);
-		handle_free(fs_of(req), h);
-	}
+	if (fuse_reply_open(req, fi))
+		open_failed(req, i, h);
 }
 
 /*
@@ -496,9 +530,9 @@ static int excl_setattr(fuse_req_t req, const struct nfs_fh3 *fh,
 static void reply_create_open(fuse_req_t req, struct inode *dir,
 			      const struct nfs_fh3 *fh,
 			      const struct post_op_attr *a, uint64_t since,
-			      struct names_stamp stamp, const char *name,
-			      struct fuse_file_info *fi, bool existing,
-			      struct nfs4_open *v4)
+			      uint64_t seen, struct names_stamp stamp,
+			      const char *name, struct fuse_file_info *fi,
+			      bool existing, struct nfs4_open *v4)
 {
 	struct fs *fs = fs_of(req);
 	struct fuse_entry_param e;
@@ -527,10 +561,23 @@ static void reply_create_open(fuse_req_t req, struct inode *dir,
 	}
 	ino = inode_get(fs->inodes, e.ino);
 	handle_bind(h, ino);
-	if (existing && S_ISDIR(e.attr.st_mode))
+	/* Open from here on for an unlink deciding (fs_removals.h); one
+	 * decided since the create began may have removed what it found
+	 * or made. */
+	nopen_inc(ino);
+	ret = fs_removals_settle(req, seen);
+	if (ret == 1) {
+		struct fattr3 now;
+
+		STAT_INC(open_after_removal);
+		TRACE("create %s: a removal was decided meanwhile → GETATTR",
+		      name);
+		ret = fs_getattr_rpc(req, ino, &now);
+	}
+	if (ret == 0 && existing && S_ISDIR(e.attr.st_mode))
 		ret = -EISDIR;
 	/* NFSv4: a file found, not made, by the create is opened now. */
-	else if (fs->nfs->v4 && !h->v4)
+	else if (ret == 0 && fs->nfs->v4 && !h->v4)
 		ret = handle_open_v4(req, h, ino, &pa);
 	if (existing) {
 		if (ret == 0)
@@ -547,7 +594,8 @@ static void reply_create_open(fuse_req_t req, struct inode *dir,
 		}
 	}
 	if (ret) {
-		handle_free(fs, h);
+		ret = fs_stale_check(ino, ret);
+		open_failed(req, ino, h);
 		inode_forget(fs->inodes, e.ino, 1);
 		fuse_reply_err(req, -ret);
 		return;
@@ -556,14 +604,12 @@ static void reply_create_open(fuse_req_t req, struct inode *dir,
 		lockmgr_reopened(fs->locks, ino->id);
 	if (fs->v4locks)
 		nfs4_lock_reopened(fs->v4locks, ino->id);
-	nopen_inc(ino);
 	fi->fh = (uintptr_t)h;
 	fi->keep_cache = 0;
 	if (!existing)
 		inode_dir_made(dir, name, e.ino, stamp);
 	if (fuse_reply_create(req, &e, fi)) {
-		nopen_dec(ino);
-		handle_free(fs, h);
+		open_failed(req, ino, h);
 		inode_forget(fs->inodes, e.ino, 1);
 	}
 }
@@ -609,6 +655,7 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	/* Before the first call: the attributes replied come from one of
 	 * them. */
 	uint64_t since = fs_wsince(fs);
+	uint64_t seen = fs_removals_begun();
 	struct names_stamp stamp;
 	int ret;
 
@@ -659,8 +706,8 @@ created:
 			fuse_reply_err(req, -ret);
 			return;
 		}
-		reply_create_open(req, dir, &fh, &a, since, stamp, name, fi,
-				  true, NULL);
+		reply_create_open(req, dir, &fh, &a, since, seen, stamp, name,
+				  fi, true, NULL);
 		return;
 	}
 	if (res.status != NFS3_OK) {
@@ -690,8 +737,8 @@ created:
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	reply_create_open(req, dir, &fh, &a, since, stamp, name, fi, false,
-			  v4);
+	reply_create_open(req, dir, &fh, &a, since, seen, stamp, name, fi,
+			  false, v4);
 }
 
 /* The inode behind an open file (fs_open and fs_create set it). */

@@ -15,6 +15,7 @@
 #include "../base/log.h"
 #include "../base/stats.h"
 #include "../base/trace.h"
+#include "fs_removals.h"
 
 /* The creator's mode, less the umask the kernel already applied; owner and
  * group follow from the AUTH_SYS identity of the call. */
@@ -159,7 +160,11 @@ void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
  *
  * An inode's silly state is set before its RENAME goes out and cleared
  * before its REMOVE does, under the inode lock; no lock is held across
- * the RPCs.
+ * the RPCs.  A last close while the unlink or rename that made the silly
+ * name is not over (its RENAME still on the wire, or the rename it made
+ * room for, which may fail and move the file back) does not REMOVE: a
+ * REMOVE sent ahead of the RENAME would find nothing and leave the file
+ * behind for good.  That unlink or rename removes it when it is over.
  */
 #define SILLY_PREFIX ".nfs"
 #define SILLY_NAME_LEN 20
@@ -320,17 +325,25 @@ void fs_silly_remove_orphan(fuse_req_t req, struct inode *dir,
 
 void fs_silly_release(fuse_req_t req, struct inode *ino)
 {
+	struct fs_removal removal;
 	struct inode_silly *s;
 	int ret;
 
+	/* An open of the file may come yet (its path walked before the
+	 * unlink): it waits for this REMOVE, then finds the file stale. */
+	fs_removal_begin(&removal);
 	pthread_mutex_lock(&ino->lock);
-	s = ino->nopen ? NULL : ino->silly;
+	s = ino->nopen || (ino->silly && ino->silly->renaming) ? NULL
+							       : ino->silly;
 	if (s)
 		ino->silly = NULL;
 	pthread_mutex_unlock(&ino->lock);
-	if (!s)
+	if (!s) {
+		fs_removal_end(&removal);
 		return;
+	}
 	ret = remove_fh_as(req, &s->cred, &s->dir, s->name);
+	fs_removal_end(&removal);
 	if (ret == 0 || ret == -ENOENT) {
 		STAT_INC(silly_removes);
 		TRACE("close %s: last close of an unlinked file → REMOVE %s",
@@ -407,6 +420,7 @@ static int silly_rename(fuse_req_t req, struct inode *dir, const char *name,
 	memcpy(s->name, silly, SILLY_NAME_LEN + 1);
 	s->dir = dir->fh;
 	fs_req_cred(req, &s->cred);
+	s->renaming = true;
 	pthread_mutex_lock(&ino->lock);
 	if (ino->silly) {
 		/* Its last name is already a silly one (someone unlinks
@@ -434,6 +448,18 @@ static int silly_rename(fuse_req_t req, struct inode *dir, const char *name,
 	return 0;
 }
 
+/* The operation silly_rename made room for is over (undone or not): a
+ * last close that came meanwhile left the REMOVE of the silly name to
+ * us. */
+static void silly_settle(fuse_req_t req, struct inode *ino)
+{
+	pthread_mutex_lock(&ino->lock);
+	if (ino->silly)
+		ino->silly->renaming = false;
+	pthread_mutex_unlock(&ino->lock);
+	fs_silly_release(req, ino);
+}
+
 /* Undo silly_rename after the operation it made room for failed. */
 static void silly_undo(fuse_req_t req, struct inode *dir, const char *name,
 		       struct inode *ino, const char *silly)
@@ -458,23 +484,27 @@ void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct inode *dir = fs_inode(req, parent);
 	char silly[SILLY_NAME_LEN + 1];
+	struct fs_removal removal;
 	struct inode *ino;
-	int ret;
-
 	bool open_last;
+	int ret;
 
 	if (check_name(req, dir, name))
 		return;
+	fs_removal_begin(&removal);
 	ino = name_victim(req, dir, name, &open_last);
 	if (ino && open_last)
 		ret = silly_rename(req, dir, name, ino, silly);
 	else
 		ret = remove_fh(req, &dir->fh, name);
+	fs_removal_end(&removal);
 	if (ret == 0)
 		inode_unnamed(fs_of(req)->inodes, dir->id, name);
 	if (ino) {
 		if (ret == 0)
 			fs_name_lost(fs_of(req), ino);
+		if (ret == 0 && open_last)
+			silly_settle(req, ino);
 		inode_forget(fs_of(req)->inodes, ino->id, 1);
 	}
 	fuse_reply_err(req, -ret);
@@ -736,6 +766,7 @@ void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct inode *from = fs_inode(req, parent);
 	struct inode *to = fs_inode(req, newparent);
 	char silly[SILLY_NAME_LEN + 1];
+	struct fs_removal removal;
 	struct inode *target;
 	bool open_last;
 	int ret;
@@ -750,14 +781,17 @@ void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 		return;
 	/* A target open here would lose its last name: move it aside
 	 * first, as unlink would. */
+	fs_removal_begin(&removal);
 	target = name_victim(req, to, newname, &open_last);
 	if (target && open_last &&
 	    (ret = silly_rename(req, to, newname, target, silly))) {
+		fs_removal_end(&removal);
 		inode_forget(fs_of(req)->inodes, target->id, 1);
 		fuse_reply_err(req, -ret);
 		return;
 	}
 	ret = rename_fh(req, &from->fh, name, &to->fh, newname);
+	fs_removal_end(&removal);
 	if (ret == 0) {
 		/* A directory the rename replaced is gone (a file would
 		 * have lost a name only: fs_name_lost below); a rename of a
@@ -773,6 +807,8 @@ void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 		 * silly rename (and then its descriptors show 0 links). */
 		if (ret == 0)
 			fs_name_lost(fs_of(req), target);
+		if (open_last)
+			silly_settle(req, target);
 		inode_forget(fs_of(req)->inodes, target->id, 1);
 	}
 	fuse_reply_err(req, -ret);
