@@ -76,6 +76,8 @@ struct v4call {
 	nfs_done_fn done;
 	void *done_ctx;
 	struct nfs3_read_args read_args; /* READ: a copy, for a resend */
+	bool open_sid;             /* built with an open's stateid */
+	bool anon_sid;             /* build with the anonymous one only */
 };
 
 
@@ -150,14 +152,17 @@ static int io_stateid(struct v4call *q, const struct nfs_fh3 *fh,
 		      uint32_t need, struct nfs4_stateid *sid)
 {
 	struct nfs4_stateid own;
-	int ret = nfs4_opens_stateid_for(q->c->v4opens, fh, q->uid, need,
-					 &own);
+	int ret;
 
+	if (q->anon_sid)
+		return 0;
+	ret = nfs4_opens_stateid_for(q->c->v4opens, fh, q->uid, need, &own);
 	if (ret == -EIO)
 		return ret;
 	if (ret == 0) {
 		*sid = own;
 		sid->seqid = 0;
+		q->open_sid = true;
 	}
 	return 0;
 }
@@ -336,6 +341,20 @@ static int v4_call(struct nfs_client *c, enum nfs3_proc proc,
 	ret = nfs4_session_call(c->v4, cred, once_only(proc) ?
 				NFS4_CALL_CACHETHIS : 0, build, parse, &q,
 				reply, interrupted);
+	/* A truncate by path takes the stateid of an open the caller's
+	 * other processes hold; their last close may end that open while
+	 * the SETATTR is on the wire.  The server then refused it and did
+	 * nothing: it goes again with the anonymous stateid, which needs
+	 * no open (the next open's might end the same way), as the Linux
+	 * client retries. */
+	if (ret == 0 && proc == NFS3PROC_SETATTR && q.open_sid &&
+	    (q.w.st4 == NFS4ERR_BAD_STATEID ||
+	     q.w.st4 == NFS4ERR_OLD_STATEID)) {
+		q.anon_sid = true;
+		rpc_reply_release(reply);
+		ret = nfs4_session_call(c->v4, cred, NFS4_CALL_CACHETHIS, build,
+					parse, &q, reply, interrupted);
+	}
 	if (ret == 0)
 		ret = finish(&q, reply);
 	if (reply == &own || (ret && reply))

@@ -6,7 +6,8 @@
 # O_CREAT|O_EXCL of a name that exists on the server gives EEXIST; two
 # users each have their own open-owner (one's CLOSE leaves the other's
 # open alone); READ, WRITE and ftruncate carry the open's stateid, not
-# the anonymous one (seen on the wire with tshark).
+# the anonymous one (seen on the wire with tshark); a truncate by path
+# survives another process's close of the open whose stateid it took.
 . "$(dirname "$0")/lib.sh"
 ensure_server
 need_nfsfuse
@@ -230,6 +231,34 @@ cp "$S/w" "$S/t"
 python3 -c 'import os, sys; os.close(os.open(sys.argv[1], os.O_RDONLY | os.O_TRUNC))' \
 	"$D/t" || fail "O_RDONLY|O_TRUNC"
 assert_eq 0 "$(stat_of %s "$S/t")" "size after O_RDONLY|O_TRUNC"
+
+# truncate(2) by path takes the stateid of the open another process of
+# the same user holds, and that process's close may end the open while
+# the SETATTR is on the wire: the truncate must still succeed.
+python3 - "$D/tr" 1500 <<'EOF' || fail "truncate by path while another process opens and closes the file"
+import multiprocessing as mp, os, sys
+path, rounds = sys.argv[1], int(sys.argv[2])
+def opener():
+    for _ in range(rounds):
+        os.close(os.open(path, os.O_RDWR))
+def truncater():
+    bad = []
+    for i in range(rounds):
+        try:
+            os.truncate(path, i % 5000)
+        except OSError as e:
+            bad.append(f"round {i}: {e}")
+    return bad
+open(path, "w").close()
+with mp.Pool(2) as pool:
+    a = pool.apply_async(opener)
+    t = pool.apply_async(truncater)
+    a.get()
+    bad = t.get()
+if bad:
+    sys.exit(f"{len(bad)} of {rounds} truncates failed, first: {bad[0]}")
+EOF
+assert_eq 1499 "$(stat_of %s "$S/tr")" "size after the last truncate"
 
 umount_nfsfuse "$M"
 capture_stop
