@@ -27,7 +27,8 @@
  * attributes would be dropped at each create, and the kernel's next
  * look at the directory (a permission check on the way to the next
  * name) would cost a GETATTR of its own.
- *   READDIR(PLUS) PUTFH READDIR, entries rewritten in the v3 format
+ *   READDIR(PLUS) PUTFH READDIR GETATTR, entries rewritten in the v3
+ *                format
  *   FSSTAT, FSINFO, PATHCONF  PUTFH GETATTR of the file system's values
  *   COMMIT       PUTFH COMMIT GETATTR
  *
@@ -660,6 +661,7 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 		struct nfs4_readdir_args ra;
 		const struct nfs_fh3 *dir;
 		bool plus = q->proc == NFS3PROC_READDIRPLUS;
+		int ret;
 
 		if (plus) {
 			const struct nfs3_readdirplus_args *a = q->args;
@@ -680,7 +682,10 @@ static int build(struct nfs4_compound *cmp, void *ctx)
 		}
 		rd_request(plus, &ra.request);
 		nfs4_add_putfh3(cmp, dir);
-		return nfs4_add_readdir(cmp, &ra);
+		ret = nfs4_add_readdir(cmp, &ra);
+		/* The directory's attributes after, as NFSv3's listings
+		 * bring them: a listing shows a change by someone else. */
+		return ret ? ret : nfs4_add_getattr3(cmp);
 	}
 	case NFS3PROC_FSSTAT:
 	case NFS3PROC_FSINFO:
@@ -957,13 +962,16 @@ static int parse_ops(struct nfs4_compound_res *r, struct v4call *q)
 		bool *eof = q->proc == NFS3PROC_READDIR
 			? &((struct nfs3_readdir_res *)q->res)->eof
 			: &((struct nfs3_readdirplus_res *)q->res)->eof;
+		struct post_op_attr *dir = q->proc == NFS3PROC_READDIR
+			? &((struct nfs3_readdir_res *)q->res)->dir_attributes
+			: &((struct nfs3_readdirplus_res *)q->res)->dir_attributes;
 
 		if ((ret = nfs4_walk_next(r, &q->w, NFS4OP_PUTFH, &sr)) <= 0 ||
 		    (ret = nfs4_walk_next(r, &q->w, NFS4OP_READDIR, &q->rd)) <= 0)
 			return ret;
 		memcpy(verf, q->rd.cookieverf, NFS3_COOKIEVERFSIZE);
 		*eof = q->rd.eof;
-		return 0;
+		return nfs4_walk_attr(r, &q->w, dir);
 	}
 	case NFS3PROC_FSSTAT:
 	case NFS3PROC_FSINFO:
