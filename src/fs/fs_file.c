@@ -464,8 +464,10 @@ void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
  * O_CREAT without O_EXCL (the kernel asks only for a name it believes
  * absent) is GUARDED, and if the name exists after all (made meanwhile
  * by someone else, or by our own retransmitted call) the existing file is
- * opened as open(2) would.  Unlike UNCHECKED, this never applies the
- * creator's mode to a file someone else made.
+ * opened as open(2) would; a symlink or another kind of file there sends
+ * the kernel back to walk the path (ESTALE), so that it follows the link
+ * or opens the FIFO.  Unlike UNCHECKED, this never applies the creator's
+ * mode to a file someone else made.
  */
 static uint32_t verf_boot_id;
 static uint32_t verf_counter;
@@ -539,6 +541,7 @@ static void reply_create_open(fuse_req_t req, struct inode *dir,
 	struct post_op_attr pa;
 	struct open_file *h;
 	struct inode *ino;
+	bool relookup = false;
 	int ret;
 
 	h = handle_new(req, NULL, fi->flags);
@@ -574,11 +577,23 @@ static void reply_create_open(fuse_req_t req, struct inode *dir,
 		      name);
 		ret = fs_getattr_rpc(req, ino, &now);
 	}
-	if (ret == 0 && existing && S_ISDIR(e.attr.st_mode))
+	if (ret == 0 && existing && S_ISDIR(e.attr.st_mode)) {
 		ret = -EISDIR;
-	/* NFSv4: a file found, not made, by the create is opened now. */
-	else if (ret == 0 && fs->nfs->v4 && !h->v4)
+	} else if (ret == 0 && existing && !S_ISREG(e.attr.st_mode)) {
+		/* Someone else made a symlink (or a FIFO, a device) under
+		 * the name the kernel believed free.  The kernel takes only
+		 * a regular file from a create; ESTALE makes it walk the
+		 * path again, and follow the symlink, or open the FIFO, as
+		 * open(2) does. */
+		TRACE("create %s: made meanwhile elsewhere, not a regular "
+		      "file → the kernel looks the path up again", name);
+		relookup = true;
+		ret = -ESTALE;
+	} else if (ret == 0 && fs->nfs->v4 && !h->v4) {
+		/* NFSv4: a file found, not made, by the create is opened
+		 * now. */
 		ret = handle_open_v4(req, h, ino, &pa);
+	}
 	if (existing) {
 		if (ret == 0)
 			ret = fs_check_access(req, ino,
@@ -594,7 +609,8 @@ static void reply_create_open(fuse_req_t req, struct inode *dir,
 		}
 	}
 	if (ret) {
-		ret = fs_stale_check(ino, ret);
+		if (!relookup)
+			ret = fs_stale_check(ino, ret);
 		open_failed(req, ino, h);
 		inode_forget(fs->inodes, e.ino, 1);
 		fuse_reply_err(req, -ret);

@@ -4,7 +4,9 @@
 # (names_dropped), so that `ls` then `stat` of a name renamed away says
 # "No such file", and a name that was missing and is now there is found,
 # as with the Linux client; before, the kernel kept both answers until
-# their entry timeout (up to acdirmax).  Over NFSv3 and NFSv4.1.
+# their entry timeout (up to acdirmax).  And open(O_CREAT) of a name
+# found missing that another client made a symlink follows it.  Over
+# NFSv3 and NFSv4.1.
 . "$(dirname "$0")/lib.sh"
 ensure_server
 need_nfsfuse
@@ -47,6 +49,16 @@ for vers in 3 4.1; do
 	after=$(counter "$A" names_dropped)
 	((after - before >= 2)) ||
 		fail "NFSv$vers: names_dropped went from $before to $after, expected 2 more (a and x)"
+	# open(O_CREAT) of a name A found missing, which B has made a
+	# symlink meanwhile: the symlink is followed and its target made,
+	# as on a local disk (the kernel takes only a regular file from a
+	# create, and failed it with EIO).
+	sleep 1.5
+	assert_fails stat "$A/$T/$D/s"
+	ln -s target "$B/$T/$D/s"
+	python3 -c 'import os, sys; fd = os.open(sys.argv[1], os.O_CREAT | os.O_WRONLY, 0o644); os.write(fd, b"via link\n"); os.close(fd)' \
+		"$A/$T/$D/s" || fail "NFSv$vers: open(O_CREAT) of a name another client made a symlink"
+	assert_file_content "$EXPORT_DIR/$T/$D/target" "via link" "NFSv$vers: the symlink's target, made through it"
 	umount_nfsfuse "$A"
 	umount_nfsfuse "$B"
 done
