@@ -55,9 +55,6 @@ struct inode_dent {
 	struct dent_key key;    /* key.name points at name */
 	struct inode *ino;
 	struct inode_dent *next; /* the inode's other names */
-	/* In its directory's `kids` while in by_name and the directory is
-	 * in the table; kid_pprev NULL otherwise.  Table lock. */
-	struct inode_dent *kid_next, **kid_pprev;
 	char name[];
 };
 
@@ -79,47 +76,12 @@ static gboolean dent_equal(gconstpointer a, gconstpointer b)
 	return x->dir == y->dir && !strcmp(x->name, y->name);
 }
 
-/* d out of its directory's list, if in one.  Table lock held. */
-static void kid_unlink(struct inode_dent *d)
-{
-	if (!d->kid_pprev)
-		return;
-	*d->kid_pprev = d->kid_next;
-	if (d->kid_next)
-		d->kid_next->kid_pprev = d->kid_pprev;
-	d->kid_next = NULL;
-	d->kid_pprev = NULL;
-}
-
-/* d, just put in by_name, into its directory's list.  Table lock held. */
-static void kid_link(struct inode_table *t, struct inode_dent *d)
-{
-	struct inode *dir = g_hash_table_lookup(t->by_id, &d->key.dir);
-
-	if (!dir)
-		return;
-	d->kid_next = dir->kids;
-	if (dir->kids)
-		dir->kids->kid_pprev = &d->kid_next;
-	dir->kids = d;
-	d->kid_pprev = &dir->kids;
-}
-
-/* d (in by_name) out of by_name and its directory's list.  Table lock
- * held. */
-static void dent_unindex(struct inode_table *t, struct inode_dent *d)
-{
-	g_hash_table_remove(t->by_name, &d->key);
-	kid_unlink(d);
-}
-
 /* Free d, out of the index unless another inode took its key since.
  * Table lock held. */
 static void dent_free_locked(struct inode_table *t, struct inode_dent *d)
 {
 	if (g_hash_table_lookup(t->by_name, &d->key) == d)
-		dent_unindex(t, d);
-	kid_unlink(d);
+		g_hash_table_remove(t->by_name, &d->key);
 	free(d);
 }
 
@@ -139,10 +101,6 @@ static struct inode *inode_new(const struct nfs_fh3 *fh, uint64_t id)
 
 static void inode_free(struct inode_table *t, struct inode *ino)
 {
-	/* Names in it stay indexed under its node id, which no inode gets
-	 * again, until they go; they leave its list now. */
-	while (ino->kids)
-		kid_unlink(ino->kids);
 	while (ino->dent) {
 		struct inode_dent *d = ino->dent;
 
@@ -278,7 +236,7 @@ void inode_named(struct inode_table *t, struct inode *ino, uint64_t dir,
 {
 	struct dent_key k = { dir, name };
 	size_t len = strlen(name);
-	struct inode_dent *d, *taken, **pp;
+	struct inode_dent *d, **pp;
 	unsigned kept = 0;
 	bool same;
 
@@ -297,8 +255,6 @@ void inode_named(struct inode_table *t, struct inode *ino, uint64_t dir,
 	d->key.dir = dir;
 	d->key.name = d->name;
 	d->ino = ino;
-	d->kid_next = NULL;
-	d->kid_pprev = NULL;
 	pthread_mutex_lock(&t->lock);
 	pthread_mutex_lock(&ino->lock);
 	/* Its names before, less those another inode took since and the
@@ -319,10 +275,7 @@ void inode_named(struct inode_table *t, struct inode *ino, uint64_t dir,
 	d->next = ino->dent;
 	ino->dent = d;
 	pthread_mutex_unlock(&ino->lock);
-	if ((taken = g_hash_table_lookup(t->by_name, &d->key)))
-		kid_unlink(taken);
 	g_hash_table_replace(t->by_name, &d->key, d);
-	kid_link(t, d);
 	pthread_mutex_unlock(&t->lock);
 }
 
@@ -337,7 +290,7 @@ static struct inode *unname_locked(struct inode_table *t, uint64_t dir,
 
 	if (!d)
 		return NULL;
-	dent_unindex(t, d);
+	g_hash_table_remove(t->by_name, &k);
 	if (!want)
 		return NULL;
 	d->ino->nlookup++;
@@ -394,17 +347,6 @@ struct inode *inode_renamed(struct inode_table *t, uint64_t dir,
 	if (ino)
 		inode_named(t, ino, newdir, newname);
 	return ino;
-}
-
-void inode_kernel_names(struct inode_table *t, struct inode *dir,
-			void (*fn)(const char *name, void *ctx), void *ctx)
-{
-	const struct inode_dent *d;
-
-	pthread_mutex_lock(&t->lock);
-	for (d = dir->kids; d; d = d->kid_next)
-		fn(d->name, ctx);
-	pthread_mutex_unlock(&t->lock);
 }
 
 uint64_t inode_lookups(struct inode_table *t, const struct inode *ino)
@@ -823,22 +765,6 @@ void inode_dir_incomplete(struct inode *dir)
 	dir->dir_epoch++;
 	dir_known_free(dir->dir_known);
 	dir->dir_known = NULL;
-	pthread_mutex_unlock(&dir->lock);
-}
-
-void inode_dir_absent_names(struct inode *dir,
-			    void (*fn)(const char *name, void *ctx),
-			    void *ctx)
-{
-	GHashTableIter it;
-	gpointer name;
-
-	pthread_mutex_lock(&dir->lock);
-	if (dir->dir_known && dir->dir_known->absent) {
-		g_hash_table_iter_init(&it, dir->dir_known->absent);
-		while (g_hash_table_iter_next(&it, &name, NULL))
-			fn(name, ctx);
-	}
 	pthread_mutex_unlock(&dir->lock);
 }
 

@@ -49,9 +49,6 @@ struct inode {
 	 * trace (inode_name).  Changed under the table lock and `lock`
 	 * both, so either lock reads it; owned. */
 	struct inode_dent *dent;
-	/* A directory: the names the kernel took files under in it, a list
-	 * through their dents (inode_kernel_names); table lock. */
-	struct inode_dent *kids;
 
 	/* Held by a write from before it joins the write-behind until the
 	 * batch is marked, and by a flush from before it starts until the
@@ -206,11 +203,6 @@ struct inode *inode_unnamed_take(struct inode_table *t, uint64_t dir,
 struct inode *inode_renamed(struct inode_table *t, uint64_t dir,
 			    const char *name, uint64_t newdir,
 			    const char *newname);
-/* Calls fn(name, ctx) for each name the kernel took a file under in
- * dir (inode_named, less the names removed since), under the table
- * lock: fn must not block or call into the table. */
-void inode_kernel_names(struct inode_table *t, struct inode *dir,
-			void (*fn)(const char *name, void *ctx), void *ctx);
 /* The lookups ino holds now: the kernel's and the daemon's own. */
 uint64_t inode_lookups(struct inode_table *t, const struct inode *ino);
 /* Take n lookups away; frees the inode at zero.  Forgetting more than was
@@ -264,12 +256,6 @@ void inode_dir_made(struct inode *dir, const char *name, uint64_t id,
 uint64_t inode_dir_holds(struct inode *dir, const char *name);
 void inode_dir_incomplete(struct inode *dir);
 enum dir_lack inode_dir_lacks(struct inode *dir, const char *name);
-/* Calls fn(name, ctx) for each name a LOOKUP found missing and nothing
- * changed since (inode_dir_absent), under dir->lock: fn must not block
- * or take the lock. */
-void inode_dir_absent_names(struct inode *dir,
-			    void (*fn)(const char *name, void *ctx),
-			    void *ctx);
 
 /*
  * Does any inode's cached attributes show a file with more than one name?

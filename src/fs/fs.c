@@ -20,7 +20,6 @@
 #include "../cache/wback.h"
 #include "../proto/nfs42_ops.h"
 #include "../proto/nfs4_deleg.h"
-#include "fs_names.h"
 #include "fs_quota.h"
 #include "fs_wait.h"
 #include "../base/clock.h"
@@ -412,10 +411,7 @@ void fs_purge_data(struct fs *fs, struct inode *ino, const char *why)
 	pthread_mutex_lock(&ino->lock);
 	ino->data_gen++;
 	pthread_mutex_unlock(&ino->lock);
-	/* A directory changed by someone else may hold any name now: the
-	 * kernel's entries for its names too (fs_names.h). */
-	if (inode_type(ino) == NF3DIR)
-		fs_names_changed(fs, ino);
+	/* A directory changed by someone else may hold any name now. */
 	inode_dir_incomplete(ino);
 	if (ino->df)
 		n = dcache_purge(fs->dc, ino->df);
@@ -797,8 +793,6 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
 		conn->max_readahead = fs->nfs->rsize * 4;
 	fs->kernel_rdplus = conn->capable & FUSE_CAP_READDIRPLUS &&
 			    fs->opts->rdirplus;
-	fs->kernel_expire = conn->proto_major > 7 ||
-			    (conn->proto_major == 7 && conn->proto_minor >= 38);
 	if (fs->kernel_rdplus)
 		conn->want |= FUSE_CAP_READDIRPLUS;
 	else

@@ -28,7 +28,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fs_names.h"
 #include "fs_wait.h"
 #include "../base/clock.h"
 #include "../base/log.h"
@@ -278,9 +277,6 @@ void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			return;
 		}
 		dh->part.unread = ret == 0;
-		/* A change by someone else it showed: the kernel's old
-		 * names are gone before the lister looks at one. */
-		fs_names_settle(dir);
 	}
 	fi->fh = (uintptr_t)dh;
 	if (fuse_reply_open(req, fi))
