@@ -370,21 +370,28 @@ static void raise_kernel_readahead(struct fs *fs)
 		       "%u KiB: %s", fs->bdi, kb, strerror(-ret));
 }
 
-/* An open that counted itself in nopen, once the removals it may have
- * raced with have ended: 0, or -EINTR.  If one could have taken the
- * file's last name, its attributes are dropped, so that the open asks
- * the server, which then says whether the handle is stale. */
-static int open_settle(fuse_req_t req, struct inode *ino, uint64_t seen)
+/*
+ * An open or create counts itself open (nopen) before anything else, so
+ * that an unlink deciding from then on moves the file aside, and then
+ * waits out the removals it may have raced with (fs_removals.h; seen:
+ * fs_removals_begun() at its start).  1 when one of them could have
+ * taken the file's last name: its attributes are dropped, and the caller
+ * asks the server, which then says whether the handle is stale.  0 when
+ * none could, or -EINTR; either way the open is counted (open_failed()).
+ */
+static int open_begin(fuse_req_t req, struct inode *ino, uint64_t seen)
 {
-	int ret = fs_removals_settle(req, seen);
+	int ret;
 
+	nopen_inc(ino);
+	ret = fs_removals_settle(req, seen);
 	if (ret <= 0)
 		return ret;
 	STAT_INC(open_after_removal);
-	TRACE("open %s: a removal was decided meanwhile → attributes asked "
+	TRACE("open %s: a removal was decided meanwhile → the server asked "
 	      "again", fs_name_of(ino));
 	inode_expire_attr(ino);
-	return 0;
+	return 1;
 }
 
 /* An open that had counted itself in nopen failed: uncounted, and the
@@ -418,10 +425,9 @@ void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	/* Open from here on for an unlink deciding (fs_removals.h). */
-	nopen_inc(i);
-	keep = open_settle(req, i, seen);
-	if (keep == 0)
+	/* Its attributes dropped if need be: cto_revalidate asks. */
+	keep = open_begin(req, i, seen);
+	if (keep >= 0)
 		keep = cto_revalidate(req, i, h, access_for_flags(fi->flags));
 	ret = keep < 0 ? keep
 		       : fs_check_access(req, i, access_for_flags(fi->flags));
@@ -541,7 +547,6 @@ static void reply_create_open(fuse_req_t req, struct inode *dir,
 	struct post_op_attr pa;
 	struct open_file *h;
 	struct inode *ino;
-	bool relookup = false;
 	int ret;
 
 	h = handle_new(req, NULL, fi->flags);
@@ -562,33 +567,31 @@ static void reply_create_open(fuse_req_t req, struct inode *dir,
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	ino = inode_get(fs->inodes, e.ino);
-	handle_bind(h, ino);
-	/* Open from here on for an unlink deciding (fs_removals.h); one
-	 * decided since the create began may have removed what it found
-	 * or made. */
-	nopen_inc(ino);
-	ret = fs_removals_settle(req, seen);
-	if (ret == 1) {
-		struct fattr3 now;
-
-		STAT_INC(open_after_removal);
-		TRACE("create %s: a removal was decided meanwhile → GETATTR",
-		      name);
-		ret = fs_getattr_rpc(req, ino, &now);
-	}
-	if (ret == 0 && existing && S_ISDIR(e.attr.st_mode)) {
-		ret = -EISDIR;
-	} else if (ret == 0 && existing && !S_ISREG(e.attr.st_mode)) {
+	if (existing && !S_ISREG(e.attr.st_mode) && !S_ISDIR(e.attr.st_mode)) {
 		/* Someone else made a symlink (or a FIFO, a device) under
 		 * the name the kernel believed free.  The kernel takes only
 		 * a regular file from a create; ESTALE makes it walk the
 		 * path again, and follow the symlink, or open the FIFO, as
-		 * open(2) does. */
+		 * open(2) does.  Nothing was opened. */
 		TRACE("create %s: made meanwhile elsewhere, not a regular "
 		      "file → the kernel looks the path up again", name);
-		relookup = true;
-		ret = -ESTALE;
+		handle_free(fs, h);
+		inode_forget(fs->inodes, e.ino, 1);
+		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	ino = inode_get(fs->inodes, e.ino);
+	handle_bind(h, ino);
+	/* One removal decided since the create began may have removed
+	 * what it found or made: asked. */
+	ret = open_begin(req, ino, seen);
+	if (ret == 1) {
+		struct fattr3 now;
+
+		ret = fs_getattr_rpc(req, ino, &now);
+	}
+	if (ret == 0 && existing && S_ISDIR(e.attr.st_mode)) {
+		ret = -EISDIR;
 	} else if (ret == 0 && fs->nfs->v4 && !h->v4) {
 		/* NFSv4: a file found, not made, by the create is opened
 		 * now. */
@@ -609,8 +612,7 @@ static void reply_create_open(fuse_req_t req, struct inode *dir,
 		}
 	}
 	if (ret) {
-		if (!relookup)
-			ret = fs_stale_check(ino, ret);
+		ret = fs_stale_check(ino, ret);
 		open_failed(req, ino, h);
 		inode_forget(fs->inodes, e.ino, 1);
 		fuse_reply_err(req, -ret);
