@@ -12,6 +12,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 #include "fs/fs.h"
 #include "fs/fs_wait.h"
 #include "fs/fs_ctl.h"
+#include "fs/fs_names.h"
 #include "fs/fs_quota.h"
 #include "fs/killpriv.h"
 #include "lock/lock.h"
@@ -123,11 +125,64 @@ struct exit_watch {
 	int done;               /* [atomic] the loop returned */
 };
 
+/*
+ * A signal that ends the daemon goes to a handler of ours first, and
+ * on to libfuse's (which ends the loop) only once the thread that expires
+ * the kernel's entries has stopped (fs_names.h): that thread may wait
+ * on a directory's lock until a request in it is answered, and once
+ * the loop ends no request is.
+ */
+static const int exit_signals[] = { SIGHUP, SIGINT, SIGTERM };
+static struct sigaction fuse_exit_handlers[3];
+static bool exit_signal_ours[3];
+static volatile sig_atomic_t exit_signal;
+
+static void take_exit_signal(int sig)
+{
+	exit_signal = sig;
+}
+
+static void exit_signals_take(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = take_exit_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t k = 0; k < 3; k++) {
+		/* Only where libfuse handles it (not one ignored, as
+		 * under nohup). */
+		if (sigaction(exit_signals[k], NULL, &fuse_exit_handlers[k]) ||
+		    fuse_exit_handlers[k].sa_handler == SIG_IGN ||
+		    fuse_exit_handlers[k].sa_handler == SIG_DFL)
+			continue;
+		exit_signal_ours[k] = sigaction(exit_signals[k], &sa, NULL) == 0;
+	}
+}
+
+static void exit_signals_give_back(void)
+{
+	for (size_t k = 0; k < 3; k++) {
+		if (!exit_signal_ours[k])
+			continue;
+		sigaction(exit_signals[k], &fuse_exit_handlers[k], NULL);
+		exit_signal_ours[k] = false;
+	}
+}
+
 static void *watch_exit(void *arg)
 {
 	struct exit_watch *w = arg;
 
 	while (!__atomic_load_n(&w->done, __ATOMIC_RELAXED)) {
+		int sig = exit_signal;
+
+		if (sig) {
+			fs_names_stop();
+			exit_signals_give_back();
+			kill(getpid(), sig);
+			exit_signal = 0;
+		}
 		if (fuse_session_exited(w->se)) {
 			fs_waits_abort();
 			/* Bounds the state operations of requests still in
@@ -197,9 +252,17 @@ static int run_session(struct fs *fs, struct fuse_args *fa,
 	watch.se = se;
 	watch.v4 = fs->nfs->v4;
 	watching = pthread_create(&watcher, NULL, watch_exit, &watch) == 0;
+	/* The entries' thread runs only where a signal cannot end the loop
+	 * under it: with the watcher to stop it first. */
+	if (watching && fs_names_start(fs) == 0)
+		exit_signals_take();
 	ret = fuse_session_loop_mt(se, cfg) ? 1 : 0;
-	/* Unmounted: the control socket goes first, for a mount made on
-	 * the same directory at once (ctl.c waits for it). */
+	/* Unmounted (no entry to expire any more), or ended by a signal the
+	 * watcher passed on once the thread had stopped. */
+	fs_names_stop();
+	exit_signals_give_back();
+	/* The control socket goes first, for a mount made on the same
+	 * directory at once (ctl.c waits for it). */
 	ctl_stop(ctl);
 	ctl = NULL;
 	if (watching) {

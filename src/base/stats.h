@@ -39,6 +39,8 @@
 	X(idmap_hits)           /* NFSv4 owner mapped from a kept answer */\
 	X(idmap_lookups)        /* ... by asking the user/group database */\
 	X(lookup_complete_dir)  /* "no such name" from a directory we made */\
+	X(names_expired)        /* kernel entries expired: a listing showed
+				 * their names gone */\
 	X(data_hits)            /* blocks read from the data cache */       \
 	X(data_misses)          /* blocks read from the server */           \
 	X(data_left_to_kernel)  /* READs too small to take a block (data.h) */\

@@ -24,6 +24,7 @@ struct inode_table {
 	 * whose key another inode took since is no longer in here. */
 	GHashTable *by_name;
 	uint64_t next_id;
+	uint64_t name_seq;   /* counts inode_named() calls */
 	struct inode *root;
 	unsigned nmultilink;          /* atomic: inodes with multilink set */
 };
@@ -55,6 +56,10 @@ struct inode_dent {
 	struct dent_key key;    /* key.name points at name */
 	struct inode *ino;
 	struct inode_dent *next; /* the inode's other names */
+	/* In its directory's `kids` while in by_name and the directory is
+	 * in the table; kid_pprev NULL otherwise.  Table lock. */
+	struct inode_dent *kid_next, **kid_pprev;
+	uint64_t seq;           /* table's name_seq when last given */
 	char name[];
 };
 
@@ -76,12 +81,47 @@ static gboolean dent_equal(gconstpointer a, gconstpointer b)
 	return x->dir == y->dir && !strcmp(x->name, y->name);
 }
 
+/* d out of its directory's list, if in one.  Table lock held. */
+static void kid_unlink(struct inode_dent *d)
+{
+	if (!d->kid_pprev)
+		return;
+	*d->kid_pprev = d->kid_next;
+	if (d->kid_next)
+		d->kid_next->kid_pprev = d->kid_pprev;
+	d->kid_next = NULL;
+	d->kid_pprev = NULL;
+}
+
+/* d, just put in by_name, into its directory's list.  Table lock held. */
+static void kid_link(struct inode_table *t, struct inode_dent *d)
+{
+	struct inode *dir = g_hash_table_lookup(t->by_id, &d->key.dir);
+
+	if (!dir)
+		return;
+	d->kid_next = dir->kids;
+	if (dir->kids)
+		dir->kids->kid_pprev = &d->kid_next;
+	dir->kids = d;
+	d->kid_pprev = &dir->kids;
+}
+
+/* d (in by_name) out of by_name and its directory's list.  Table lock
+ * held. */
+static void dent_unindex(struct inode_table *t, struct inode_dent *d)
+{
+	g_hash_table_remove(t->by_name, &d->key);
+	kid_unlink(d);
+}
+
 /* Free d, out of the index unless another inode took its key since.
  * Table lock held. */
 static void dent_free_locked(struct inode_table *t, struct inode_dent *d)
 {
 	if (g_hash_table_lookup(t->by_name, &d->key) == d)
-		g_hash_table_remove(t->by_name, &d->key);
+		dent_unindex(t, d);
+	kid_unlink(d);
 	free(d);
 }
 
@@ -101,6 +141,10 @@ static struct inode *inode_new(const struct nfs_fh3 *fh, uint64_t id)
 
 static void inode_free(struct inode_table *t, struct inode *ino)
 {
+	/* Names in it stay indexed under its node id, which no inode gets
+	 * again, until they go; they leave its list now. */
+	while (ino->kids)
+		kid_unlink(ino->kids);
 	while (ino->dent) {
 		struct inode_dent *d = ino->dent;
 
@@ -236,7 +280,7 @@ void inode_named(struct inode_table *t, struct inode *ino, uint64_t dir,
 {
 	struct dent_key k = { dir, name };
 	size_t len = strlen(name);
-	struct inode_dent *d, **pp;
+	struct inode_dent *d, *taken, **pp;
 	unsigned kept = 0;
 	bool same;
 
@@ -245,6 +289,8 @@ void inode_named(struct inode_table *t, struct inode *ino, uint64_t dir,
 	pthread_mutex_lock(&t->lock);
 	d = g_hash_table_lookup(t->by_name, &k);
 	same = d && d->ino == ino;
+	if (same)
+		d->seq = ++t->name_seq;
 	pthread_mutex_unlock(&t->lock);
 	if (same)
 		return;
@@ -255,6 +301,8 @@ void inode_named(struct inode_table *t, struct inode *ino, uint64_t dir,
 	d->key.dir = dir;
 	d->key.name = d->name;
 	d->ino = ino;
+	d->kid_next = NULL;
+	d->kid_pprev = NULL;
 	pthread_mutex_lock(&t->lock);
 	pthread_mutex_lock(&ino->lock);
 	/* Its names before, less those another inode took since and the
@@ -275,7 +323,11 @@ void inode_named(struct inode_table *t, struct inode *ino, uint64_t dir,
 	d->next = ino->dent;
 	ino->dent = d;
 	pthread_mutex_unlock(&ino->lock);
+	if ((taken = g_hash_table_lookup(t->by_name, &d->key)))
+		kid_unlink(taken);
+	d->seq = ++t->name_seq;
 	g_hash_table_replace(t->by_name, &d->key, d);
+	kid_link(t, d);
 	pthread_mutex_unlock(&t->lock);
 }
 
@@ -290,7 +342,7 @@ static struct inode *unname_locked(struct inode_table *t, uint64_t dir,
 
 	if (!d)
 		return NULL;
-	g_hash_table_remove(t->by_name, &k);
+	dent_unindex(t, d);
 	if (!want)
 		return NULL;
 	d->ino->nlookup++;
@@ -347,6 +399,39 @@ struct inode *inode_renamed(struct inode_table *t, uint64_t dir,
 	if (ino)
 		inode_named(t, ino, newdir, newname);
 	return ino;
+}
+
+uint64_t inode_names_seq(struct inode_table *t)
+{
+	uint64_t seq;
+
+	pthread_mutex_lock(&t->lock);
+	seq = t->name_seq;
+	pthread_mutex_unlock(&t->lock);
+	return seq;
+}
+
+bool inode_has_kernel_names(struct inode_table *t, struct inode *dir)
+{
+	bool has;
+
+	pthread_mutex_lock(&t->lock);
+	has = dir->kids != NULL;
+	pthread_mutex_unlock(&t->lock);
+	return has;
+}
+
+void inode_kernel_names(struct inode_table *t, struct inode *dir,
+			uint64_t upto,
+			void (*fn)(const char *name, void *ctx), void *ctx)
+{
+	const struct inode_dent *d;
+
+	pthread_mutex_lock(&t->lock);
+	for (d = dir->kids; d; d = d->kid_next)
+		if (d->seq <= upto)
+			fn(d->name, ctx);
+	pthread_mutex_unlock(&t->lock);
 }
 
 uint64_t inode_lookups(struct inode_table *t, const struct inode *ino)

@@ -49,6 +49,9 @@ struct inode {
 	 * trace (inode_name).  Changed under the table lock and `lock`
 	 * both, so either lock reads it; owned. */
 	struct inode_dent *dent;
+	/* A directory: the names the kernel took files under in it, a list
+	 * through their dents (inode_kernel_names); table lock. */
+	struct inode_dent *kids;
 
 	/* Held by a write from before it joins the write-behind until the
 	 * batch is marked, and by a flush from before it starts until the
@@ -203,6 +206,18 @@ struct inode *inode_unnamed_take(struct inode_table *t, uint64_t dir,
 struct inode *inode_renamed(struct inode_table *t, uint64_t dir,
 			    const char *name, uint64_t newdir,
 			    const char *newname);
+/* Where the count of names given to the kernel stands: each
+ * inode_named() moves it, also for a name given again. */
+uint64_t inode_names_seq(struct inode_table *t);
+/* Does the kernel hold an entry for some name in dir? */
+bool inode_has_kernel_names(struct inode_table *t, struct inode *dir);
+/* Calls fn(name, ctx) for each name the kernel took a file under in
+ * dir (inode_named, less the names removed since), given last while the
+ * count stood at `upto` or below (inode_names_seq; UINT64_MAX: all),
+ * under the table lock: fn must not block or call into the table. */
+void inode_kernel_names(struct inode_table *t, struct inode *dir,
+			uint64_t upto,
+			void (*fn)(const char *name, void *ctx), void *ctx);
 /* The lookups ino holds now: the kernel's and the daemon's own. */
 uint64_t inode_lookups(struct inode_table *t, const struct inode *ino);
 /* Take n lookups away; frees the inode at zero.  Forgetting more than was

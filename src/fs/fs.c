@@ -793,6 +793,8 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
 		conn->max_readahead = fs->nfs->rsize * 4;
 	fs->kernel_rdplus = conn->capable & FUSE_CAP_READDIRPLUS &&
 			    fs->opts->rdirplus;
+	fs->kernel_expire = conn->proto_major > 7 ||
+			    (conn->proto_major == 7 && conn->proto_minor >= 38);
 	if (fs->kernel_rdplus)
 		conn->want |= FUSE_CAP_READDIRPLUS;
 	else

@@ -35,6 +35,9 @@ struct fs {
 	bool kernel_acl;
 	/* The kernel lists with READDIRPLUS (set in fs_init likewise). */
 	bool kernel_rdplus;
+	/* The kernel can expire an entry without dropping its inode
+	 * (protocol 7.38, FUSE_EXPIRE_ONLY; fs_names.h), likewise. */
+	bool kernel_expire;
 	/* File systems of the server that keep no ACLs, and those where
 	 * it refused SETACL (cache/aclfs.h), under aclfs_lock (taken
 	 * alone). */

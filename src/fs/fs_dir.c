@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fs_names.h"
 #include "fs_wait.h"
 #include "../base/clock.h"
 #include "../base/log.h"
@@ -118,11 +119,23 @@ struct dir_part {
 	bool unread;             /* had at the open, not yet read from */
 };
 
+/*
+ * The names a listing read from its start has met so far, so that at its
+ * end the names the kernel held before it and the directory no longer has
+ * are told (fs_names.h).  Kept only where the kernel holds names in the
+ * directory when the listing starts.
+ */
+struct dir_seen {
+	GHashTable *names;       /* owned strings; NULL: not kept */
+	uint64_t upto;           /* inode_names_seq() at the start */
+};
+
 struct dir_handle {
 	pthread_mutex_t lock;
 	struct dir_ahead *ahead; /* NULL: none asked for */
 	pid_t opener;            /* the lister (FUSE's pid; 0: unknown) */
 	struct dir_part part;
+	struct dir_seen seen;
 };
 
 /*
@@ -202,8 +215,67 @@ static int dh_fetch(fuse_req_t req, struct inode *dir, struct dir_handle *dh,
 		    uint64_t cookie, bool plus);
 static bool reread_take(struct inode *dir, struct dir_handle *dh, bool plus);
 
+static void seen_end(struct dir_seen *seen)
+{
+	if (seen->names)
+		g_hash_table_destroy(seen->names);
+	seen->names = NULL;
+}
+
+/* A listing starts from the beginning (again). */
+static void seen_start(struct fs *fs, struct inode *dir,
+		       struct dir_seen *seen)
+{
+	seen_end(seen);
+	if (!fs->kernel_expire || !inode_has_kernel_names(fs->inodes, dir))
+		return;
+	seen->upto = inode_names_seq(fs->inodes);
+	seen->names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					    NULL);
+}
+
+static void seen_name(struct dir_seen *seen, const char *name)
+{
+	if (seen->names)
+		g_hash_table_add(seen->names, g_strdup(name));
+}
+
+struct seen_gone {
+	GHashTable *seen;
+	GPtrArray *gone;
+};
+
+static void seen_gone_one(const char *name, void *ctx)
+{
+	struct seen_gone *g = ctx;
+
+	if (!g_hash_table_contains(g->seen, name))
+		g_ptr_array_add(g->gone, g_strdup(name));
+}
+
+/* The listing reached the end of the directory: the kernel's names from
+ * before it that it did not meet are gone, and expire. */
+static void seen_done(struct fs *fs, struct inode *dir,
+		      struct dir_seen *seen)
+{
+	struct seen_gone g;
+
+	if (!seen->names)
+		return;
+	g.seen = seen->names;
+	g.gone = g_ptr_array_new_with_free_func(g_free);
+	inode_kernel_names(fs->inodes, dir, seen->upto, seen_gone_one, &g);
+	seen_end(seen);
+	if (g.gone->len)
+		TRACE("readdir %s: the whole listing lacks %u names the "
+		      "kernel held → their entries expire", fs_name_of(dir),
+		      g.gone->len);
+	fs_names_expire(fs, dir->id, g.gone);
+}
+
 static void dh_free(struct dir_handle *dh)
 {
+	seen_end(&dh->seen);
 	dh_drop(dh);
 	dh_drop_ahead(dh);
 	pthread_mutex_destroy(&dh->lock);
@@ -774,6 +846,8 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 			goto out;
 		cookie = 0;
 	}
+	if (cookie == 0)
+		seen_start(fs, dir, &dh->seen);
 	if (cookie == 0 && !dh->part.have && reread_take(dir, dh, plus)) {
 		STAT_INC(dir_rereads);
 		TRACE("readdir %s: its first part, read by the same process a "
@@ -806,8 +880,10 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 		int r = dent_next(&dh->part.it, dh->part.plus, &d);
 
 		if (r == 0) {
-			if (dh->part.eof)
+			if (dh->part.eof) {
+				seen_done(fs, dir, &dh->seen);
 				break;
+			}
 			/* dh->part.pos is the cookie of the last entry taken. */
 			err = -dh_fetch(req, dir, dh, dh->part.pos, plus);
 			if (err)
@@ -830,6 +906,7 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 			dh->part.pos = d.cookie;
 			continue;
 		}
+		seen_name(&dh->seen, d.name);
 		if (d.name[0] == '.' && norphans < 8 &&
 		    fs_silly_is_orphan(fs, d.name)) {
 			memcpy(orphans[norphans++], d.name, sizeof(d.name));
