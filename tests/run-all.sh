@@ -198,11 +198,12 @@ if [[ $ASAN_OK -eq 1 ]]; then
 	# The daemon itself under ASan/UBSan, on the tests that exercise the
 	# most of it, and on the calls in flight when a listing is given up
 	# or the mount ends, or queued for an NFSv4.1 session slot, and on
-	# what a directory remembers of its names: a sanitizer report
-	# aborts it and fails the test.
+	# what a directory remembers of its names, and on the names of
+	# the kernel's a listing shows gone: a sanitizer report aborts it
+	# and fails the test.
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=0 \
 		run_tests integration-asan build-asan basic_ops tree_copy cache silly_excl nfsv2 \
-		dir_ahead dead_waits nfs4_slots lookup_memory
+		dir_ahead dead_waits nfs4_slots lookup_memory foreign_names
 fi
 if [[ $BUILD_OK -eq 1 ]] && command -v valgrind >/dev/null 2>&1; then
 	run_tests unit-valgrind build --suite unit \
