@@ -267,9 +267,9 @@ static void seen_done(struct fs *fs, struct inode *dir,
 	inode_kernel_names(fs->inodes, dir, seen->upto, seen_gone_one, &g);
 	seen_end(seen);
 	if (g.gone->len)
-		TRACE("readdir %s: the whole listing lacks %u names the "
-		      "kernel held → their entries expire", fs_name_of(dir),
-		      g.gone->len);
+		TRACE("readdir %s: names the kernel held that the whole "
+		      "listing lacks: %u → their entries expire",
+		      fs_name_of(dir), g.gone->len);
 	fs_names_expire(fs, dir->id, g.gone);
 }
 

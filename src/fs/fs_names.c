@@ -85,10 +85,10 @@ static void run_job(struct fs *fs, struct names_job *j)
 				 g_ptr_array_index(j->names, k)) == 0)
 			n++;
 	STAT_ADD(names_expired, n);
-	TRACE("listing of node %llu: %u names the kernel held and the "
-	      "directory no longer has → %u expired, looked up again at "
-	      "their next use", (unsigned long long)j->dir, j->names->len,
-	      n);
+	TRACE("directory node %llu: %u of %u entries for names it no "
+	      "longer has expired in the kernel (the others it held no "
+	      "more), each looked up again at its next use",
+	      (unsigned long long)j->dir, n, j->names->len);
 }
 
 static void *names_thread(void *arg)
