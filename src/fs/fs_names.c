@@ -17,7 +17,6 @@
 struct names_job {
 	uint64_t dir;
 	GPtrArray *names;           /* owned strings */
-	struct names_job *next;
 };
 
 static struct {
@@ -27,9 +26,9 @@ static struct {
 	pthread_t thread;
 	bool running;               /* [mu] */
 	bool stopping;              /* atomic; written under mu */
-	struct names_job *head, **tail; /* [mu] */
-	unsigned queued;            /* [mu] jobs in the list */
-} N = { .mu = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
+	GQueue jobs;                /* [mu] struct names_job *, oldest first */
+} N = { .mu = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER,
+	.jobs = G_QUEUE_INIT };
 
 static bool stopping(void)
 {
@@ -98,15 +97,11 @@ static void *names_thread(void *arg)
 
 	pthread_mutex_lock(&N.mu);
 	for (;;) {
-		while (!stopping() && !N.head)
+		while (!stopping() && g_queue_is_empty(&N.jobs))
 			pthread_cond_wait(&N.cond, &N.mu);
 		if (stopping())
 			break;
-		j = N.head;
-		N.head = j->next;
-		if (!N.head)
-			N.tail = &N.head;
-		N.queued--;
+		j = g_queue_pop_head(&N.jobs);
 		pthread_mutex_unlock(&N.mu);
 		run_job(fs, j);
 		job_free(j);
@@ -122,9 +117,6 @@ int fs_names_start(struct fs *fs)
 
 	pthread_mutex_lock(&N.mu);
 	N.fs = fs;
-	N.head = NULL;
-	N.tail = &N.head;
-	N.queued = 0;
 	__atomic_store_n(&N.stopping, false, __ATOMIC_RELAXED);
 	ret = -pthread_create(&N.thread, NULL, names_thread, fs);
 	N.running = ret == 0;
@@ -138,7 +130,7 @@ void fs_names_expire(struct fs *fs, uint64_t dir, GPtrArray *names)
 
 	pthread_mutex_lock(&N.mu);
 	if (fs->kernel_expire && N.running && !stopping() && N.fs == fs &&
-	    N.queued < FS_NAMES_QUEUE_MAX && names->len)
+	    g_queue_get_length(&N.jobs) < FS_NAMES_QUEUE_MAX && names->len)
 		j = malloc(sizeof(*j));
 	if (!j) {
 		pthread_mutex_unlock(&N.mu);
@@ -147,10 +139,7 @@ void fs_names_expire(struct fs *fs, uint64_t dir, GPtrArray *names)
 	}
 	j->dir = dir;
 	j->names = names;
-	j->next = NULL;
-	*N.tail = j;
-	N.tail = &j->next;
-	N.queued++;
+	g_queue_push_tail(&N.jobs, j);
 	pthread_cond_signal(&N.cond);
 	pthread_mutex_unlock(&N.mu);
 }
@@ -170,12 +159,8 @@ void fs_names_stop(void)
 	pthread_join(N.thread, NULL);
 	pthread_mutex_lock(&N.mu);
 	N.running = false;
-	while ((j = N.head)) {
-		N.head = j->next;
+	while ((j = g_queue_pop_head(&N.jobs)))
 		job_free(j);
-	}
-	N.tail = &N.head;
-	N.queued = 0;
 	N.fs = NULL;
 	pthread_mutex_unlock(&N.mu);
 }
