@@ -401,22 +401,14 @@ struct inode *inode_renamed(struct inode_table *t, uint64_t dir,
 	return ino;
 }
 
-uint64_t inode_names_seq(struct inode_table *t)
-{
-	uint64_t seq;
-
-	pthread_mutex_lock(&t->lock);
-	seq = t->name_seq;
-	pthread_mutex_unlock(&t->lock);
-	return seq;
-}
-
-bool inode_has_kernel_names(struct inode_table *t, struct inode *dir)
+bool inode_kernel_names_mark(struct inode_table *t, struct inode *dir,
+			     uint64_t *upto)
 {
 	bool has;
 
 	pthread_mutex_lock(&t->lock);
 	has = dir->kids != NULL;
+	*upto = t->name_seq;
 	pthread_mutex_unlock(&t->lock);
 	return has;
 }

@@ -206,14 +206,14 @@ struct inode *inode_unnamed_take(struct inode_table *t, uint64_t dir,
 struct inode *inode_renamed(struct inode_table *t, uint64_t dir,
 			    const char *name, uint64_t newdir,
 			    const char *newname);
-/* Where the count of names given to the kernel stands: each
- * inode_named() moves it, also for a name given again. */
-uint64_t inode_names_seq(struct inode_table *t);
-/* Does the kernel hold an entry for some name in dir? */
-bool inode_has_kernel_names(struct inode_table *t, struct inode *dir);
+/* Does the kernel hold an entry for some name in dir?  And *upto: where
+ * the count of names given to the kernel stands now (each inode_named()
+ * moves it, also for a name given again). */
+bool inode_kernel_names_mark(struct inode_table *t, struct inode *dir,
+			     uint64_t *upto);
 /* Calls fn(name, ctx) for each name the kernel took a file under in
  * dir (inode_named, less the names removed since), given last while the
- * count stood at `upto` or below (inode_names_seq; UINT64_MAX: all),
+ * count stood at `upto` or below (inode_kernel_names_mark; UINT64_MAX: all),
  * under the table lock: fn must not block or call into the table. */
 void inode_kernel_names(struct inode_table *t, struct inode *dir,
 			uint64_t upto,

@@ -127,7 +127,7 @@ struct dir_part {
  */
 struct dir_seen {
 	GHashTable *names;       /* owned strings; NULL: not kept */
-	uint64_t upto;           /* inode_names_seq() at the start */
+	uint64_t upto;           /* inode_kernel_names_mark() at the start */
 };
 
 struct dir_handle {
@@ -227,9 +227,9 @@ static void seen_start(struct fs *fs, struct inode *dir,
 		       struct dir_seen *seen)
 {
 	seen_end(seen);
-	if (!fs->kernel_expire || !inode_has_kernel_names(fs->inodes, dir))
+	if (!fs->kernel_expire ||
+	    !inode_kernel_names_mark(fs->inodes, dir, &seen->upto))
 		return;
-	seen->upto = inode_names_seq(fs->inodes);
 	seen->names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					    NULL);
 }

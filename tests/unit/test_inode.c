@@ -499,7 +499,7 @@ static void test_kernel_names(void **state)
 	struct inode *r = inode_root(t);
 	struct inode *d = inode_remember(t, &fd), *a = inode_remember(t, &fa),
 		     *b = inode_remember(t, &fb);
-	uint64_t did = d->id, seq;
+	uint64_t did = d->id, seq, seq2;
 
 	(void)state;
 	assert_names(t, r, "");
@@ -511,13 +511,14 @@ static void test_kernel_names(void **state)
 	assert_names(t, d, "x y");
 	/* Given again after a point, a name is not among those given
 	 * before it: a listing refreshed it. */
-	seq = inode_names_seq(t);
-	assert_true(inode_has_kernel_names(t, d));
-	assert_false(inode_has_kernel_names(t, a));
+	assert_true(inode_kernel_names_mark(t, d, &seq));
+	assert_false(inode_kernel_names_mark(t, a, &seq2));
+	assert_true(seq2 == seq);
 	inode_named(t, a, did, "x");
 	assert_names_before(t, d, seq + 1, "x y");
 	assert_names_before(t, d, seq, "y");
-	assert_true(inode_names_seq(t) == seq + 1);
+	assert_true(inode_kernel_names_mark(t, d, &seq2));
+	assert_true(seq2 == seq + 1);
 	/* Another file takes a name: listed once. */
 	inode_named(t, b, did, "x");
 	assert_names(t, d, "x y");
